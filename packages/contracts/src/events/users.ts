@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+export const roleSchema = z.enum(['user', 'admin']);
+export type Role = z.infer<typeof roleSchema>;
+export const userStatusSchema = z.enum(['active', 'blocked', 'deleted']);
+export type UserStatus = z.infer<typeof userStatusSchema>;
+
+/** Profile fields a user edits; absent means unchanged, null means cleared. */
+export const profileFieldsSchema = z.object({
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  birthDate: z.iso.date().nullable(),
+  birthTime: z
+    .string()
+    .regex(/^\d{2}:\d{2}$/)
+    .nullable(),
+  birthCity: z.string().nullable(),
+  birthCountry: z.string().nullable(),
+  language: z.string().nullable(),
+});
+export type ProfileFields = z.infer<typeof profileFieldsSchema>;
+
+/** Events of the `user-{userId}` stream. */
+export const userEventSchemas = {
+  UserRegistered: z.object({
+    userId: z.string(),
+    email: z.string(),
+    fullName: z.string().nullable(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    avatarUrl: z.string().nullable(),
+    provider: z.enum(['dev', 'google', 'apple']),
+  }),
+  UserProfileUpdated: profileFieldsSchema.partial(),
+  UserAvatarChanged: z.object({ avatarUrl: z.string().nullable() }),
+  UserRoleChanged: z.object({ role: roleSchema }),
+  UserBlocked: z.object({}),
+  UserUnblocked: z.object({}),
+  UserDeleted: z.object({ reason: z.string() }),
+} as const;
+
+type Schemas = typeof userEventSchemas;
+export type UserEventType = keyof Schemas;
+export type UserEvent = {
+  [K in UserEventType]: { type: K; data: z.infer<Schemas[K]> };
+}[UserEventType];
+
+/** `email-{sha256}`: which user holds an e-mail address now. */
+export const emailEventSchemas = {
+  EmailClaimed: z.object({ userId: z.string() }),
+  EmailReleased: z.object({ userId: z.string() }),
+} as const;
+export type EmailEvent = {
+  [K in keyof typeof emailEventSchemas]: { type: K; data: z.infer<(typeof emailEventSchemas)[K]> };
+}[keyof typeof emailEventSchemas];
+
+/** `free-allotment-{sha256}`: the one claim of free credits an e-mail address ever gets. */
+export const freeAllotmentEventSchemas = {
+  FreeAllotmentClaimed: z.object({ userId: z.string(), amount: z.number().int().positive() }),
+} as const;
+export type FreeAllotmentEvent = {
+  type: 'FreeAllotmentClaimed';
+  data: z.infer<(typeof freeAllotmentEventSchemas)['FreeAllotmentClaimed']>;
+};

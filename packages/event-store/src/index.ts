@@ -1,0 +1,12 @@
+export { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store.ts';
+export * from './port.ts';
+export {
+  type ConnectOptions,
+  connectPostgres,
+  type PostgresConnection,
+} from './postgres/connection.ts';
+export {
+  PostgresEventStore,
+  type PostgresEventStoreOptions,
+} from './postgres/postgres-event-store.ts';
+export type { SqlClient } from './postgres/sql-client.ts';

@@ -1,0 +1,86 @@
+/**
+ * The event store port. Every adapter (PostgreSQL via `pg`, PostgreSQL embedded via PGlite,
+ * KurrentDB) implements exactly this and passes the one contract suite in `test/contract.ts`.
+ */
+
+/** Where the writer believes the stream is: no stream yet, any state, or exactly this revision. */
+export type ExpectedRevision = 'no_stream' | 'any' | 'stream_exists' | bigint;
+
+export type EventMetadata = Record<string, unknown>;
+
+export interface NewEvent<Type extends string = string, Data = unknown> {
+  /** Globally unique; generated when absent. */
+  id?: string;
+  type: Type;
+  data: Data;
+  metadata?: EventMetadata;
+}
+
+export interface RecordedEvent<Type extends string = string, Data = unknown> {
+  id: string;
+  stream: string;
+  /** 0-based position inside its stream. */
+  revision: bigint;
+  /** Position in the global order; strictly increasing in the order `readAll` delivers. */
+  position: bigint;
+  type: Type;
+  data: Data;
+  metadata: EventMetadata;
+  recordedAt: Date;
+}
+
+export interface AppendResult {
+  /** Revision of the last event appended: the `expected` of the next append. */
+  nextRevision: bigint;
+  /** Global position of the last event appended. */
+  position: bigint;
+}
+
+export interface ReadStreamOptions {
+  /** First revision to read (inclusive). */
+  from?: bigint;
+}
+
+export interface ReadAllOptions {
+  /** A checkpoint: only events with a position greater than this are read. */
+  from?: bigint;
+  batch?: number;
+}
+
+export interface SubscribeAllOptions {
+  /** A checkpoint: the subscription starts after this position. */
+  from?: bigint;
+  /** Ends the subscription (the iterator returns). */
+  signal?: AbortSignal;
+}
+
+export interface EventStore {
+  readonly kind: string;
+  append(
+    stream: string,
+    events: readonly NewEvent[],
+    options: { expected: ExpectedRevision },
+  ): Promise<AppendResult>;
+  readStream(stream: string, options?: ReadStreamOptions): AsyncIterable<RecordedEvent>;
+  readAll(options?: ReadAllOptions): AsyncIterable<RecordedEvent>;
+  /** Catch-up from `from`, then live: never ends until `signal` aborts. */
+  subscribeAll(options?: SubscribeAllOptions): AsyncIterable<RecordedEvent>;
+  close(): Promise<void>;
+}
+
+/** The typed conflict of optimistic concurrency. */
+export class WrongExpectedRevisionError extends Error {
+  override readonly name = 'WrongExpectedRevisionError';
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(
+      `Stream ${stream}: expected revision ${String(expected)}, but the stream is at ${String(actual)}`,
+    );
+  }
+}
+
+export const isWrongExpectedRevision = (error: unknown): error is WrongExpectedRevisionError =>
+  error instanceof WrongExpectedRevisionError;

@@ -1,0 +1,73 @@
+import { mkdir } from 'node:fs/promises';
+import { Mutex, PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { SqlClient } from './sql-client.ts';
+
+/**
+ * One database for the event log and the read models: PostgreSQL through a `pg` pool, or PGlite
+ * embedded in this process. Both parse `bigint` and `date` as strings, so callers see the same
+ * values whichever runs.
+ */
+export type PostgresConnection =
+  | { kind: 'postgres'; pool: pg.Pool; sql: SqlClient; close(): Promise<void> }
+  | {
+      kind: 'pglite';
+      pglite: PGlite;
+      /** Serializes every use of the single PGlite connection; held across a transaction. */
+      mutex: Mutex;
+      sql: SqlClient;
+      close(): Promise<void>;
+    };
+
+export type ConnectOptions =
+  | { databaseUrl: string; maxConnections?: number }
+  | { dataDir: string | null /* null: in memory */ };
+
+const asText = (value: string) => value;
+
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.DATE
+      ? asText
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+export async function connectPostgres(options: ConnectOptions): Promise<PostgresConnection> {
+  if ('databaseUrl' in options) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.maxConnections ?? 20,
+      types: pgTypes,
+    });
+    // An idle client can lose its server (restart, failover); the pool replaces it.
+    pool.on('error', () => {});
+    const sql: SqlClient = {
+      query: async <Row>(text: string, params?: readonly unknown[]) => {
+        const result = await pool.query(text, params as unknown[] | undefined);
+        return { rows: result.rows as Row[] };
+      },
+      exec: async (script) => {
+        await pool.query(script);
+      },
+    };
+    return { kind: 'postgres', pool, sql, close: () => pool.end() };
+  }
+
+  if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
+  const pglite = await PGlite.create(options.dataDir ?? undefined, {
+    parsers: { [pgliteTypes.INT8]: asText, [pgliteTypes.DATE]: asText },
+  });
+  const mutex = new Mutex();
+  const sql: SqlClient = {
+    query: (text, params) =>
+      mutex.runExclusive(async () => {
+        const result = await pglite.query(text, params as unknown[] | undefined);
+        return { rows: result.rows as never[] };
+      }),
+    exec: (script) =>
+      mutex.runExclusive(async () => {
+        await pglite.exec(script);
+      }),
+  };
+  return { kind: 'pglite', pglite, mutex, sql, close: () => pglite.close() };
+}

@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeAllOptions,
+  WrongExpectedRevisionError,
+} from '../port.ts';
+import { Wakeup } from '../wakeup.ts';
+import { createEventsTable, MAX_EVENTS_PER_TRANSACTION, ORDINAL_BITS } from './schema.ts';
+import type { SqlClient } from './sql-client.ts';
+
+export interface PostgresEventStoreOptions {
+  /** How often a caught-up subscription looks for events appended by other processes. */
+  pollIntervalMs?: number;
+  /** Runs when the store closes (ends the pool or the PGlite instance). */
+  onClose?: () => Promise<void>;
+  kind?: string;
+}
+
+type EventRow = {
+  position: string;
+  stream_name: string;
+  revision: string;
+  event_id: string;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  recorded_at: Date | string;
+};
+
+const columns = `position::text AS position, stream_name, revision::text AS revision, event_id::text AS event_id,
+  type, data, metadata, recorded_at`;
+
+// One statement: checks the expected revision, numbers the events inside the stream and gives
+// them global positions built from this transaction's id. The unique (stream_name, revision)
+// constraint turns a lost race into a conflict.
+const appendSql = `
+WITH input AS (
+  SELECT e.value AS event, e.ord FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, ord)
+), base AS (
+  SELECT
+    CASE $3::text
+      WHEN 'no_stream' THEN -1::bigint
+      WHEN 'revision' THEN $4::bigint
+      ELSE coalesce((SELECT max(revision) FROM events WHERE stream_name = $1), -1)
+    END AS revision,
+    CASE $3::text
+      WHEN 'revision' THEN EXISTS (SELECT 1 FROM events WHERE stream_name = $1 AND revision = $4::bigint)
+      WHEN 'stream_exists' THEN EXISTS (SELECT 1 FROM events WHERE stream_name = $1)
+      ELSE true
+    END AS ok
+), tx AS (
+  SELECT pg_current_xact_id()::text::bigint << ${ORDINAL_BITS} AS first
+), used AS (
+  SELECT count(*) AS n FROM events, tx
+  WHERE events.position >= tx.first AND events.position < tx.first + ${MAX_EVENTS_PER_TRANSACTION}
+)
+INSERT INTO events (position, stream_name, revision, event_id, type, data, metadata)
+SELECT tx.first + used.n + input.ord - 1, $1, base.revision + input.ord,
+       (input.event->>'id')::uuid, input.event->>'type', input.event->'data', input.event->'metadata'
+FROM input, base, tx, used
+WHERE base.ok
+ORDER BY input.ord
+RETURNING position::text AS position, revision::text AS revision`;
+
+// Only positions below the oldest running transaction are final: nothing can commit there later.
+const readAllSql = `
+SELECT ${columns} FROM events
+WHERE position > $1::bigint
+  AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${ORDINAL_BITS})
+ORDER BY events.position
+LIMIT $2`;
+
+const readStreamSql = `
+SELECT ${columns} FROM events
+WHERE stream_name = $1 AND revision >= $2::bigint
+ORDER BY events.revision
+LIMIT $3`;
+
+const toRecorded = (row: EventRow): RecordedEvent => ({
+  id: row.event_id,
+  stream: row.stream_name,
+  revision: BigInt(row.revision),
+  position: BigInt(row.position),
+  type: row.type,
+  data: row.data,
+  metadata: row.metadata ?? {},
+  recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+});
+
+const violatedConstraint = (error: unknown): string | undefined => {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, constraint, message } = error as {
+    code?: string;
+    constraint?: string;
+    message?: string;
+  };
+  if (code !== '23505') return undefined;
+  return constraint ?? /constraint "([^"]+)"/.exec(message ?? '')?.[1];
+};
+
+const MAX_ANY_RETRIES = 20;
+
+export class PostgresEventStore implements EventStore {
+  readonly kind: string;
+  private readonly appended = new Wakeup();
+  private readonly pollIntervalMs: number;
+
+  constructor(
+    private readonly sql: SqlClient,
+    private readonly options: PostgresEventStoreOptions = {},
+  ) {
+    this.kind = options.kind ?? 'postgres';
+    this.pollIntervalMs = options.pollIntervalMs ?? 50;
+  }
+
+  /** Creates the events table when missing and returns the store. */
+  static async open(sql: SqlClient, options: PostgresEventStoreOptions = {}) {
+    await sql.exec(createEventsTable);
+    return new PostgresEventStore(sql, options);
+  }
+
+  async append(
+    stream: string,
+    events: readonly NewEvent[],
+    { expected }: { expected: ExpectedRevision },
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const payload = JSON.stringify(
+      events.map((event) => ({
+        id: event.id ?? randomUUID(),
+        type: event.type,
+        data: event.data ?? null,
+        metadata: event.metadata ?? {},
+      })),
+    );
+    const mode = typeof expected === 'bigint' ? 'revision' : expected;
+    const revision = typeof expected === 'bigint' ? expected.toString() : null;
+
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { rows } = await this.sql.query<{ position: string; revision: string }>(appendSql, [
+          stream,
+          payload,
+          mode,
+          revision,
+        ]);
+        const last = rows.at(-1);
+        if (!last) throw new WrongExpectedRevisionError(stream, expected, await this.head(stream));
+        this.appended.wake();
+        return { nextRevision: BigInt(last.revision), position: BigInt(last.position) };
+      } catch (error) {
+        const constraint = violatedConstraint(error);
+        if (constraint === 'events_event_id_key') {
+          throw new Error(`An event with one of these ids was already appended (${stream})`);
+        }
+        if (constraint !== 'events_stream_revision_key') throw error;
+        // `any` and `stream_exists` only lost a race for the next revision: try again.
+        const retry = (mode === 'any' || mode === 'stream_exists') && attempt < MAX_ANY_RETRIES;
+        if (!retry) throw new WrongExpectedRevisionError(stream, expected, await this.head(stream));
+      }
+    }
+  }
+
+  async *readStream(stream: string, { from = 0n }: ReadStreamOptions = {}) {
+    const pageSize = 1000;
+    let next = from;
+    for (;;) {
+      const { rows } = await this.sql.query<EventRow>(readStreamSql, [
+        stream,
+        next.toString(),
+        pageSize,
+      ]);
+      for (const row of rows) {
+        const event = toRecorded(row);
+        next = event.revision + 1n;
+        yield event;
+      }
+      if (rows.length < pageSize) return;
+    }
+  }
+
+  async *readAll({ from = 0n, batch = 1000 }: ReadAllOptions = {}) {
+    let checkpoint = from;
+    for (;;) {
+      const events = await this.readBatch(checkpoint, batch);
+      for (const event of events) {
+        checkpoint = event.position;
+        yield event;
+      }
+      if (events.length < batch) return;
+    }
+  }
+
+  async *subscribeAll({ from = 0n, signal }: SubscribeAllOptions = {}) {
+    const batch = 1000;
+    let checkpoint = from;
+    while (!signal?.aborted) {
+      const events = await this.readBatch(checkpoint, batch);
+      for (const event of events) {
+        if (signal?.aborted) return;
+        checkpoint = event.position;
+        yield event;
+      }
+      if (events.length < batch) await this.appended.wait(this.pollIntervalMs, signal);
+    }
+  }
+
+  async close() {
+    this.appended.wake();
+    await this.options.onClose?.();
+  }
+
+  private async readBatch(after: bigint, limit: number) {
+    const { rows } = await this.sql.query<EventRow>(readAllSql, [after.toString(), limit]);
+    return rows.map(toRecorded);
+  }
+
+  private async head(stream: string): Promise<bigint | 'no_stream'> {
+    const { rows } = await this.sql.query<{ revision: string | null }>(
+      'SELECT max(revision)::text AS revision FROM events WHERE stream_name = $1',
+      [stream],
+    );
+    const revision = rows[0]?.revision;
+    return revision == null ? 'no_stream' : BigInt(revision);
+  }
+}

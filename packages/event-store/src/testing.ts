@@ -1,0 +1,76 @@
+/**
+ * Test support shared by every package: throwaway PostgreSQL databases and the rule for
+ * services a machine may lack. Without `REQUIRE_TEST_SERVICES=1` a missing service skips its
+ * tests with one line; with it (CI) the absence fails the run.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const postgresAdminUrl =
+  process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const strict = process.env.REQUIRE_TEST_SERVICES === '1';
+
+let reachable: Promise<boolean> | undefined;
+
+export function postgresReachable(): Promise<boolean> {
+  reachable ??= (async () => {
+    const client = new pg.Client({
+      connectionString: postgresAdminUrl,
+      connectionTimeoutMillis: 2000,
+    });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  })();
+  return reachable;
+}
+
+/**
+ * Resolves whether a service is there; logs one line when it is not, and throws instead when
+ * the run requires every service.
+ */
+export function requireService(name: string, available: boolean, hint: string): boolean {
+  if (available) return true;
+  const line = `${name} not available (${hint}): its tests are skipped.`;
+  if (strict)
+    throw new Error(`REQUIRE_TEST_SERVICES=1 but ${line.replace(': its tests are skipped.', '')}`);
+  console.warn(`SKIPPED: ${line}`);
+  return false;
+}
+
+export const postgresForTests = async () =>
+  requireService('PostgreSQL', await postgresReachable(), `no server at ${postgresAdminUrl}`);
+
+/** A fresh database on the test server; `drop()` removes it. */
+export async function createThrowawayDatabase(prefix = 'astra_test') {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgresAdminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(postgresAdminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: postgresAdminUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { Decider } from '../decider.ts';
+import { type CreditCommand, decide } from './businessLogic.ts';
+import { type CreditAccount, type CreditEvent, evolve, initialCreditAccount } from './credits.ts';
+
+export {
+  type CreditCommand,
+  errors as creditErrors,
+  MAX_ADJUSTMENT,
+  monthlyGrant,
+  refreshSummary,
+  type Tier,
+} from './businessLogic.ts';
+export {
+  balanceChange,
+  type CreditAccount,
+  type CreditEvent,
+  grantedBy,
+  initialCreditAccount,
+  REFUNDABLE_SPENDS,
+  type RecentSpend,
+  type Subscription,
+  type SubscriptionStatus,
+} from './credits.ts';
+
+export const creditAccountDecider: Decider<CreditAccount, CreditCommand, CreditEvent> = {
+  initialState: initialCreditAccount,
+  evolve,
+  decide,
+};

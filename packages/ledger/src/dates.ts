@@ -1,0 +1,24 @@
+/** Calendar helpers in UTC; dates travel as `YYYY-MM-DD`. */
+export const isoDay = (instant: Date) => instant.toISOString().slice(0, 10);
+
+export const firstDayOfNextMonth = (instant: Date) =>
+  isoDay(new Date(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth() + 1, 1)));
+
+/** `YYYY-MM` of a date or an ISO day. */
+export const monthOf = (day: string) => day.slice(0, 7);
+
+/** Whole days from `now` until the start of `day` (UTC), rounded up. */
+export const daysUntil = (day: string, now: Date) =>
+  Math.ceil((Date.parse(`${day}T00:00:00Z`) - now.getTime()) / 86_400_000);
+
+export const addDays = (instant: Date, days: number) =>
+  new Date(instant.getTime() + days * 86_400_000);
+
+/** 'January 1, 2026' */
+export const longDate = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });

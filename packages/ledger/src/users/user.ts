@@ -1,0 +1,66 @@
+import type { ProfileFields, Role, UserEvent } from '@astra/contracts';
+
+export type { UserEvent } from '@astra/contracts';
+
+export interface User extends ProfileFields {
+  status: 'unregistered' | 'active' | 'blocked' | 'deleted';
+  userId: string | null;
+  email: string | null;
+  fullName: string | null;
+  avatarUrl: string | null;
+  role: Role;
+}
+
+export const initialUser = (): User => ({
+  status: 'unregistered',
+  userId: null,
+  email: null,
+  fullName: null,
+  firstName: null,
+  lastName: null,
+  birthDate: null,
+  birthTime: null,
+  birthCity: null,
+  birthCountry: null,
+  language: null,
+  avatarUrl: null,
+  role: 'user',
+});
+
+export const joinName = (first: string | null, last: string | null) =>
+  [first, last].filter(Boolean).join(' ') || null;
+
+export const evolve = (state: User, event: UserEvent): User => {
+  switch (event.type) {
+    case 'UserRegistered':
+      return {
+        ...state,
+        status: 'active',
+        userId: event.data.userId,
+        email: event.data.email,
+        fullName: event.data.fullName,
+        firstName: event.data.firstName,
+        lastName: event.data.lastName,
+        avatarUrl: event.data.avatarUrl,
+      };
+    case 'UserProfileUpdated': {
+      const next = { ...state, ...event.data };
+      const nameChanged = 'firstName' in event.data || 'lastName' in event.data;
+      return nameChanged ? { ...next, fullName: joinName(next.firstName, next.lastName) } : next;
+    }
+    case 'UserAvatarChanged':
+      return { ...state, avatarUrl: event.data.avatarUrl };
+    case 'UserRoleChanged':
+      return { ...state, role: event.data.role };
+    case 'UserBlocked':
+      return { ...state, status: 'blocked' };
+    case 'UserUnblocked':
+      return { ...state, status: 'active' };
+    case 'UserDeleted':
+      return { ...state, status: 'deleted' };
+    default: {
+      const exhaustive: never = event;
+      throw new Error(`Unknown user event ${JSON.stringify(exhaustive)}`);
+    }
+  }
+};

@@ -1,0 +1,501 @@
+import type { CreditEvent } from '@astra/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  balanceChange,
+  type CreditCommand,
+  creditAccountDecider,
+  fold,
+  REFUNDABLE_SPENDS,
+  refreshSummary,
+  type Tier,
+} from '../src/index.ts';
+import { deciderSpecification } from './deciderSpecification.ts';
+
+const given = deciderSpecification(creditAccountDecider);
+
+const opened: CreditEvent = { type: 'CreditAccountOpened', data: { userId: 'u1' } };
+const free = (amount = 10): CreditEvent => ({ type: 'FreeCreditsGranted', data: { amount } });
+const granted = (amount: number, grantId = `g-${amount}`): CreditEvent => ({
+  type: 'CreditsGranted',
+  data: { grantId, kind: 'purchase', amount, reason: 'Explorer pack', tierId: 2, reference: null },
+});
+const spent = (amount: number, spendId = `s-${amount}`): CreditEvent => ({
+  type: 'CreditsSpent',
+  data: { spendId, amount, purpose: 'reading', appId: 3, readingId: 'r1' },
+});
+const spend = (amount: number, spendId = `s-${amount}`): CreditCommand => ({
+  type: 'SpendCredits',
+  spendId,
+  amount,
+  purpose: 'reading',
+  appId: 3,
+  readingId: 'r1',
+});
+
+const starter: Tier = { tierId: 1, tierName: 'Starter', creditsPerMonth: 60 };
+const activated = (nextRenewalDate = '2026-11-01', tier: Tier = starter): CreditEvent => ({
+  type: 'SubscriptionActivated',
+  data: { ...tier, subscriptionId: 'sub_1', nextRenewalDate },
+});
+const now = new Date('2026-11-21T10:00:00Z');
+
+describe('open account', () => {
+  it('opens an account once', () => {
+    given([]).when({ type: 'OpenAccount', userId: 'u1' }).then([opened]);
+    given([opened]).when({ type: 'OpenAccount', userId: 'u1' }).thenNothingHappens();
+  });
+});
+
+describe('free allotment', () => {
+  it('grants the allotment to an open account once', () => {
+    given([opened])
+      .when({ type: 'GrantFreeAllotment', amount: 10 })
+      .then([free(10)]);
+    given([opened, free()]).when({ type: 'GrantFreeAllotment', amount: 10 }).thenNothingHappens();
+  });
+  it('refuses an account that does not exist', () => {
+    given([])
+      .when({ type: 'GrantFreeAllotment', amount: 10 })
+      .thenThrows('user_not_found', 'User not found');
+  });
+});
+
+describe('grant', () => {
+  const grant = (amount: number, grantId = 'checkout:cs_1'): CreditCommand => ({
+    type: 'GrantCredits',
+    grantId,
+    kind: 'purchase',
+    amount,
+    reason: 'Explorer pack',
+    tierId: 2,
+    reference: null,
+  });
+  it('grants purchased credits once per grant id', () => {
+    given([opened])
+      .when(grant(100))
+      .then([granted(100, 'checkout:cs_1')]);
+    given([opened, granted(100, 'checkout:cs_1')])
+      .when(grant(100))
+      .thenNothingHappens();
+  });
+  it('grants promotional credits', () => {
+    given([opened])
+      .when({
+        type: 'GrantCredits',
+        grantId: 'promo-1',
+        kind: 'promotional',
+        amount: 5,
+        reason: 'Welcome back',
+        tierId: null,
+        reference: null,
+      })
+      .then([
+        {
+          type: 'CreditsGranted',
+          data: {
+            grantId: 'promo-1',
+            kind: 'promotional',
+            amount: 5,
+            reason: 'Welcome back',
+            tierId: null,
+            reference: null,
+          },
+        },
+      ]);
+  });
+  it('refuses amounts that are not positive whole credits', () => {
+    for (const amount of [0, -5, 2.5, Number.NaN])
+      given([opened]).when(grant(amount)).thenThrows('invalid_amount');
+  });
+  it('refuses a deleted account', () => {
+    given([opened, { type: 'CreditAccountClosed', data: { reason: 'account_deleted' } }])
+      .when(grant(10))
+      .thenThrows('account_closed');
+  });
+});
+
+describe('spend', () => {
+  it('spends when the balance covers the cost, down to exactly zero', () => {
+    given([opened, free(10)])
+      .when(spend(4))
+      .then([spent(4)]);
+    given([opened, free(10)])
+      .when(spend(10))
+      .then([spent(10)]);
+  });
+  it('never goes below zero: names what is required and what there is', () => {
+    given([opened, free(10), spent(8)])
+      .when(spend(4))
+      .thenThrows('insufficient_credits', 'You need 4 credits but have 2.', {
+        required: 4,
+        balance: 2,
+      });
+  });
+  it('refuses non-positive amounts and unknown accounts', () => {
+    given([opened, free(10)])
+      .when(spend(0))
+      .thenThrows('invalid_amount');
+    given([]).when(spend(1)).thenThrows('user_not_found');
+  });
+});
+
+describe('refund of a spend', () => {
+  const refund = (spendId: string): CreditCommand => ({
+    type: 'RefundSpend',
+    spendId,
+    reason: 'generation_failed',
+  });
+  it('gives back exactly what the spend took, once', () => {
+    given([opened, free(10), spent(4, 'sp1')])
+      .when(refund('sp1'))
+      .then([
+        { type: 'SpendRefunded', data: { spendId: 'sp1', amount: 4, reason: 'generation_failed' } },
+      ]);
+    given([
+      opened,
+      free(10),
+      spent(4, 'sp1'),
+      { type: 'SpendRefunded', data: { spendId: 'sp1', amount: 4, reason: 'generation_failed' } },
+    ])
+      .when(refund('sp1'))
+      .thenNothingHappens();
+  });
+  it('refuses a spend it does not know, or one older than the refund window', () => {
+    given([opened, free(10)])
+      .when(refund('nope'))
+      .thenThrows('spend_not_refundable');
+    const many = Array.from({ length: REFUNDABLE_SPENDS }, (_, i) => spent(1, `later-${i}`));
+    given([opened, granted(500), spent(1, 'old'), ...many])
+      .when(refund('old'))
+      .thenThrows('spend_not_refundable');
+    given([opened, granted(500), spent(1, 'old'), ...many.slice(1)])
+      .when(refund('old'))
+      .then([
+        { type: 'SpendRefunded', data: { spendId: 'old', amount: 1, reason: 'generation_failed' } },
+      ]);
+  });
+});
+
+describe('admin adjustment', () => {
+  const adjust = (amount: number, reason = 'Goodwill'): CreditCommand => ({
+    type: 'AdjustCredits',
+    amount,
+    reason,
+    adminId: 'admin-1',
+  });
+  it('adds and deducts with the admin and a trimmed reason recorded', () => {
+    given([opened, free(10)])
+      .when(adjust(25, '  Goodwill  '))
+      .then([
+        { type: 'CreditsAdjusted', data: { amount: 25, reason: 'Goodwill', adminId: 'admin-1' } },
+      ]);
+    given([opened, free(10)])
+      .when(adjust(-10))
+      .then([
+        { type: 'CreditsAdjusted', data: { amount: -10, reason: 'Goodwill', adminId: 'admin-1' } },
+      ]);
+  });
+  it('refuses a deduction larger than the balance', () => {
+    given([opened, free(10)])
+      .when(adjust(-11))
+      .thenThrows('insufficient_credits', undefined, { required: 11, balance: 10 });
+  });
+  it('requires a reason and a whole amount other than zero, within bounds', () => {
+    given([opened, free(10)])
+      .when(adjust(5, '   '))
+      .thenThrows('reason_required', 'A reason is required');
+    given([opened, free(10)])
+      .when(adjust(0))
+      .thenThrows('invalid_amount');
+    given([opened, free(10)])
+      .when(adjust(1.5))
+      .thenThrows('invalid_amount');
+    given([opened, free(10)])
+      .when(adjust(1_000_001))
+      .thenThrows('invalid_amount');
+  });
+});
+
+describe('monthly refresh (accounts spec §4)', () => {
+  const refresh = (tier: Tier | null = starter, at = now): CreditCommand => ({
+    type: 'RefreshMonthlyCredits',
+    tier: tier ?? undefined,
+    now: at,
+  });
+
+  it("refuses a user it does not know: 'User not found'", () => {
+    given([]).when(refresh()).thenThrows('user_not_found', 'User not found');
+  });
+  it("refuses without an active subscription: 'User does not have an active subscription'", () => {
+    const message = 'User does not have an active subscription';
+    given([opened, free()]).when(refresh()).thenThrows('no_active_subscription', message);
+    given([
+      opened,
+      activated(),
+      {
+        type: 'SubscriptionCancelled',
+        data: { reason: 'user_requested', accessUntil: '2026-11-01' },
+      },
+    ])
+      .when(refresh())
+      .thenThrows('no_active_subscription', message);
+    given([opened, activated(), { type: 'SubscriptionEnded', data: { reason: 'stripe' } }])
+      .when(refresh())
+      .thenThrows('no_active_subscription', message);
+  });
+  it("refuses a subscription without a tier: 'User subscription missing tier information'", () => {
+    given([opened, activated('2026-11-01', { tierId: 0, tierName: '', creditsPerMonth: 60 })])
+      .when(refresh())
+      .thenThrows('subscription_missing_tier', 'User subscription missing tier information');
+  });
+  it("refuses a tier the catalogue does not have: 'Invalid tier ID'", () => {
+    given([opened, activated()]).when(refresh(null)).thenThrows('invalid_tier', 'Invalid tier ID');
+  });
+  it('does nothing before the renewal date and says when it is', () => {
+    given([opened, activated('2026-12-01')])
+      .when(refresh())
+      .thenThrows('refresh_not_due', 'Your next renewal is in 10 days on December 1, 2026.', {
+        nextRenewalDate: '2026-12-01',
+        days: 10,
+      });
+  });
+  it('grants the month plus what remained when that is at most one month', () => {
+    given([opened, free(10), activated()])
+      .when(refresh())
+      .then([
+        {
+          type: 'MonthlyCreditsGranted',
+          data: {
+            period: '2026-11',
+            tierId: 1,
+            tierName: 'Starter',
+            amount: 60,
+            previousBalance: 10,
+            rolledOver: 10,
+            nextRenewalDate: '2026-12-01',
+            grantedOn: '2026-11-21',
+            trigger: 'manual_refresh',
+            reference: null,
+          },
+        },
+      ]);
+  });
+  it('rolls over at most one month: the excess is forfeited as its own event first', () => {
+    const events = creditAccountDecider.decide(
+      refresh(),
+      fold(creditAccountDecider, [opened, granted(100), activated()]),
+    );
+    expect(events.map((e) => e.type)).toEqual(['RolloverForfeited', 'MonthlyCreditsGranted']);
+    expect(events[0]).toEqual({
+      type: 'RolloverForfeited',
+      data: { period: '2026-11', amount: 40, monthlyCredits: 60 },
+    });
+    const after = fold(creditAccountDecider, [opened, granted(100), activated(), ...events]);
+    expect(after.balance).toBe(120); // 60 + min(100, 60)
+    expect(after.totalGranted).toBe(160); // total earned grows by the month only
+    expect(refreshSummary(events)).toBe(
+      'Monthly credits refreshed! Added 60 credits + 60 rolled over. New balance: 120.',
+    );
+  });
+  it('moves the next renewal to the first of next month, so a second refresh waits', () => {
+    const first = creditAccountDecider.decide(
+      refresh(),
+      fold(creditAccountDecider, [opened, activated()]),
+    );
+    const state = fold(creditAccountDecider, [opened, activated(), ...first]);
+    expect(state.subscription).toMatchObject({
+      nextRenewalDate: '2026-12-01',
+      lastRefreshDate: '2026-11-21',
+      status: 'active',
+    });
+    given([opened, activated(), ...first])
+      .when(refresh())
+      .thenThrows('refresh_not_due');
+    // On the renewal date it is due again.
+    const december = creditAccountDecider.decide(
+      refresh(starter, new Date('2026-12-01T08:00:00Z')),
+      state,
+    );
+    expect(december.at(-1)).toMatchObject({
+      type: 'MonthlyCreditsGranted',
+      data: { period: '2026-12', rolledOver: 60 },
+    });
+  });
+});
+
+describe('monthly grant from a renewal (Stripe invoice or scheduler)', () => {
+  const renewal = (period: string): CreditCommand => ({
+    type: 'GrantMonthlyCredits',
+    tier: starter,
+    period,
+    trigger: 'renewal',
+    reference: { invoiceId: 'in_1' },
+    now,
+  });
+  it('grants each period once, with the rollover rule', () => {
+    const events = creditAccountDecider.decide(
+      renewal('2026-11'),
+      fold(creditAccountDecider, [opened, free(10), activated()]),
+    );
+    expect(events).toEqual([
+      {
+        type: 'MonthlyCreditsGranted',
+        data: {
+          period: '2026-11',
+          tierId: 1,
+          tierName: 'Starter',
+          amount: 60,
+          previousBalance: 10,
+          rolledOver: 10,
+          nextRenewalDate: '2026-12-01',
+          grantedOn: '2026-11-21',
+          trigger: 'renewal',
+          reference: { invoiceId: 'in_1' },
+        },
+      },
+    ]);
+    given([opened, free(10), activated(), ...events])
+      .when(renewal('2026-11'))
+      .thenNothingHappens();
+  });
+  it('refuses without a subscription or with a different tier', () => {
+    given([opened]).when(renewal('2026-11')).thenThrows('no_active_subscription');
+    given([opened, activated()])
+      .when({
+        ...(renewal('2026-11') as Extract<CreditCommand, { type: 'GrantMonthlyCredits' }>),
+        tier: { tierId: 9, tierName: 'X', creditsPerMonth: 1 },
+      })
+      .thenThrows('invalid_tier');
+  });
+});
+
+describe('subscription activated / cancelled / ended', () => {
+  it('activates a tier, and again only when it changes', () => {
+    given([opened])
+      .when({ type: 'ActivateSubscription', tier: starter, subscriptionId: 'sub_1', now })
+      .then([
+        {
+          type: 'SubscriptionActivated',
+          data: { ...starter, subscriptionId: 'sub_1', nextRenewalDate: '2026-11-21' },
+        },
+      ]);
+    given([opened, activated()])
+      .when({ type: 'ActivateSubscription', tier: starter, subscriptionId: 'sub_1', now })
+      .thenNothingHappens();
+  });
+  it('cancels at period end: access continues until the renewal date', () => {
+    given([opened, activated('2026-12-01')])
+      .when({ type: 'CancelSubscription', reason: 'user_requested' })
+      .then([
+        {
+          type: 'SubscriptionCancelled',
+          data: { reason: 'user_requested', accessUntil: '2026-12-01' },
+        },
+      ]);
+    given([
+      opened,
+      activated('2026-12-01'),
+      {
+        type: 'SubscriptionCancelled',
+        data: { reason: 'user_requested', accessUntil: '2026-12-01' },
+      },
+    ])
+      .when({ type: 'CancelSubscription', reason: 'user_requested' })
+      .thenNothingHappens();
+  });
+  it("refuses to cancel without a subscription: 'User does not have an active subscription'", () => {
+    given([opened])
+      .when({ type: 'CancelSubscription', reason: 'user_requested' })
+      .thenThrows('no_active_subscription', 'User does not have an active subscription');
+  });
+  it('ends a subscription once', () => {
+    given([opened, activated()])
+      .when({ type: 'EndSubscription', reason: 'stripe' })
+      .then([{ type: 'SubscriptionEnded', data: { reason: 'stripe' } }]);
+    given([opened]).when({ type: 'EndSubscription', reason: 'stripe' }).thenNothingHappens();
+  });
+});
+
+describe('account deletion (accounts spec §4)', () => {
+  it('forfeits every remaining credit by an event, ends the subscription and closes', () => {
+    given([opened, free(10), activated()])
+      .when({ type: 'CloseAccount' })
+      .then([
+        { type: 'SubscriptionEnded', data: { reason: 'account_deleted' } },
+        { type: 'CreditsForfeited', data: { amount: 10, reason: 'account_deleted' } },
+        { type: 'CreditAccountClosed', data: { reason: 'account_deleted' } },
+      ]);
+  });
+  it('closes an empty account without a forfeit, once; a closed account spends nothing', () => {
+    const closed: CreditEvent = {
+      type: 'CreditAccountClosed',
+      data: { reason: 'account_deleted' },
+    };
+    given([opened]).when({ type: 'CloseAccount' }).then([closed]);
+    given([opened, closed]).when({ type: 'CloseAccount' }).thenNothingHappens();
+    given([
+      opened,
+      free(10),
+      { type: 'CreditsForfeited', data: { amount: 10, reason: 'account_deleted' } },
+      closed,
+    ])
+      .when(spend(1))
+      .thenThrows('account_closed');
+  });
+});
+
+describe('purchase reversal (Stripe refund)', () => {
+  const reverse: CreditCommand = {
+    type: 'ReversePurchase',
+    grantId: 'g-100',
+    reference: { chargeId: 'ch_1' },
+  };
+  it('takes back the whole purchase when the balance holds it', () => {
+    given([opened, granted(100)])
+      .when(reverse)
+      .then([
+        {
+          type: 'PurchaseReversed',
+          data: { grantId: 'g-100', amount: 100, shortfall: 0, reference: { chargeId: 'ch_1' } },
+        },
+      ]);
+  });
+  it('never goes below zero: what was already spent is recorded as the shortfall, once', () => {
+    const events = [opened, granted(100), spent(70)];
+    given(events)
+      .when(reverse)
+      .then([
+        {
+          type: 'PurchaseReversed',
+          data: { grantId: 'g-100', amount: 30, shortfall: 70, reference: { chargeId: 'ch_1' } },
+        },
+      ]);
+    given([
+      ...events,
+      {
+        type: 'PurchaseReversed',
+        data: { grantId: 'g-100', amount: 30, shortfall: 70, reference: null },
+      },
+    ])
+      .when(reverse)
+      .thenNothingHappens();
+  });
+});
+
+describe('balance', () => {
+  it('is the sum of every event’s signed change, and total earned counts grants only', () => {
+    const history: CreditEvent[] = [
+      opened,
+      free(10),
+      granted(100),
+      spent(24),
+      { type: 'SpendRefunded', data: { spendId: 's-24', amount: 24, reason: 'generation_failed' } },
+      { type: 'CreditsAdjusted', data: { amount: -6, reason: 'Correction', adminId: 'a' } },
+      { type: 'CreditsAdjusted', data: { amount: 5, reason: 'Goodwill', adminId: 'a' } },
+    ];
+    const state = fold(creditAccountDecider, history);
+    expect(state.balance).toBe(history.reduce((sum, e) => sum + balanceChange(e), 0));
+    expect(state.balance).toBe(109);
+    expect(state.totalGranted).toBe(115);
+  });
+});
