@@ -1,3 +1,10 @@
+export {
+  CommandHandler,
+  type CommandHandlerOptions,
+  ConcurrencyError,
+  type Evolver,
+  type Handled,
+} from './commandHandler.ts';
 export { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store.ts';
 export * from './port.ts';
 export {
@@ -10,3 +17,4 @@ export {
   type PostgresEventStoreOptions,
 } from './postgres/postgres-event-store.ts';
 export type { SqlClient } from './postgres/sql-client.ts';
+export { openStorage, type Storage, type StorageConfig } from './storage.ts';

@@ -5,6 +5,7 @@ import {
   PostgresEventStore,
   type SqlClient,
 } from '../src/index.ts';
+import { pgliteTemplate } from '../src/testing.ts';
 import { eventStoreContract } from './contract.ts';
 
 // Starting PGlite takes seconds, so the suite shares one instance; its tests use their own streams.
@@ -14,7 +15,7 @@ afterAll(async () => (await shared)?.close());
 eventStoreContract(
   'PostgreSQL adapter on PGlite (embedded)',
   async () => {
-    shared ??= connectPostgres({ dataDir: null });
+    shared ??= pgliteTemplate().then((template) => connectPostgres({ dataDir: null, template }));
     const connection = await shared;
     if (connection.kind !== 'pglite') throw new Error('expected PGlite');
     const store = await PostgresEventStore.open(connection.sql, { kind: 'pglite' });

@@ -21,13 +21,21 @@ const granted = (amount: number, grantId = `g-${amount}`): CreditEvent => ({
 });
 const spent = (amount: number, spendId = `s-${amount}`): CreditEvent => ({
   type: 'CreditsSpent',
-  data: { spendId, amount, purpose: 'reading', appId: 3, readingId: 'r1' },
+  data: {
+    spendId,
+    amount,
+    purpose: 'reading',
+    description: 'Tarot Traditional reading',
+    appId: 3,
+    readingId: 'r1',
+  },
 });
 const spend = (amount: number, spendId = `s-${amount}`): CreditCommand => ({
   type: 'SpendCredits',
   spendId,
   amount,
   purpose: 'reading',
+  description: 'Tarot Traditional reading',
   appId: 3,
   readingId: 'r1',
 });

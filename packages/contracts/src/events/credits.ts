@@ -45,6 +45,8 @@ export const creditEventSchemas = {
     spendId: z.string(),
     amount: credits,
     purpose: spendPurposeSchema,
+    /** What was bought, for people reading the ledger: 'Tarot Traditional reading'. */
+    description: z.string(),
     appId: z.number().int().nullable(),
     readingId: z.string().nullable(),
   }),

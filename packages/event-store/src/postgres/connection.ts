@@ -21,7 +21,12 @@ export type PostgresConnection =
 
 export type ConnectOptions =
   | { databaseUrl: string; maxConnections?: number }
-  | { dataDir: string | null /* null: in memory */ };
+  | {
+      /** null keeps the database in memory. */
+      dataDir: string | null;
+      /** A PGlite data directory dump to start from instead of a fresh initdb (tests). */
+      template?: Blob;
+    };
 
 const asText = (value: string) => value;
 
@@ -56,6 +61,7 @@ export async function connectPostgres(options: ConnectOptions): Promise<Postgres
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
   const pglite = await PGlite.create(options.dataDir ?? undefined, {
     parsers: { [pgliteTypes.INT8]: asText, [pgliteTypes.DATE]: asText },
+    ...(options.template ? { loadDataDir: options.template } : {}),
   });
   const mutex = new Mutex();
   const sql: SqlClient = {

@@ -41,6 +41,7 @@ export type CreditCommand =
       spendId: string;
       amount: number;
       purpose: 'reading' | 'voice_reactivation';
+      description: string;
       appId: number | null;
       readingId: string | null;
     }
@@ -230,6 +231,7 @@ export const decide = (command: CreditCommand, state: CreditAccount): CreditEven
             spendId: command.spendId,
             amount: command.amount,
             purpose: command.purpose,
+            description: command.description,
             appId: command.appId,
             readingId: command.readingId,
           },

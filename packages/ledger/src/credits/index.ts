@@ -22,6 +22,8 @@ export {
   type SubscriptionStatus,
 } from './credits.ts';
 
+export { creditEventReference, describeCreditEvent } from './describe.ts';
+
 export const creditAccountDecider: Decider<CreditAccount, CreditCommand, CreditEvent> = {
   initialState: initialCreditAccount,
   evolve,

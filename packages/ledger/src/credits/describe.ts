@@ -1,0 +1,61 @@
+import type { CreditEvent } from '@astra/contracts';
+import { longDate } from '../dates.ts';
+
+const refundReasons: Record<string, string> = {
+  generation_failed: 'the reading could not be generated',
+  voice_failed: 'the voice guide could not be started',
+};
+
+/** One line telling a person what a ledger event did to their credits. */
+export const describeCreditEvent = (event: CreditEvent): string => {
+  switch (event.type) {
+    case 'CreditAccountOpened':
+      return 'Credit account opened';
+    case 'FreeCreditsGranted':
+      return 'Free welcome credits';
+    case 'CreditsGranted':
+      return event.data.reason;
+    case 'SubscriptionActivated':
+      return `Subscribed to ${event.data.tierName} (${event.data.creditsPerMonth} credits a month)`;
+    case 'RolloverForfeited':
+      return `Rollover above one month of credits forfeited (${event.data.period})`;
+    case 'MonthlyCreditsGranted':
+      return `${event.data.tierName} monthly credits for ${event.data.period} (${event.data.rolledOver} rolled over)`;
+    case 'CreditsSpent':
+      return event.data.description;
+    case 'SpendRefunded':
+      return `Refund: ${refundReasons[event.data.reason] ?? event.data.reason}`;
+    case 'CreditsAdjusted':
+      return event.data.reason;
+    case 'PurchaseReversed':
+      return event.data.shortfall > 0
+        ? `Purchase refunded: ${event.data.amount} credits taken back, ${event.data.shortfall} already spent`
+        : `Purchase refunded: ${event.data.amount} credits taken back`;
+    case 'SubscriptionCancelled':
+      return `Subscription cancelled; access continues until ${longDate(event.data.accessUntil)}`;
+    case 'SubscriptionEnded':
+      return 'Subscription ended';
+    case 'CreditsForfeited':
+      return 'Remaining credits forfeited: account deleted';
+    case 'CreditAccountClosed':
+      return 'Credit account closed';
+    default: {
+      const exhaustive: never = event;
+      throw new Error(`Unknown credit event ${JSON.stringify(exhaustive)}`);
+    }
+  }
+};
+
+/** Stripe and other outside ids that caused an event, for audits. */
+export const creditEventReference = (event: CreditEvent): Record<string, string> | null => {
+  switch (event.type) {
+    case 'CreditsGranted':
+    case 'MonthlyCreditsGranted':
+    case 'PurchaseReversed':
+      return event.data.reference;
+    case 'SubscriptionActivated':
+      return event.data.subscriptionId ? { subscriptionId: event.data.subscriptionId } : null;
+    default:
+      return null;
+  }
+};

@@ -1,0 +1,24 @@
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import * as readModels001 from './2026_11_21_001_read_models.ts';
+
+/** Every read-model migration in order; names are frozen once released. */
+const migrations: Record<string, Migration> = {
+  '2026_11_21_001_read_models': readModels001,
+};
+
+/** Brings the read models in `schema` up to date (creating the schema when missing). */
+export async function migrateReadModels(db: Kysely<unknown>, schema: string) {
+  await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
+  const migrator = new Migrator({
+    db: db.withSchema(schema),
+    provider: { getMigrations: async () => migrations },
+    migrationTableSchema: schema,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`Read-model migration ${failed ?? ''} failed: ${String(error)}`, {
+      cause: error,
+    });
+  }
+}

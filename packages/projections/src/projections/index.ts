@@ -1,0 +1,14 @@
+import { adminStatsProjection } from './adminStats.ts';
+import { ledgerEntriesProjection } from './ledgerEntries.ts';
+import { profilesProjection } from './profiles.ts';
+import type { Projection } from './projection.ts';
+
+export type { Projection };
+export { adminStatsProjection, ledgerEntriesProjection, profilesProjection };
+
+/** Every projection the app runs, in the order they apply a batch. */
+export const allProjections: readonly Projection[] = [
+  profilesProjection,
+  ledgerEntriesProjection,
+  adminStatsProjection,
+];

@@ -1,0 +1,149 @@
+import type { ColumnType, Insertable, Selectable } from 'kysely';
+
+/** `bigint` columns arrive as strings from both `pg` and PGlite. */
+type Int8 = ColumnType<string, string | bigint | number, string | bigint | number>;
+type Json<T = unknown> = ColumnType<T, string, string>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+/** One row per user: the spec's `profiles`, kept from the user and credit streams. */
+export interface ProfilesTable {
+  id: string;
+  email: string | null;
+  full_name: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  avatar_url: string | null;
+  birth_date: string | null;
+  birth_time: string | null;
+  birth_city: string | null;
+  birth_country: string | null;
+  language: string | null;
+  remaining_credits: number;
+  /** Total credits ever granted. */
+  credits: number;
+  credits_per_month: number | null;
+  credits_rollover_remaining: number | null;
+  tier_id: number | null;
+  subscription_tier: string | null;
+  subscription_type: string | null;
+  subscription_status: string | null;
+  subscription_id: string | null;
+  next_renewal_date: string | null;
+  last_credit_refresh_date: string | null;
+  subscription_update_date: Timestamp | null;
+  status: string;
+  cancellation_date: Timestamp | null;
+  role: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  /** Last applied revisions of `user-{id}` and `credits-{id}`: replays apply nothing twice. */
+  user_revision: Int8;
+  credits_revision: Int8;
+}
+
+/** Every credit event of every user, with the balance it left. */
+export interface LedgerEntriesTable {
+  event_id: string;
+  user_id: string;
+  position: Int8;
+  stream_revision: Int8;
+  type: string;
+  amount: number;
+  balance_after: number;
+  credits_after: number;
+  actor_kind: string;
+  actor_id: string | null;
+  actor_role: string | null;
+  reason: string;
+  reference: Json<Record<string, string> | null>;
+  data: Json<Record<string, unknown>>;
+  occurred_at: Timestamp;
+}
+
+export interface AppsTable {
+  app_id: number;
+  slug: string;
+  app_name: string;
+  description: string;
+  credit_cost_per_execution: number;
+  voice_minutes_included: number;
+}
+
+export interface PricingTiersTable {
+  tier_id: number;
+  tier_name: string;
+  description: string;
+  credits_per_month: number;
+  display_order: number;
+  popular: boolean;
+  features: Json<string[]>;
+}
+
+export interface PricingRowsTable {
+  tier_id: number;
+  billing_type: 'subscription' | 'one_time';
+  price_minor: number;
+  currency: string;
+  credits_included: number;
+  provider_price_id: string | null;
+}
+
+/** The library: one row per reading (the spec's `usage_logs`). */
+export interface UsageLogsTable {
+  log_id: string;
+  user_id: string;
+  app_id: number;
+  app_name: string;
+  question: string | null;
+  first_name: string | null;
+  input_data: Json<Record<string, unknown>>;
+  reading_result_id: string;
+  reading_result_content: Json<Record<string, unknown>>;
+  status: string;
+  credits_charged: number;
+  voice_agent_used: boolean;
+  voice_reactivation: boolean;
+  voice_credits_charged: number;
+  created_at: Timestamp;
+  reading_revision: Int8;
+}
+
+export interface AdminStatsTable {
+  id: number;
+  total_users: number;
+  active_users: number;
+  blocked_users: number;
+  deleted_users: number;
+  total_credits_used: number;
+  total_credits_granted: number;
+}
+
+export interface AdminStatsUsersTable {
+  user_id: string;
+  status: string | null;
+  user_revision: Int8;
+  credits_revision: Int8;
+}
+
+export interface CheckpointsTable {
+  name: string;
+  position: Int8;
+}
+
+export interface ReadModels {
+  profiles: ProfilesTable;
+  ledger_entries: LedgerEntriesTable;
+  apps: AppsTable;
+  pricing_tiers: PricingTiersTable;
+  pricing_rows: PricingRowsTable;
+  usage_logs: UsageLogsTable;
+  admin_stats: AdminStatsTable;
+  admin_stats_users: AdminStatsUsersTable;
+  checkpoints: CheckpointsTable;
+}
+
+export type Profile = Selectable<ProfilesTable>;
+export type NewProfile = Insertable<ProfilesTable>;
+export type LedgerEntry = Selectable<LedgerEntriesTable>;
+export type App = Selectable<AppsTable>;
+export type UsageLog = Selectable<UsageLogsTable>;

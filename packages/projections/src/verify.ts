@@ -1,0 +1,144 @@
+import type { CreditEvent } from '@astra/contracts';
+import type { EventStore } from '@astra/event-store';
+import { balanceChange, type CreditAccount, creditAccountDecider, streamId } from '@astra/ledger';
+import type { Kysely } from 'kysely';
+import { readModels } from './database.ts';
+
+export interface VerifyReport {
+  accounts: number;
+  events: number;
+  position: bigint;
+  differences: string[];
+}
+
+const VERIFIED = ['profiles', 'ledger_entries'];
+
+/**
+ * Replays every credit stream through the ledger's own `evolve` and compares the result with
+ * `profiles` and `ledger_entries` as of the projections' checkpoint. Any difference is listed.
+ */
+export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Promise<VerifyReport> {
+  // One snapshot of the read models, taken with the checkpoint it belongs to.
+  const snapshot = await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const read = readModels(trx);
+      const checkpoints = await read
+        .selectFrom('checkpoints')
+        .selectAll()
+        .where('name', 'in', VERIFIED)
+        .execute();
+      const position = VERIFIED.map((n) =>
+        BigInt(checkpoints.find((c) => c.name === n)?.position ?? 0),
+      ).reduce((a, b) => (b < a ? b : a));
+      const profiles = await read
+        .selectFrom('profiles')
+        .select(['id', 'remaining_credits', 'credits'])
+        .execute();
+      const entries = await read
+        .selectFrom('ledger_entries')
+        .select([
+          'event_id',
+          'user_id',
+          'position',
+          'stream_revision',
+          'type',
+          'amount',
+          'balance_after',
+        ])
+        .execute();
+      return { position, profiles, entries };
+    });
+
+  const accounts = new Map<string, CreditAccount>();
+  const expected = new Map<
+    string,
+    {
+      userId: string;
+      position: bigint;
+      revision: bigint;
+      type: string;
+      amount: number;
+      balanceAfter: number;
+    }
+  >();
+  for await (const event of store.readAll()) {
+    if (event.position > snapshot.position) break;
+    const userId = streamId(event.stream, 'credits');
+    if (userId === null) continue;
+    const credit = { type: event.type, data: event.data } as CreditEvent;
+    const state = creditAccountDecider.evolve(
+      accounts.get(userId) ?? creditAccountDecider.initialState(),
+      credit,
+    );
+    accounts.set(userId, state);
+    expected.set(event.id, {
+      userId,
+      position: event.position,
+      revision: event.revision,
+      type: event.type,
+      amount: balanceChange(credit),
+      balanceAfter: state.balance,
+    });
+  }
+
+  const differences: string[] = [];
+  const profiles = new Map(snapshot.profiles.map((p) => [p.id, p]));
+  for (const [userId, state] of accounts) {
+    const profile = profiles.get(userId);
+    if (!profile) {
+      differences.push(`profile ${userId}: missing (ledger balance ${state.balance})`);
+      continue;
+    }
+    if (profile.remaining_credits !== state.balance) {
+      differences.push(
+        `profile ${userId}: remaining_credits ${profile.remaining_credits}, ledger says ${state.balance}`,
+      );
+    }
+    if (profile.credits !== state.totalGranted) {
+      differences.push(
+        `profile ${userId}: credits ${profile.credits}, ledger says ${state.totalGranted}`,
+      );
+    }
+  }
+  for (const profile of snapshot.profiles) {
+    if (!accounts.has(profile.id) && (profile.remaining_credits !== 0 || profile.credits !== 0)) {
+      differences.push(`profile ${profile.id}: has credits but no credit stream`);
+    }
+  }
+  const seen = new Set<string>();
+  for (const entry of snapshot.entries) {
+    seen.add(entry.event_id);
+    const want = expected.get(entry.event_id);
+    if (!want) {
+      differences.push(`ledger entry ${entry.event_id}: no such credit event`);
+      continue;
+    }
+    const got = {
+      userId: entry.user_id,
+      position: BigInt(entry.position),
+      revision: BigInt(entry.stream_revision),
+      type: entry.type,
+      amount: entry.amount,
+      balanceAfter: entry.balance_after,
+    };
+    for (const key of Object.keys(want) as (keyof typeof want)[]) {
+      if (got[key] !== want[key]) {
+        differences.push(
+          `ledger entry ${entry.event_id}: ${key} ${String(got[key])}, ledger says ${String(want[key])}`,
+        );
+      }
+    }
+  }
+  for (const [eventId, want] of expected) {
+    if (!seen.has(eventId))
+      differences.push(`ledger entry ${eventId} (${want.type} of ${want.userId}): missing`);
+  }
+  return {
+    accounts: accounts.size,
+    events: expected.size,
+    position: snapshot.position,
+    differences,
+  };
+}

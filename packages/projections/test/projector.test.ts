@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import type { CreditEvent, UserEvent } from '@astra/contracts';
+import { CommandHandler } from '@astra/event-store';
+import {
+  type CreditAccount,
+  creditAccountDecider,
+  streams,
+  type User,
+  userDecider,
+} from '@astra/ledger';
+import { afterEach, expect, it } from 'vitest';
+import { allProjections, Projector, readModels, rebuildReadModels } from '../src/index.ts';
+import { onEachDatabase } from './databases.ts';
+import { dumpReadModels, metadataAt, openTestStorage, randomHistory } from './support.ts';
+
+onEachDatabase('projector', (kind) => {
+  let storage: Awaited<ReturnType<typeof openTestStorage>> | undefined;
+  const open = async () => (storage = await openTestStorage(kind));
+  afterEach(async () => {
+    await storage?.dispose();
+    storage = undefined;
+  });
+
+  it('projects a history into profiles, ledger entries and admin stats', async () => {
+    const { store, db } = await open();
+    const userId = randomUUID();
+    const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider);
+    const users = new CommandHandler<User, UserEvent>(store, userDecider);
+    let clock = Date.parse('2026-11-01T09:00:00Z');
+    const at = () => metadataAt(new Date((clock += 60_000)));
+    const admin = () =>
+      metadataAt(new Date((clock += 60_000)), { kind: 'user', userId: 'admin-7', role: 'admin' });
+    const credit = (command: Parameters<typeof creditAccountDecider.decide>[0], meta = at()) =>
+      credits.handle(streams.credits(userId), (s) => creditAccountDecider.decide(command, s), meta);
+
+    await users.handle(
+      streams.user(userId),
+      (s) =>
+        userDecider.decide(
+          {
+            type: 'RegisterUser',
+            userId,
+            email: 'ada@example.com',
+            fullName: 'Ada Lovelace',
+            firstName: 'Ada',
+            lastName: 'Lovelace',
+            avatarUrl: null,
+            provider: 'google',
+          },
+          s,
+        ),
+      at(),
+    );
+    await credit({ type: 'OpenAccount', userId });
+    await credit({ type: 'GrantFreeAllotment', amount: 10 });
+    await credit({
+      type: 'GrantCredits',
+      grantId: 'checkout:cs_1',
+      kind: 'purchase',
+      amount: 100,
+      reason: 'Explorer pack',
+      tierId: 2,
+      reference: { checkoutSessionId: 'cs_1' },
+    });
+    await credit({
+      type: 'SpendCredits',
+      spendId: 'sp1',
+      amount: 24,
+      purpose: 'reading',
+      description: 'Natal Birth Chart reading',
+      appId: 1,
+      readingId: 'r1',
+    });
+    await credit({ type: 'RefundSpend', spendId: 'sp1', reason: 'generation_failed' });
+    await credit(
+      {
+        type: 'AdjustCredits',
+        amount: -6,
+        reason: 'Duplicate purchase correction',
+        adminId: 'admin-7',
+      },
+      admin(),
+    );
+    await credit({
+      type: 'ActivateSubscription',
+      tier: { tierId: 1, tierName: 'Starter', creditsPerMonth: 60 },
+      subscriptionId: 'sub_1',
+      now: new Date('2026-11-01T12:00:00Z'),
+    });
+    await credit({
+      type: 'RefreshMonthlyCredits',
+      tier: { tierId: 1, tierName: 'Starter', creditsPerMonth: 60 },
+      now: new Date('2026-11-02T12:00:00Z'),
+    });
+    await users.handle(
+      streams.user(userId),
+      (s) =>
+        userDecider.decide(
+          { type: 'UpdateProfile', changes: { birthCity: 'London', birthDate: '1815-12-10' } },
+          s,
+        ),
+      at(),
+    );
+
+    const projector = new Projector(store, db, allProjections);
+    await projector.catchUp();
+    const read = readModels(db);
+
+    const profile = await read
+      .selectFrom('profiles')
+      .selectAll()
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    expect(profile).toMatchObject({
+      email: 'ada@example.com',
+      full_name: 'Ada Lovelace',
+      birth_city: 'London',
+      birth_date: '1815-12-10',
+      remaining_credits: 120, // 60 + min(104, 60), 44 forfeited
+      credits: 170, // 10 + 100 + 60
+      tier_id: 1,
+      subscription_tier: 'Starter',
+      subscription_type: 'subscription',
+      subscription_status: 'active',
+      credits_per_month: 60,
+      next_renewal_date: '2026-12-01',
+      last_credit_refresh_date: '2026-11-02',
+      credits_rollover_remaining: 60,
+      status: 'active',
+      role: 'user',
+    });
+
+    const entries = await read
+      .selectFrom('ledger_entries')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('stream_revision')
+      .execute();
+    expect(entries.map((e) => [e.type, e.amount, e.balance_after])).toEqual([
+      ['CreditAccountOpened', 0, 0],
+      ['FreeCreditsGranted', 10, 10],
+      ['CreditsGranted', 100, 110],
+      ['CreditsSpent', -24, 86],
+      ['SpendRefunded', 24, 110],
+      ['CreditsAdjusted', -6, 104],
+      ['SubscriptionActivated', 0, 104],
+      ['RolloverForfeited', -44, 60],
+      ['MonthlyCreditsGranted', 60, 120],
+    ]);
+    const adjustment = entries.find((e) => e.type === 'CreditsAdjusted')!;
+    expect(adjustment).toMatchObject({
+      actor_kind: 'user',
+      actor_id: 'admin-7',
+      actor_role: 'admin',
+      reason: 'Duplicate purchase correction',
+    });
+    expect(entries.find((e) => e.type === 'CreditsGranted')!.reference).toEqual({
+      checkoutSessionId: 'cs_1',
+    });
+    expect(
+      entries.every((e, i) => i === 0 || BigInt(e.position) > BigInt(entries[i - 1]!.position)),
+    ).toBe(true);
+
+    expect(
+      await read.selectFrom('admin_stats').selectAll().executeTakeFirstOrThrow(),
+    ).toMatchObject({
+      total_users: 1,
+      active_users: 1,
+      total_credits_used: 0, // the refund gave the spend back
+      total_credits_granted: 170,
+    });
+  });
+
+  it('applies nothing twice: a replay from zero, or two projectors at once, leave the same tables', async () => {
+    const { store, db } = await open();
+    await randomHistory(store, { commands: 400, users: 12, seed: 7 });
+    const first = new Projector(store, db, allProjections, { batchSize: 37 });
+    await first.catchUp();
+    const once = await dumpReadModels(db);
+
+    await readModels(db).updateTable('checkpoints').set({ position: '0' }).execute();
+    await Promise.all([
+      new Projector(store, db, allProjections, { batchSize: 50 }).catchUp(),
+      new Projector(store, db, allProjections, { batchSize: 23 }).catchUp(),
+    ]);
+    expect(await dumpReadModels(db)).toEqual(once);
+  });
+
+  it('follows live appends, and a command can wait until its write is readable', async () => {
+    const { store, db } = await open();
+    const projector = new Projector(store, db, allProjections);
+    projector.start();
+    try {
+      const userId = randomUUID();
+      const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider);
+      await credits.handle(
+        streams.credits(userId),
+        (s) => creditAccountDecider.decide({ type: 'OpenAccount', userId }, s),
+        metadataAt(new Date()),
+      );
+      const { position } = await credits.handle(
+        streams.credits(userId),
+        (s) => creditAccountDecider.decide({ type: 'GrantFreeAllotment', amount: 10 }, s),
+        metadataAt(new Date()),
+      );
+      expect(await projector.waitFor(position!, 5000)).toBe(true);
+      const profile = await readModels(db)
+        .selectFrom('profiles')
+        .select('remaining_credits')
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      expect(profile?.remaining_credits).toBe(10);
+      expect(await projector.waitFor(position! + (1n << 40n), 50)).toBe(false);
+    } finally {
+      await projector.stop();
+    }
+  });
+
+  it('rebuilds from zero into fresh tables and swaps: two rebuilds give identical tables', async () => {
+    const { store, db } = await open();
+    await randomHistory(store, { commands: 600, users: 15, seed: 11 });
+    const live = new Projector(store, db, allProjections);
+    await live.catchUp();
+    const projected = await dumpReadModels(db);
+
+    let total = 0;
+    for await (const _ of store.readAll()) total++;
+    const first = await rebuildReadModels(store, db);
+    expect(first.events).toBe(total);
+    const afterFirst = await dumpReadModels(db);
+    await rebuildReadModels(store, db, { batchSize: 97 });
+    const afterSecond = await dumpReadModels(db);
+
+    expect(afterFirst).toEqual(afterSecond);
+    expect(afterFirst).toEqual(projected);
+    // The live projector carries on over the swapped-in tables.
+    const userId = randomUUID();
+    const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider);
+    await credits.handle(
+      streams.credits(userId),
+      (s) => creditAccountDecider.decide({ type: 'OpenAccount', userId }, s),
+      metadataAt(new Date()),
+    );
+    await live.catchUp();
+    expect(
+      await readModels(db)
+        .selectFrom('profiles')
+        .select('id')
+        .where('id', '=', userId)
+        .executeTakeFirst(),
+    ).toEqual({ id: userId });
+  });
+});

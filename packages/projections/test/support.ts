@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CreditEvent,
+  type EventMetadata,
+  SCHEMA_VERSION,
+  type UserEvent,
+} from '@astra/contracts';
+import { CommandHandler, type EventStore, openStorage } from '@astra/event-store';
+import { createThrowawayDatabase, pgliteTemplate } from '@astra/event-store/testing';
+import {
+  type CreditAccount,
+  type CreditCommand,
+  creditAccountDecider,
+  isDomainError,
+  streams,
+  type Tier,
+  type User,
+  type UserCommand,
+  userDecider,
+} from '@astra/ledger';
+import { type Kysely, sql } from 'kysely';
+import { databaseFor, migrateReadModels, READ_SCHEMA } from '../src/index.ts';
+
+export async function openTestStorage(kind: 'pglite' | 'postgres') {
+  const database = kind === 'postgres' ? await createThrowawayDatabase() : undefined;
+  const storage = await openStorage(
+    database
+      ? { databaseUrl: database.url, dataDir: null }
+      : { dataDir: null, pgliteTemplate: await pgliteTemplate() },
+  );
+  const db = databaseFor(storage.connection);
+  await migrateReadModels(db, READ_SCHEMA);
+  return {
+    ...storage,
+    db,
+    async dispose() {
+      await db.destroy();
+      await storage.close();
+      await database?.drop();
+    },
+  };
+}
+
+export const metadataAt = (
+  at: Date,
+  actor: EventMetadata['actor'] = { kind: 'system' },
+): EventMetadata => ({
+  occurredAt: at.toISOString(),
+  actor,
+  correlationId: randomUUID(),
+  causationId: null,
+  schemaVersion: SCHEMA_VERSION,
+});
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failing history can be replayed. */
+export const seeded = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+
+const tiers: Tier[] = [
+  { tierId: 1, tierName: 'Starter', creditsPerMonth: 60 },
+  { tierId: 3, tierName: 'Stargazer', creditsPerMonth: 250 },
+];
+
+/**
+ * Drives the user and credit deciders with `commands` random commands over `users` accounts,
+ * the way the API would: refusals append nothing. Returns how many were applied and refused.
+ */
+export async function randomHistory(
+  store: EventStore,
+  { commands, users, seed = 42 }: { commands: number; users: number; seed?: number },
+) {
+  const random = seeded(seed);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+  const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider);
+  const people = new CommandHandler<User, UserEvent>(store, userDecider);
+  const ids = Array.from({ length: users }, () => randomUUID());
+  let clock = Date.parse('2026-01-01T00:00:00Z');
+  let applied = 0;
+  let refused = 0;
+
+  const run = async (
+    kind: 'credits' | 'user',
+    userId: string,
+    command: CreditCommand | UserCommand,
+  ) => {
+    clock += Math.floor(random() * 3_600_000);
+    const at = new Date(clock);
+    const admin = random() < 0.5;
+    const metadata = metadataAt(
+      at,
+      admin ? { kind: 'user', userId: 'admin-1', role: 'admin' } : { kind: 'system' },
+    );
+    try {
+      if (kind === 'credits') {
+        const handled = await credits.handle(
+          streams.credits(userId),
+          (s) => creditAccountDecider.decide(command as CreditCommand, s),
+          metadata,
+        );
+        if (handled.newEvents.length) applied++;
+      } else {
+        const handled = await people.handle(
+          streams.user(userId),
+          (s) => userDecider.decide(command as UserCommand, s),
+          metadata,
+        );
+        if (handled.newEvents.length) applied++;
+      }
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      refused++;
+    }
+  };
+
+  for (const userId of ids) {
+    await run('user', userId, {
+      type: 'RegisterUser',
+      userId,
+      email: `${userId}@example.com`,
+      fullName: 'Random Person',
+      firstName: 'Random',
+      lastName: 'Person',
+      avatarUrl: null,
+      provider: 'dev',
+    });
+    await run('credits', userId, { type: 'OpenAccount', userId });
+    await run('credits', userId, { type: 'GrantFreeAllotment', amount: 10 });
+  }
+  const spendIds = new Map<string, string[]>();
+  for (let i = 0; i < commands; i++) {
+    const userId = pick(ids);
+    const roll = random();
+    const now = new Date(clock);
+    if (roll < 0.35) {
+      const spendId = randomUUID();
+      spendIds.set(userId, [...(spendIds.get(userId) ?? []).slice(-20), spendId]);
+      await run('credits', userId, {
+        type: 'SpendCredits',
+        spendId,
+        amount: pick([2, 4, 5, 8, 12, 24]),
+        purpose: random() < 0.9 ? 'reading' : 'voice_reactivation',
+        description: 'A reading',
+        appId: 3,
+        readingId: null,
+      });
+    } else if (roll < 0.45) {
+      await run('credits', userId, {
+        type: 'RefundSpend',
+        spendId: pick(spendIds.get(userId) ?? ['none']),
+        reason: 'generation_failed',
+      });
+    } else if (roll < 0.6) {
+      await run('credits', userId, {
+        type: 'GrantCredits',
+        grantId: random() < 0.1 ? 'checkout:repeat' : randomUUID(),
+        kind: random() < 0.8 ? 'purchase' : 'promotional',
+        amount: pick([40, 100, 180]),
+        reason: 'Credit pack',
+        tierId: 2,
+        reference: { checkoutSessionId: `cs_${i}` },
+      });
+    } else if (roll < 0.72) {
+      await run('credits', userId, {
+        type: 'AdjustCredits',
+        amount: pick([-30, -5, 3, 20, 0]),
+        reason: random() < 0.05 ? ' ' : 'Support adjustment',
+        adminId: 'admin-1',
+      });
+    } else if (roll < 0.78) {
+      await run('credits', userId, {
+        type: 'ActivateSubscription',
+        tier: pick(tiers),
+        subscriptionId: `sub_${userId}`,
+        now,
+      });
+    } else if (roll < 0.86) {
+      const tier = pick(tiers);
+      await run(
+        'credits',
+        userId,
+        random() < 0.5
+          ? { type: 'RefreshMonthlyCredits', tier, now }
+          : {
+              type: 'GrantMonthlyCredits',
+              tier,
+              period: now.toISOString().slice(0, 7),
+              trigger: 'renewal',
+              reference: { invoiceId: `in_${i}` },
+              now,
+            },
+      );
+    } else if (roll < 0.89) {
+      await run('credits', userId, {
+        type: 'ReversePurchase',
+        grantId: 'checkout:repeat',
+        reference: { chargeId: `ch_${i}` },
+      });
+    } else if (roll < 0.92) {
+      await run(
+        'credits',
+        userId,
+        random() < 0.5
+          ? { type: 'CancelSubscription', reason: 'user_requested' }
+          : { type: 'EndSubscription', reason: 'stripe' },
+      );
+    } else if (roll < 0.97) {
+      await run(
+        'user',
+        userId,
+        pick<UserCommand>([
+          { type: 'BlockUser' },
+          { type: 'UnblockUser' },
+          { type: 'UpdateProfile', changes: { birthCity: pick(['Paris', 'Lima', 'Oslo']) } },
+          { type: 'ChangeRole', role: pick(['user', 'admin']) },
+        ]),
+      );
+    } else if (roll < 0.975) {
+      await run('user', userId, { type: 'DeleteUser', reason: 'user_requested' });
+      await run('credits', userId, { type: 'CloseAccount' });
+    } else {
+      await run('credits', userId, { type: 'GrantFreeAllotment', amount: 10 });
+    }
+  }
+  return { applied, refused, users: ids };
+}
+
+/** Every read table's rows in key order: two dumps are equal when the read models are. */
+export async function dumpReadModels(db: Kysely<unknown>, schema = READ_SCHEMA) {
+  const keys: Record<string, string> = {
+    profiles: 'id',
+    ledger_entries: 'event_id',
+    apps: 'app_id',
+    pricing_tiers: 'tier_id',
+    pricing_rows: 'tier_id, billing_type',
+    usage_logs: 'log_id',
+    admin_stats: 'id',
+    admin_stats_users: 'user_id',
+    checkpoints: 'name',
+  };
+  const dump: Record<string, unknown[]> = {};
+  for (const [table, key] of Object.entries(keys)) {
+    const result =
+      await sql`SELECT * FROM ${sql.table(`${schema}.${table}`)} ORDER BY ${sql.raw(key)}`.execute(
+        db,
+      );
+    dump[table] = result.rows;
+  }
+  return dump;
+}
