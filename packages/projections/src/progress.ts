@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { READ_SCHEMA, readModels } from './database.ts';
+import { checkpointOf } from './checkpoints.ts';
+import { READ_SCHEMA } from './database.ts';
 
 /** How far the read models are: commands wait on it to answer with their own writes visible. */
 export interface ProjectionProgress {
@@ -74,15 +75,7 @@ export class PolledProgress implements ProjectionProgress {
 
   private async poll() {
     do {
-      const rows = await readModels(this.db, READ_SCHEMA)
-        .selectFrom('checkpoints')
-        .selectAll()
-        .where('name', 'in', [...this.names])
-        .execute();
-      const positions = this.names.map((n) =>
-        BigInt(rows.find((r) => r.name === n)?.position ?? 0),
-      );
-      this.waiters.advance(positions.reduce((min, p) => (p < min ? p : min), positions[0] ?? 0n));
+      this.waiters.advance(await checkpointOf(this.db, READ_SCHEMA, this.names));
       if (this.waiters.pending > 0) await new Promise((r) => setTimeout(r, this.intervalMs));
     } while (this.waiters.pending > 0);
   }

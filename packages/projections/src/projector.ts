@@ -1,5 +1,6 @@
 import type { EventStore, RecordedEvent } from '@astra/event-store';
 import { type Kysely, sql } from 'kysely';
+import { checkpointOf } from './checkpoints.ts';
 import { READ_SCHEMA, readModels } from './database.ts';
 import { PositionWaiters, type ProjectionProgress } from './progress.ts';
 import type { Projection } from './projections/projection.ts';
@@ -145,14 +146,11 @@ export class Projector implements ProjectionProgress {
   }
 
   private async loadCheckpoint() {
-    const names = this.projections.map((p) => p.name);
-    const rows = await readModels(this.db, this.schema)
-      .selectFrom('checkpoints')
-      .selectAll()
-      .where('name', 'in', names)
-      .execute();
-    const positions = names.map((name) => BigInt(rows.find((r) => r.name === name)?.position ?? 0));
-    const from = positions.reduce((min, p) => (p < min ? p : min), positions[0] ?? 0n);
+    const from = await checkpointOf(
+      this.db,
+      this.schema,
+      this.projections.map((p) => p.name),
+    );
     this.waiters.advance(from);
     return from;
   }

@@ -1,6 +1,7 @@
 import type { EventStore } from '@astra/event-store';
 import { type Kysely, sql } from 'kysely';
-import { READ_SCHEMA, readModels } from './database.ts';
+import { checkpointOf } from './checkpoints.ts';
+import { READ_SCHEMA } from './database.ts';
 import { migrateReadModels } from './migrations/index.ts';
 import { allProjections, type Projection } from './projections/index.ts';
 import { PROJECTOR_LOCK, Projector } from './projector.ts';
@@ -10,17 +11,6 @@ export interface RebuildReport {
   position: bigint;
   milliseconds: number;
 }
-
-const checkpointOf = async (db: Kysely<unknown>, schema: string, names: string[]) => {
-  const rows = await readModels(db, schema)
-    .selectFrom('checkpoints')
-    .selectAll()
-    .where('name', 'in', names)
-    .execute();
-  return names
-    .map((n) => BigInt(rows.find((r) => r.name === n)?.position ?? 0))
-    .reduce((a, b) => (b < a ? b : a));
-};
 
 /**
  * Replays every event from zero into fresh read-model tables in a schema of their own, then swaps

@@ -2,7 +2,8 @@ import type { CreditEvent } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import { balanceChange, type CreditAccount, creditAccountDecider, streamId } from '@astra/ledger';
 import type { Kysely } from 'kysely';
-import { readModels } from './database.ts';
+import { checkpointOf } from './checkpoints.ts';
+import { READ_SCHEMA, readModels } from './database.ts';
 
 export interface VerifyReport {
   accounts: number;
@@ -24,14 +25,7 @@ export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Prom
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
       const read = readModels(trx);
-      const checkpoints = await read
-        .selectFrom('checkpoints')
-        .selectAll()
-        .where('name', 'in', VERIFIED)
-        .execute();
-      const position = VERIFIED.map((n) =>
-        BigInt(checkpoints.find((c) => c.name === n)?.position ?? 0),
-      ).reduce((a, b) => (b < a ? b : a));
+      const position = await checkpointOf(trx, READ_SCHEMA, VERIFIED);
       const profiles = await read
         .selectFrom('profiles')
         .select(['id', 'remaining_credits', 'credits'])

@@ -27,9 +27,12 @@ onEachDatabase('projector', (kind) => {
     const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider);
     const users = new CommandHandler<User, UserEvent>(store, userDecider);
     let clock = Date.parse('2026-11-01T09:00:00Z');
-    const at = () => metadataAt(new Date((clock += 60_000)));
-    const admin = () =>
-      metadataAt(new Date((clock += 60_000)), { kind: 'user', userId: 'admin-7', role: 'admin' });
+    const tick = () => {
+      clock += 60_000;
+      return new Date(clock);
+    };
+    const at = () => metadataAt(tick());
+    const admin = () => metadataAt(tick(), { kind: 'user', userId: 'admin-7', role: 'admin' });
     const credit = (command: Parameters<typeof creditAccountDecider.decide>[0], meta = at()) =>
       credits.handle(streams.credits(userId), (s) => creditAccountDecider.decide(command, s), meta);
 
