@@ -17,4 +17,11 @@ export {
   type PostgresEventStoreOptions,
 } from './postgres/postgres-event-store.ts';
 export type { SqlClient } from './postgres/sql-client.ts';
-export { openStorage, type Storage, type StorageConfig } from './storage.ts';
+export {
+  openStorage,
+  type Storage,
+  type StorageConfig,
+  type StorageEnv,
+  storageConfigOf,
+  storageEnvShape,
+} from './storage.ts';

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
 import { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store.ts';
 import type { EventStore } from './port.ts';
 import {
@@ -5,6 +7,7 @@ import {
   connectPostgres,
   type PostgresConnection,
 } from './postgres/connection.ts';
+import { lockDataDir } from './postgres/dataDirLock.ts';
 import { PostgresEventStore } from './postgres/postgres-event-store.ts';
 
 export interface StorageConfig {
@@ -29,7 +32,13 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
   const options: ConnectOptions = config.databaseUrl
     ? { databaseUrl: config.databaseUrl }
     : { dataDir: config.dataDir, template: config.pgliteTemplate };
-  const connection = await connectPostgres(options);
+  // PGlite's directory belongs to one process at a time.
+  const unlock =
+    'dataDir' in options && options.dataDir ? await lockDataDir(options.dataDir) : async () => {};
+  const connection = await connectPostgres(options).catch(async (error) => {
+    await unlock();
+    throw error;
+  });
   try {
     const store = config.kurrentdbConnectionString
       ? KurrentDbEventStore.connect(config.kurrentdbConnectionString)
@@ -40,10 +49,28 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
       async close() {
         await store.close();
         await connection.close();
+        await unlock();
       },
     };
   } catch (error) {
     await connection.close();
+    await unlock();
     throw error;
   }
 }
+
+/** The environment settings that choose the storage, shared by every process that opens it. */
+export const storageEnvShape = {
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  KURRENTDB_CONNECTION_STRING: z.string().min(1).optional(),
+};
+
+export type StorageEnv = z.infer<z.ZodObject<typeof storageEnvShape>>;
+
+/** Storage configuration from parsed settings; PGlite's directory is made absolute. */
+export const storageConfigOf = (env: StorageEnv): StorageConfig => ({
+  databaseUrl: env.DATABASE_URL,
+  dataDir: resolve(env.DATA_DIR),
+  kurrentdbConnectionString: env.KURRENTDB_CONNECTION_STRING,
+});

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { roleSchema, userStatusSchema } from '../events/users.ts';
+
+export const subscriptionViewSchema = z.object({
+  tierId: z.number().int(),
+  tierName: z.string(),
+  status: z.enum(['active', 'cancelled']),
+  creditsPerMonth: z.number().int(),
+  nextRenewalDate: z.string().nullable(),
+  lastRefreshDate: z.string().nullable(),
+  rolloverCredits: z.number().int().nullable(),
+  /** The renewal date has come: a manual refresh would grant the month. */
+  needsRefresh: z.boolean(),
+});
+export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
+
+export const meSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  fullName: z.string().nullable(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  birthDate: z.string().nullable(),
+  birthTime: z.string().nullable(),
+  birthCity: z.string().nullable(),
+  birthCountry: z.string().nullable(),
+  language: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+  role: roleSchema,
+  status: userStatusSchema,
+  remainingCredits: z.number().int(),
+  totalCredits: z.number().int(),
+  subscription: subscriptionViewSchema.nullable(),
+  createdAt: z.string(),
+});
+export type Me = z.infer<typeof meSchema>;
+
+export const actorViewSchema = z.object({
+  kind: z.enum(['user', 'system', 'stripe']),
+  id: z.string().nullable(),
+  role: z.string().nullable(),
+});
+
+export const ledgerEntryViewSchema = z.object({
+  eventId: z.string(),
+  type: z.string(),
+  /** Signed change of the balance. */
+  amount: z.number().int(),
+  balanceAfter: z.number().int(),
+  totalAfter: z.number().int(),
+  occurredAt: z.string(),
+  reason: z.string(),
+  actor: actorViewSchema,
+  reference: z.record(z.string(), z.string()).nullable(),
+  position: z.string(),
+  revision: z.number().int(),
+});
+export type LedgerEntryView = z.infer<typeof ledgerEntryViewSchema>;
+
+export const ledgerPageSchema = z.object({
+  items: z.array(ledgerEntryViewSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type LedgerPage = z.infer<typeof ledgerPageSchema>;

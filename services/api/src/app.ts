@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import './http/types.ts';
+import type { AppDeps } from './dependencies.ts';
+import { crossSiteProtection } from './http/crossSite.ts';
+import { apiNotFound, errorHandler } from './http/errors.ts';
+import { idempotency } from './http/idempotency.ts';
+import { requestContext } from './http/requestContext.ts';
+import { sessionMiddleware } from './http/sessions.ts';
+import { accountRoutes } from './modules/accounts/routes.ts';
+import { adminRoutes } from './modules/admin/routes.ts';
+import { systemRoutes } from './modules/system/routes.ts';
+
+export const webDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
+export function createApp(deps: AppDeps) {
+  const app = express();
+  app.disable('x-powered-by');
+  if (deps.config.NODE_ENV === 'production') app.set('trust proxy', 1);
+
+  const api = express.Router();
+  api.use(express.json({ limit: '100kb' }));
+  api.use(requestContext);
+  api.use(sessionMiddleware(deps.config, deps.sessions));
+  api.use(
+    crossSiteProtection(deps.config.PUBLIC_URL ? [new URL(deps.config.PUBLIC_URL).origin] : []),
+  );
+  api.use(idempotency(deps.appDb));
+  api.use(systemRoutes(deps));
+  api.use(accountRoutes(deps));
+  api.use(adminRoutes(deps));
+  api.use(apiNotFound);
+  api.use(errorHandler);
+  app.use('/api', api);
+
+  if (existsSync(join(webDist, 'index.html'))) {
+    app.use(express.static(webDist, { index: false, maxAge: '1h' }));
+    // The web app routes in the browser: every other page is its index.html.
+    app.get('/{*path}', (_req, res) => res.sendFile(join(webDist, 'index.html')));
+  } else {
+    app.get('/', (_req, res) => {
+      res
+        .type('text')
+        .send(
+          'The API runs under /api. The web app is not built yet: npm run build --workspace web',
+        );
+    });
+  }
+  return app;
+}

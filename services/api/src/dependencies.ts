@@ -1,0 +1,21 @@
+import type { ReadDb } from '@astra/projections';
+import type { Kysely } from 'kysely';
+import type { Config } from './config.ts';
+import type { Consistency } from './http/consistency.ts';
+import type { Ledger } from './ledger/ledger.ts';
+import type { AppDb } from './storage/appDatabase.ts';
+import type { DatabaseSessionStore } from './storage/sessionStore.ts';
+
+/** What the routes work with; assembled once in `server.ts`. */
+export interface AppDeps {
+  config: Config;
+  ledger: Ledger;
+  /** The database of the read models and the app tables. */
+  db: Kysely<unknown>;
+  read: ReadDb;
+  appDb: AppDb;
+  sessions: DatabaseSessionStore;
+  consistency: Consistency;
+  /** Migrations ran and the projections run. */
+  ready: () => Promise<boolean>;
+}

@@ -1,0 +1,91 @@
+import { ConcurrencyError } from '@astra/event-store';
+import { isDomainError } from '@astra/ledger';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ZodError } from 'zod';
+
+/** An error that is the answer: its status and the contract's `{error, message, ...}` body. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (message = 'Not found') => new HttpError(404, 'not_found', message);
+export const unauthorized = () => new HttpError(401, 'unauthenticated', 'Please sign in');
+
+/** HTTP status of each refusal the deciders can give; unknown codes are 409 (state conflict). */
+const statusOfDomainError: Record<string, number> = {
+  user_not_found: 404,
+  insufficient_credits: 402,
+  invalid_amount: 400,
+  reason_required: 400,
+  account_closed: 409,
+  account_deleted: 409,
+  email_taken: 409,
+  no_active_subscription: 409,
+  subscription_missing_tier: 409,
+  invalid_tier: 422,
+  refresh_not_due: 409,
+  spend_not_refundable: 409,
+};
+
+export const fieldsOf = (error: ZodError) =>
+  error.issues.map((issue) => ({
+    field: issue.path.join('.') || '(body)',
+    message: issue.message,
+  }));
+
+const log = (error: unknown) => console.error(error);
+
+/** Every failure becomes the contract's JSON; nothing internal (stack, SQL) leaves the server. */
+export const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
+  if (res.headersSent) return;
+  if (error instanceof HttpError) {
+    res.status(error.status).json({ error: error.code, message: error.message, ...error.extra });
+    return;
+  }
+  if (error instanceof ZodError) {
+    res.status(400).json({
+      error: 'invalid_request',
+      message: 'The request is not valid',
+      fields: fieldsOf(error),
+    });
+    return;
+  }
+  if (isDomainError(error)) {
+    const status = statusOfDomainError[error.code] ?? 409;
+    const code = status === 400 ? 'invalid_request' : error.code;
+    res.status(status).json({ error: code, message: error.message, ...error.details });
+    return;
+  }
+  if (error instanceof ConcurrencyError) {
+    res
+      .status(409)
+      .json({ error: 'conflict', message: 'Too many changes at once. Please try again.' });
+    return;
+  }
+  // body-parser's errors: malformed JSON, too large, wrong charset.
+  const status = (error as { status?: number; type?: string }).status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const type = (error as { type?: string }).type;
+    res.status(status).json({
+      error: 'invalid_request',
+      message:
+        type === 'entity.parse.failed' ? 'The body is not valid JSON' : (error as Error).message,
+    });
+    return;
+  }
+  log(error);
+  res.status(500).json({
+    error: 'internal_error',
+    message: 'Something went wrong on our side. Please try again.',
+  });
+};
+
+export const apiNotFound: RequestHandler = (req, _res, next) =>
+  next(notFound(`No route ${req.method} ${req.originalUrl.split('?')[0]}`));

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type Actor,
+  type CreditEvent,
+  type EmailEvent,
+  type EventMetadata,
+  type FreeAllotmentEvent,
+  SCHEMA_VERSION,
+  type UserEvent,
+} from '@astra/contracts';
+import { CommandHandler, type EventStore } from '@astra/event-store';
+import {
+  type CreditAccount,
+  type CreditCommand,
+  creditAccountDecider,
+  type EmailCommand,
+  type EmailRegistration,
+  emailRegistryDecider,
+  type FreeAllotment,
+  type FreeAllotmentCommand,
+  freeAllotmentDecider,
+  streams,
+  type User,
+  type UserCommand,
+  userDecider,
+} from '@astra/ledger';
+
+/** Who asks, and which request this command belongs to (copied into every event's metadata). */
+export interface CommandContext {
+  actor: Actor;
+  correlationId: string;
+  causationId?: string | null;
+}
+
+export const systemContext = (correlationId: string = randomUUID()): CommandContext => ({
+  actor: { kind: 'system' },
+  correlationId,
+});
+
+const metadataOf = (context: CommandContext): EventMetadata => ({
+  occurredAt: new Date().toISOString(),
+  actor: context.actor,
+  correlationId: context.correlationId,
+  causationId: context.causationId ?? null,
+  schemaVersion: SCHEMA_VERSION,
+});
+
+/** The write side: every command of every stream goes through here. */
+export class Ledger {
+  private readonly creditHandler: CommandHandler<CreditAccount, CreditEvent>;
+  private readonly userHandler: CommandHandler<User, UserEvent>;
+  private readonly emailHandler: CommandHandler<EmailRegistration, EmailEvent>;
+  private readonly allotmentHandler: CommandHandler<FreeAllotment, FreeAllotmentEvent>;
+
+  constructor(readonly store: EventStore) {
+    this.creditHandler = new CommandHandler(store, creditAccountDecider);
+    this.userHandler = new CommandHandler(store, userDecider);
+    this.emailHandler = new CommandHandler(store, emailRegistryDecider);
+    this.allotmentHandler = new CommandHandler(store, freeAllotmentDecider);
+  }
+
+  credits(userId: string, command: CreditCommand, context: CommandContext) {
+    return this.creditHandler.handle(
+      streams.credits(userId),
+      (state) => creditAccountDecider.decide(command, state),
+      metadataOf(context),
+    );
+  }
+
+  user(userId: string, command: UserCommand, context: CommandContext) {
+    return this.userHandler.handle(
+      streams.user(userId),
+      (state) => userDecider.decide(command, state),
+      metadataOf(context),
+    );
+  }
+
+  email(email: string, command: EmailCommand, context: CommandContext) {
+    return this.emailHandler.handle(
+      streams.email(email),
+      (state) => emailRegistryDecider.decide(command, state),
+      metadataOf(context),
+    );
+  }
+
+  freeAllotment(email: string, command: FreeAllotmentCommand, context: CommandContext) {
+    return this.allotmentHandler.handle(
+      streams.freeAllotment(email),
+      (state) => freeAllotmentDecider.decide(command, state),
+      metadataOf(context),
+    );
+  }
+
+  creditAccountOf(userId: string) {
+    return this.creditHandler.load(streams.credits(userId));
+  }
+
+  userOf(userId: string) {
+    return this.userHandler.load(streams.user(userId));
+  }
+
+  emailHolder(email: string) {
+    return this.emailHandler.load(streams.email(email));
+  }
+}
+
+/** The latest of the positions a workflow's commands reached (what a reader must wait for). */
+export const latestPosition = (...positions: (bigint | null)[]) =>
+  positions.reduce<bigint | null>(
+    (latest, p) => (p !== null && (latest === null || p > latest) ? p : latest),
+    null,
+  );

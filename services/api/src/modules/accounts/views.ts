@@ -1,0 +1,65 @@
+import type { LedgerEntryView, Me } from '@astra/contracts';
+import { isoDay } from '@astra/ledger';
+import type { LedgerEntry, Profile } from '@astra/projections';
+
+const iso = (value: Date | string) =>
+  (value instanceof Date ? value : new Date(value)).toISOString();
+
+export const subscriptionOf = (
+  profile: Profile,
+  today = isoDay(new Date()),
+): Me['subscription'] => {
+  if (profile.subscription_type !== 'subscription' || profile.tier_id === null) return null;
+  const status = profile.subscription_status === 'cancelled' ? 'cancelled' : 'active';
+  return {
+    tierId: profile.tier_id,
+    tierName: profile.subscription_tier ?? '',
+    status,
+    creditsPerMonth: profile.credits_per_month ?? 0,
+    nextRenewalDate: profile.next_renewal_date,
+    lastRefreshDate: profile.last_credit_refresh_date,
+    rolloverCredits: profile.credits_rollover_remaining,
+    needsRefresh:
+      status === 'active' &&
+      profile.next_renewal_date !== null &&
+      profile.next_renewal_date <= today,
+  };
+};
+
+export const meView = (profile: Profile): Me => ({
+  id: profile.id,
+  email: profile.email ?? '',
+  fullName: profile.full_name,
+  firstName: profile.first_name,
+  lastName: profile.last_name,
+  birthDate: profile.birth_date,
+  birthTime: profile.birth_time,
+  birthCity: profile.birth_city,
+  birthCountry: profile.birth_country,
+  language: profile.language,
+  avatarUrl: profile.avatar_url,
+  role: profile.role === 'admin' ? 'admin' : 'user',
+  status: profile.status as Me['status'],
+  remainingCredits: profile.remaining_credits,
+  totalCredits: profile.credits,
+  subscription: subscriptionOf(profile),
+  createdAt: iso(profile.created_at),
+});
+
+export const ledgerEntryView = (entry: LedgerEntry): LedgerEntryView => ({
+  eventId: entry.event_id,
+  type: entry.type,
+  amount: entry.amount,
+  balanceAfter: entry.balance_after,
+  totalAfter: entry.credits_after,
+  occurredAt: iso(entry.occurred_at),
+  reason: entry.reason,
+  actor: {
+    kind: entry.actor_kind as LedgerEntryView['actor']['kind'],
+    id: entry.actor_id,
+    role: entry.actor_role,
+  },
+  reference: entry.reference,
+  position: entry.position,
+  revision: Number(entry.stream_revision),
+});

@@ -1,0 +1,94 @@
+import { timingSafeEqual } from 'node:crypto';
+import { adminCreditRequestSchema, adminUnlockRequestSchema } from '@astra/contracts';
+import { isDomainError } from '@astra/ledger';
+import { Router } from 'express';
+import type { AppDeps } from '../../dependencies.ts';
+import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
+import { HttpError, notFound } from '../../http/errors.ts';
+import { signInLimit } from '../../http/rateLimits.ts';
+import { ledgerOf, profileOf } from '../accounts/queries.ts';
+import { ledgerEntryView } from '../accounts/views.ts';
+
+const UNLOCK_HOURS = 8;
+
+const samePassword = (given: string, expected: string) => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+export function adminRoutes({ config, ledger, read, consistency }: AppDeps) {
+  const router = Router();
+  const user = requireUser(read);
+
+  router.post('/admin/unlock', signInLimit(10), user, (req, res) => {
+    if (req.user!.role !== 'admin') {
+      throw new HttpError(403, 'admin_required', 'Access denied: Admin privileges required');
+    }
+    if (!config.ADMIN_PASSWORD) {
+      throw new HttpError(
+        503,
+        'admin_password_not_configured',
+        'The admin password is not configured (ADMIN_PASSWORD)',
+      );
+    }
+    const { password } = adminUnlockRequestSchema.parse(req.body);
+    if (!samePassword(password, config.ADMIN_PASSWORD)) {
+      throw new HttpError(403, 'incorrect_password', 'Incorrect password');
+    }
+    req.session.adminUnlockedUntil = Date.now() + UNLOCK_HOURS * 3_600_000;
+    res.json({
+      ok: true,
+      message: 'Admin access granted',
+      unlockedUntil: new Date(req.session.adminUnlockedUntil).toISOString(),
+    });
+  });
+
+  router.post('/admin/users/:id/credits', user, requireUnlockedAdmin, async (req, res) => {
+    const { amount, reason } = adminCreditRequestSchema.parse(req.body);
+    const userId = String(req.params.id);
+    try {
+      const handled = await ledger.credits(
+        userId,
+        { type: 'AdjustCredits', amount, reason, adminId: req.user!.id },
+        req.context,
+      );
+      await consistency.settle(req, handled.position);
+      res.json({
+        userId,
+        amount,
+        remainingCredits: handled.state.balance,
+        position: String(handled.position),
+        message:
+          amount > 0
+            ? `Added ${amount} credits successfully`
+            : `Deducted ${-amount} credits successfully`,
+      });
+    } catch (error) {
+      // A deduction larger than the balance conflicts with the account's state; nothing is paid here.
+      if (isDomainError(error) && error.code === 'insufficient_credits') {
+        throw new HttpError(
+          409,
+          'insufficient_credits',
+          `Cannot deduct ${-amount} credits: the balance is ${String(error.details.balance)}.`,
+          error.details,
+        );
+      }
+      throw error;
+    }
+  });
+
+  router.get('/admin/users/:id/ledger', user, requireUnlockedAdmin, async (req, res) => {
+    const userId = String(req.params.id);
+    const profile = await profileOf(read, userId);
+    if (!profile) throw notFound('No such user');
+    const { items, total } = await ledgerOf(read, userId);
+    res.json({
+      user: { id: profile.id, email: profile.email, fullName: profile.full_name },
+      items: items.map(ledgerEntryView),
+      total,
+    });
+  });
+
+  return router;
+}

@@ -1,0 +1,23 @@
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import * as sessions001 from './migrations/2026_11_21_001_sessions_and_idempotency.ts';
+import type { AppTables } from './schema.ts';
+
+export const APP_SCHEMA = 'app';
+
+const migrations: Record<string, Migration> = {
+  '2026_11_21_001_sessions_and_idempotency': sessions001,
+};
+
+export type AppDb = Kysely<AppTables>;
+
+export const appTables = (db: Kysely<unknown>) => db.withSchema(APP_SCHEMA) as unknown as AppDb;
+
+export async function migrateAppTables(db: Kysely<unknown>) {
+  await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(APP_SCHEMA)}`.execute(db);
+  const { error } = await new Migrator({
+    db: db.withSchema(APP_SCHEMA),
+    provider: { getMigrations: async () => migrations },
+    migrationTableSchema: APP_SCHEMA,
+  }).migrateToLatest();
+  if (error) throw new Error(`App table migration failed: ${String(error)}`, { cause: error });
+}

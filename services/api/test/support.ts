@@ -1,0 +1,121 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createThrowawayDatabase, postgresReachable } from '@astra/event-store/testing';
+import { loadConfig } from '../src/config.ts';
+import { type RunningServer, startServer } from '../src/server.ts';
+
+/**
+ * The real server on a free port: PostgreSQL in a throwaway database when the machine has one,
+ * otherwise PGlite in a temporary DATA_DIR.
+ */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  storage?: 'pglite' | 'postgres',
+) {
+  const usePostgres =
+    storage === 'postgres' || (storage === undefined && (await postgresReachable()));
+  const database = usePostgres ? await createThrowawayDatabase() : undefined;
+  const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'astra-api-')));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_EMAILS: 'admin@example.com',
+    ADMIN_PASSWORD: 'correct horse battery staple',
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...env,
+  });
+  const server = await startServer(config);
+  return {
+    ...server,
+    databaseUrl: database?.url,
+    dataDir,
+    client: () => new Client(server.url),
+    async close() {
+      await server.close();
+      await database?.drop();
+      if (!env.DATA_DIR) await rm(dataDir, { recursive: true, force: true });
+    },
+  } satisfies RunningServer & Record<string, unknown>;
+}
+
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A browser-like client: keeps its session cookie, speaks JSON. */
+export class Client {
+  private cookie: string | undefined;
+  constructor(readonly base: string) {}
+
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer<T>> {
+    const response = await fetch(`${this.base}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('astra.sid='));
+    if (setCookie) this.cookie = setCookie.split(';')[0];
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {}
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', path, undefined, headers);
+  }
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('POST', path, body ?? {}, headers);
+  }
+  patch<T = any>(path: string, body: unknown, headers?: Record<string, string>) {
+    return this.request<T>('PATCH', path, body, headers);
+  }
+  delete<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('DELETE', path, undefined, headers);
+  }
+
+  /** Signs in through the development sign-in. */
+  async signIn(email: string, fullName?: string) {
+    const answer = await this.post(
+      '/api/auth/dev-login',
+      fullName ? { email, fullName } : { email },
+    );
+    if (answer.status !== 200)
+      throw new Error(`sign-in failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body as { id: string; remainingCredits: number };
+  }
+
+  async signInAsAdmin() {
+    const me = await this.signIn('admin@example.com', 'Ada Admin');
+    const unlocked = await this.post('/api/admin/unlock', {
+      password: 'correct horse battery staple',
+    });
+    if (unlocked.status !== 200) throw new Error(`unlock failed: ${JSON.stringify(unlocked.body)}`);
+    return me;
+  }
+}
+
+export async function eventCount(server: TestServer) {
+  let count = 0;
+  for await (const _ of server.deps.ledger.store.readAll()) count++;
+  return count;
+}

@@ -1,0 +1,58 @@
+import { allProjections, Projector } from '@astra/projections';
+import { openProjectionStorage, runCli } from './storage.ts';
+
+const LEADER_LOCK = 730511;
+
+/**
+ * The projector as its own process (`npm run projector`), for deployments where the API runs
+ * with PROJECTOR=external. Replicas wait as standbys: the leader holds a session advisory lock.
+ * PROJECTIONS=profiles,ledger_entries runs a subset (one projector per projection).
+ */
+await runCli(async () => {
+  const storage = await openProjectionStorage();
+  if (storage.connection.kind !== 'postgres') {
+    await storage.close();
+    throw new Error(
+      'The projector runs on its own only with DATABASE_URL (PGlite belongs to the API process).',
+    );
+  }
+  const wanted = (process.env.PROJECTIONS ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const projections = wanted.length
+    ? allProjections.filter((p) => wanted.includes(p.name))
+    : allProjections;
+  if (projections.length !== (wanted.length || allProjections.length)) {
+    throw new Error(
+      `Unknown projection in PROJECTIONS; known: ${allProjections.map((p) => p.name).join(', ')}`,
+    );
+  }
+  const names = projections.map((p) => p.name).join(',');
+
+  const leader = await storage.connection.pool.connect();
+  console.log(`Projector for ${names}: waiting to lead…`);
+  for (;;) {
+    // One leader per set of projections.
+    const { rows } = await leader.query(
+      'SELECT pg_try_advisory_lock($1, hashtext($2)) AS acquired',
+      [LEADER_LOCK, names],
+    );
+    if (rows[0]?.acquired) break;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+  const projector = new Projector(storage.store, storage.db, projections, {
+    onError: (error) => console.error('Projector failed; resuming from its checkpoint:', error),
+  });
+  projector.start();
+  console.log(`Projector for ${names}: leading, following the event log.`);
+
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await projector.stop();
+  leader.release();
+  await storage.close();
+  return 0;
+});

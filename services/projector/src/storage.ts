@@ -1,0 +1,37 @@
+import { openStorage, storageConfigOf, storageEnvShape } from '@astra/event-store';
+import { databaseFor, migrateReadModels, READ_SCHEMA } from '@astra/projections';
+import { z } from 'zod';
+
+/** Opens the configured storage with migrated read models, for the projector and its CLIs. */
+export async function openProjectionStorage(env: Record<string, string | undefined> = process.env) {
+  const parsed = z
+    .object(storageEnvShape)
+    .safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  if (!parsed.success) {
+    throw new Error(
+      `Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  }
+  const storage = await openStorage(storageConfigOf(parsed.data));
+  const db = databaseFor(storage.connection);
+  await migrateReadModels(db, READ_SCHEMA);
+  return {
+    ...storage,
+    env: parsed.data,
+    db,
+    async close() {
+      await db.destroy();
+      await storage.close();
+    },
+  };
+}
+
+/** Runs a command-line tool: its exit code, or 2 with the message when it fails. */
+export async function runCli(main: () => Promise<number>) {
+  try {
+    process.exitCode = await main();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 2;
+  }
+}

@@ -1,0 +1,99 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { openStorage } from '@astra/event-store';
+import { createThrowawayDatabase, postgresForTests } from '@astra/event-store/testing';
+import {
+  allProjections,
+  databaseFor,
+  migrateReadModels,
+  Projector,
+  READ_SCHEMA,
+  readModels,
+} from '@astra/projections';
+import { describe, expect, it } from 'vitest';
+import { randomHistory } from '../../../packages/projections/test/support.ts';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '../../..');
+
+/** Runs a CLI as `npm run` would, returning its exit code and output. */
+async function cli(script: string, env: Record<string, string>) {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'services/projector/src', script)],
+      {
+        cwd: root,
+        env: { ...process.env, ...env },
+      },
+    );
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, output: failed.stdout + failed.stderr };
+  }
+}
+
+describe.runIf(await postgresForTests())(
+  'projections:rebuild and ledger:verify (PostgreSQL)',
+  () => {
+    it('rebuild replays everything, verify agrees, and verify exits 1 naming a tampered balance', async () => {
+      const database = await createThrowawayDatabase();
+      const storage = await openStorage({ databaseUrl: database.url, dataDir: null });
+      const db = databaseFor(storage.connection);
+      try {
+        await migrateReadModels(db, READ_SCHEMA);
+        const { users } = await randomHistory(storage.store, { commands: 300, users: 8, seed: 5 });
+        await new Projector(storage.store, db, allProjections).catchUp();
+        const env = { DATABASE_URL: database.url };
+
+        const rebuilt = await cli('rebuild.ts', env);
+        expect(rebuilt.code, rebuilt.output).toBe(0);
+        expect(rebuilt.output).toMatch(/Rebuilt the read models from \d+ events/);
+
+        const verified = await cli('verify.ts', env);
+        expect(verified.code, verified.output).toBe(0);
+        expect(verified.output).toMatch(/Ledger verified: 8 accounts/);
+
+        await readModels(db)
+          .updateTable('profiles')
+          .set({ remaining_credits: 999_999 })
+          .where('id', '=', users[0]!)
+          .execute();
+        const tampered = await cli('verify.ts', env);
+        expect(tampered.code).toBe(1);
+        expect(tampered.output).toContain(
+          `DIFFERENCE profile ${users[0]}: remaining_credits 999999`,
+        );
+      } finally {
+        await db.destroy();
+        await storage.close();
+        await database.drop();
+      }
+    }, 120_000);
+
+    it('exits 2 with the reason when it cannot run', async () => {
+      const result = await cli('verify.ts', { DATABASE_URL: 'mysql://nope' });
+      expect(result.code).toBe(2);
+      expect(result.output).toMatch(/DATABASE_URL/);
+    });
+  },
+);
+
+describe('on PGlite', () => {
+  it('refuses a DATA_DIR that a running app holds', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'astra-cli-'));
+    const storage = await openStorage({ dataDir });
+    try {
+      const result = await cli('verify.ts', { DATA_DIR: dataDir });
+      expect(result.code).toBe(2);
+      expect(result.output).toContain(`is in use by process ${process.pid}`);
+    } finally {
+      await storage.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
