@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { readModels } from './database.ts';
 
-// biome-ignore lint/complexity/useMathMinMax: Math.min does not take bigints
 const earliest = (positions: bigint[]) => positions.reduce((min, p) => (p < min ? p : min));
 
 /** The position every named projection has reached in `schema` (0 before the first batch). */
@@ -12,4 +11,15 @@ export async function checkpointOf(db: Kysely<unknown>, schema: string, names: r
     .where('name', 'in', [...names])
     .execute();
   return earliest(names.map((name) => BigInt(rows.find((r) => r.name === name)?.position ?? 0)));
+}
+
+const PROJECTION_LOCK_SPACE = 730_512;
+
+/**
+ * Takes each named projection's transaction lock, in one order so two lockers never deadlock.
+ * Projector batches hold their projections' locks; a rebuild holds all of them while it swaps.
+ */
+export async function lockProjections(trx: Kysely<unknown>, names: readonly string[]) {
+  await sql`SELECT pg_advisory_xact_lock(${PROJECTION_LOCK_SPACE}, hashtext(name))
+    FROM unnest(${[...names]}::text[]) AS name ORDER BY name`.execute(trx);
 }

@@ -1,12 +1,9 @@
 import type { EventStore, RecordedEvent } from '@astra/event-store';
 import { type Kysely, sql } from 'kysely';
-import { checkpointOf } from './checkpoints.ts';
+import { checkpointOf, lockProjections } from './checkpoints.ts';
 import { READ_SCHEMA, readModels } from './database.ts';
 import { PositionWaiters, type ProjectionProgress } from './progress.ts';
 import type { Projection } from './projections/projection.ts';
-
-/** Held by whoever writes read models: projector batches, and a rebuild while it swaps. */
-export const PROJECTOR_LOCK = 7305110002;
 
 export interface ProjectorOptions {
   schema?: string;
@@ -20,7 +17,7 @@ const NOTHING_YET = Symbol('nothing yet');
 /**
  * Follows the global order from the projections' checkpoint and applies events in batches: each
  * batch, every projection's rows and its checkpoint commit in one transaction. Checkpoints are
- * read again under the projector lock, so a second projector or a replay applies nothing twice.
+ * read again under the projections' locks, so a second projector or a replay applies nothing twice.
  */
 export class Projector implements ProjectionProgress {
   private readonly schema: string;
@@ -29,7 +26,7 @@ export class Projector implements ProjectionProgress {
   private controller: AbortController | undefined;
   /** Events this projector has applied since it was made. */
   applied = 0;
-  private running: Promise<void> | undefined;
+  private running_: Promise<void> | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -39,6 +36,11 @@ export class Projector implements ProjectionProgress {
   ) {
     this.schema = options.schema ?? READ_SCHEMA;
     this.batchSize = options.batchSize ?? 1000;
+  }
+
+  /** Following the event log (between `start` and `stop`). */
+  get running() {
+    return this.running_ !== undefined;
   }
 
   /** The position every projection has reached. */
@@ -52,10 +54,10 @@ export class Projector implements ProjectionProgress {
 
   /** Follows new events until `stop`; recovers from failures by resuming at the checkpoint. */
   start() {
-    if (this.running) return;
+    if (this.running_) return;
     const controller = new AbortController();
     this.controller = controller;
-    this.running = (async () => {
+    this.running_ = (async () => {
       while (!controller.signal.aborted) {
         try {
           await this.follow(controller.signal);
@@ -70,23 +72,32 @@ export class Projector implements ProjectionProgress {
 
   async stop() {
     this.controller?.abort();
-    await this.running;
-    this.running = undefined;
+    await this.running_;
+    this.running_ = undefined;
   }
 
   /** Applies everything committed so far, then returns (rebuilds, tests, one-off runs). */
   async catchUp() {
-    let from = await this.loadCheckpoint();
+    // Reading the next batch overlaps applying this one.
+    let next = this.readBatch(await this.loadCheckpoint());
     for (;;) {
-      const batch: RecordedEvent[] = [];
-      for await (const event of this.store.readAll({ from, batch: this.batchSize })) {
-        batch.push(event);
-        if (batch.length === this.batchSize) break;
-      }
+      const batch = await next;
       if (batch.length === 0) return;
-      await this.applyBatch(batch);
-      from = batch.at(-1)!.position;
+      next = this.readBatch(batch.at(-1)!.position);
+      await this.applyBatch(batch).catch(async (error) => {
+        await next.catch(() => {});
+        throw error;
+      });
     }
+  }
+
+  private async readBatch(from: bigint) {
+    const batch: RecordedEvent[] = [];
+    for await (const event of this.store.readAll({ from, batch: this.batchSize })) {
+      batch.push(event);
+      if (batch.length === this.batchSize) break;
+    }
+    return batch;
   }
 
   private async follow(signal: AbortSignal) {
@@ -120,7 +131,9 @@ export class Projector implements ProjectionProgress {
   private async applyBatch(batch: readonly RecordedEvent[]) {
     const names = this.projections.map((p) => p.name);
     await this.db.transaction().execute(async (trx) => {
-      await sql`SELECT pg_advisory_xact_lock(${PROJECTOR_LOCK})`.execute(trx);
+      await lockProjections(trx, names);
+      // Unqualified table names in a projection's SQL mean this projector's schema.
+      await sql`SELECT set_config('search_path', ${this.schema}, true)`.execute(trx);
       const read = readModels(trx, this.schema);
       const stored = new Map(
         (await read.selectFrom('checkpoints').selectAll().where('name', 'in', names).execute()).map(

@@ -43,9 +43,9 @@ export interface ProfilesTable {
 
 /** Every credit event of every user, with the balance it left. */
 export interface LedgerEntriesTable {
+  position: Int8;
   event_id: string;
   user_id: string;
-  position: Int8;
   stream_revision: Int8;
   type: string;
   amount: number;
@@ -56,7 +56,6 @@ export interface LedgerEntriesTable {
   actor_role: string | null;
   reason: string;
   reference: Json<Record<string, string> | null>;
-  data: Json<Record<string, unknown>>;
   occurred_at: Timestamp;
 }
 

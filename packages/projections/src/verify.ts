@@ -12,11 +12,10 @@ export interface VerifyReport {
   differences: string[];
 }
 
-const VERIFIED = ['profiles', 'ledger_entries'];
-
 /**
  * Replays every credit stream through the ledger's own `evolve` and compares the result with
- * `profiles` and `ledger_entries` as of the projections' checkpoint. Any difference is listed.
+ * `profiles` and `ledger_entries`, each as of its own checkpoint (projectors may run apart).
+ * Any difference is listed.
  */
 export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Promise<VerifyReport> {
   // One snapshot of the read models, taken with the checkpoint it belongs to.
@@ -25,7 +24,8 @@ export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Prom
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
       const read = readModels(trx);
-      const position = await checkpointOf(trx, READ_SCHEMA, VERIFIED);
+      const profilesAt = await checkpointOf(trx, READ_SCHEMA, ['profiles']);
+      const entriesAt = await checkpointOf(trx, READ_SCHEMA, ['ledger_entries']);
       const profiles = await read
         .selectFrom('profiles')
         .select(['id', 'remaining_credits', 'credits'])
@@ -42,10 +42,13 @@ export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Prom
           'balance_after',
         ])
         .execute();
-      return { position, profiles, entries };
+      return { profilesAt, entriesAt, profiles, entries };
     });
+  const until = snapshot.profilesAt > snapshot.entriesAt ? snapshot.profilesAt : snapshot.entriesAt;
 
   const accounts = new Map<string, CreditAccount>();
+  // The accounts as of the profiles' checkpoint (states are immutable: a shallow copy keeps them).
+  let accountsAtProfiles: Map<string, CreditAccount> | undefined;
   const expected = new Map<
     string,
     {
@@ -58,7 +61,8 @@ export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Prom
     }
   >();
   for await (const event of store.readAll()) {
-    if (event.position > snapshot.position) break;
+    if (event.position > until) break;
+    if (event.position > snapshot.profilesAt) accountsAtProfiles ??= new Map(accounts);
     const userId = streamId(event.stream, 'credits');
     if (userId === null) continue;
     const credit = { type: event.type, data: event.data } as CreditEvent;
@@ -67,6 +71,7 @@ export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Prom
       credit,
     );
     accounts.set(userId, state);
+    if (event.position > snapshot.entriesAt) continue;
     expected.set(event.id, {
       userId,
       position: event.position,
@@ -78,8 +83,9 @@ export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Prom
   }
 
   const differences: string[] = [];
+  const atProfiles = accountsAtProfiles ?? accounts;
   const profiles = new Map(snapshot.profiles.map((p) => [p.id, p]));
-  for (const [userId, state] of accounts) {
+  for (const [userId, state] of atProfiles) {
     const profile = profiles.get(userId);
     if (!profile) {
       differences.push(`profile ${userId}: missing (ledger balance ${state.balance})`);
@@ -97,7 +103,7 @@ export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Prom
     }
   }
   for (const profile of snapshot.profiles) {
-    if (!accounts.has(profile.id) && (profile.remaining_credits !== 0 || profile.credits !== 0)) {
+    if (!atProfiles.has(profile.id) && (profile.remaining_credits !== 0 || profile.credits !== 0)) {
       differences.push(`profile ${profile.id}: has credits but no credit stream`);
     }
   }
@@ -132,7 +138,7 @@ export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Prom
   return {
     accounts: accounts.size,
     events: expected.size,
-    position: snapshot.position,
+    position: until,
     differences,
   };
 }

@@ -232,7 +232,7 @@ export async function randomHistory(
 export async function dumpReadModels(db: Kysely<unknown>, schema = READ_SCHEMA) {
   const keys: Record<string, string> = {
     profiles: 'id',
-    ledger_entries: 'event_id',
+    ledger_entries: 'position',
     apps: 'app_id',
     pricing_tiers: 'tier_id',
     pricing_rows: 'tier_id, billing_type',

@@ -8,7 +8,6 @@ import { crossSiteProtection } from './http/crossSite.ts';
 import { apiNotFound, errorHandler } from './http/errors.ts';
 import { idempotency } from './http/idempotency.ts';
 import { requestContext } from './http/requestContext.ts';
-import { sessionMiddleware } from './http/sessions.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
@@ -23,7 +22,7 @@ export function createApp(deps: AppDeps) {
   const api = express.Router();
   api.use(express.json({ limit: '100kb' }));
   api.use(requestContext);
-  api.use(sessionMiddleware(deps.config, deps.sessions));
+  api.use(deps.sessions.middleware);
   api.use(
     crossSiteProtection(deps.config.PUBLIC_URL ? [new URL(deps.config.PUBLIC_URL).origin] : []),
   );

@@ -26,6 +26,13 @@ export const configSchema = z
     READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   })
   .superRefine((config, ctx) => {
+    if (config.PROJECTOR === 'external' && !config.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PROJECTOR'],
+        message: 'external needs DATABASE_URL (PGlite belongs to one process)',
+      });
+    }
     if (config.NODE_ENV === 'production' && !config.SESSION_SECRET) {
       ctx.addIssue({
         code: 'custom',

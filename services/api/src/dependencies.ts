@@ -2,9 +2,9 @@ import type { ReadDb } from '@astra/projections';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Consistency } from './http/consistency.ts';
+import type { Sessions } from './http/sessions.ts';
 import type { Ledger } from './ledger/ledger.ts';
 import type { AppDb } from './storage/appDatabase.ts';
-import type { DatabaseSessionStore } from './storage/sessionStore.ts';
 
 /** What the routes work with; assembled once in `server.ts`. */
 export interface AppDeps {
@@ -14,7 +14,7 @@ export interface AppDeps {
   db: Kysely<unknown>;
   read: ReadDb;
   appDb: AppDb;
-  sessions: DatabaseSessionStore;
+  sessions: Sessions;
   consistency: Consistency;
   /** Migrations ran and the projections run. */
   ready: () => Promise<boolean>;

@@ -14,9 +14,10 @@ import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { AppDeps } from './dependencies.ts';
 import { Consistency } from './http/consistency.ts';
+import { purgeIdempotencyKeys } from './http/idempotency.ts';
+import { Sessions } from './http/sessions.ts';
 import { Ledger } from './ledger/ledger.ts';
 import { appTables, migrateAppTables } from './storage/appDatabase.ts';
-import { DatabaseSessionStore } from './storage/sessionStore.ts';
 
 export interface RunningServer {
   url: string;
@@ -48,7 +49,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
 
   const appDb = appTables(db);
-  const sessions = new DatabaseSessionStore(appDb);
+  const sessions = new Sessions(db, appDb, progress, config.READ_YOUR_WRITES_TIMEOUT_MS, config);
   const read = readModels(db);
   const deps: AppDeps = {
     config,
@@ -57,13 +58,21 @@ export async function startServer(config: Config): Promise<RunningServer> {
     read,
     appDb,
     sessions,
-    consistency: new Consistency(progress, config.READ_YOUR_WRITES_TIMEOUT_MS),
+    consistency: new Consistency(progress, sessions, config.READ_YOUR_WRITES_TIMEOUT_MS),
     ready: async () => {
-      await read.selectFrom('checkpoints').select('name').limit(1).execute();
-      return true;
+      if (projector && !projector.running) return false;
+      try {
+        await read.selectFrom('checkpoints').select('name').limit(1).execute();
+        return true;
+      } catch {
+        return false;
+      }
     },
   };
-  const purge = setInterval(() => void sessions.purgeExpired().catch(() => {}), 3_600_000);
+  const purge = setInterval(() => {
+    void sessions.purgeExpired().catch(() => {});
+    void purgeIdempotencyKeys(appDb).catch(() => {});
+  }, 3_600_000);
   purge.unref();
 
   const server: Server = createApp(deps).listen(config.PORT, config.HOST);

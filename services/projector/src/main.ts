@@ -9,6 +9,21 @@ const LEADER_LOCK = 730511;
  * PROJECTIONS=profiles,ledger_entries runs a subset (one projector per projection).
  */
 await runCli(async () => {
+  const wanted = (process.env.PROJECTIONS ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const unknown = wanted.filter((name) => !allProjections.some((p) => p.name === name));
+  if (unknown.length) {
+    throw new Error(
+      `Unknown projection ${unknown.join(', ')} in PROJECTIONS; known: ${allProjections.map((p) => p.name).join(', ')}`,
+    );
+  }
+  const projections = wanted.length
+    ? allProjections.filter((p) => wanted.includes(p.name))
+    : allProjections;
+  const names = projections.map((p) => p.name).join(',');
+
   const storage = await openProjectionStorage();
   if (storage.connection.kind !== 'postgres') {
     await storage.close();
@@ -16,24 +31,10 @@ await runCli(async () => {
       'The projector runs on its own only with DATABASE_URL (PGlite belongs to the API process).',
     );
   }
-  const wanted = (process.env.PROJECTIONS ?? '')
-    .split(',')
-    .map((n) => n.trim())
-    .filter(Boolean);
-  const projections = wanted.length
-    ? allProjections.filter((p) => wanted.includes(p.name))
-    : allProjections;
-  if (projections.length !== (wanted.length || allProjections.length)) {
-    throw new Error(
-      `Unknown projection in PROJECTIONS; known: ${allProjections.map((p) => p.name).join(', ')}`,
-    );
-  }
-  const names = projections.map((p) => p.name).join(',');
-
+  // A standby waits for the leader's session lock; a lost leader connection frees it.
   const leader = await storage.connection.pool.connect();
   console.log(`Projector for ${names}: waiting to lead…`);
   for (;;) {
-    // One leader per set of projections.
     const { rows } = await leader.query(
       'SELECT pg_try_advisory_lock($1, hashtext($2)) AS acquired',
       [LEADER_LOCK, names],

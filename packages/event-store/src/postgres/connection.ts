@@ -47,8 +47,8 @@ export async function connectPostgres(options: ConnectOptions): Promise<Postgres
     // An idle client can lose its server (restart, failover); the pool replaces it.
     pool.on('error', () => {});
     const sql: SqlClient = {
-      query: async <Row>(text: string, params?: readonly unknown[]) => {
-        const result = await pool.query(text, params as unknown[] | undefined);
+      query: async <Row>(text: string, params?: readonly unknown[], name?: string) => {
+        const result = await pool.query({ text, values: params as unknown[] | undefined, name });
         return { rows: result.rows as Row[] };
       },
       exec: async (script) => {

@@ -36,37 +36,49 @@ type EventRow = {
 const columns = `position::text AS position, stream_name, revision::text AS revision, event_id::text AS event_id,
   type, data, metadata, recorded_at`;
 
-// One statement: checks the expected revision, numbers the events inside the stream and gives
-// them global positions built from this transaction's id. The unique (stream_name, revision)
-// constraint turns a lost race into a conflict.
-const appendSql = `
-WITH input AS (
-  SELECT e.value AS event, e.ord FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, ord)
-), base AS (
-  SELECT
-    CASE $3::text
-      WHEN 'no_stream' THEN -1::bigint
-      WHEN 'revision' THEN $4::bigint
-      ELSE coalesce((SELECT max(revision) FROM events WHERE stream_name = $1), -1)
-    END AS revision,
-    CASE $3::text
-      WHEN 'revision' THEN EXISTS (SELECT 1 FROM events WHERE stream_name = $1 AND revision = $4::bigint)
-      WHEN 'stream_exists' THEN EXISTS (SELECT 1 FROM events WHERE stream_name = $1)
-      ELSE true
-    END AS ok
-), tx AS (
-  SELECT pg_current_xact_id()::text::bigint << ${ORDINAL_BITS} AS first
-), used AS (
-  SELECT count(*) AS n FROM events, tx
-  WHERE events.position >= tx.first AND events.position < tx.first + ${MAX_EVENTS_PER_TRANSACTION}
-)
+/**
+ * One statement per append, in three shapes by expected revision. Events get their stream
+ * revisions from the expected one and global positions from this transaction's id; the unique
+ * (stream_name, revision) constraint turns a lost race into a conflict. One append per
+ * transaction: a second one would reuse the positions (and fail on the primary key).
+ */
+const appendSql = (base: string, guard: string) => `
 INSERT INTO events (position, stream_name, revision, event_id, type, data, metadata)
-SELECT tx.first + used.n + input.ord - 1, $1, base.revision + input.ord,
-       (input.event->>'id')::uuid, input.event->>'type', input.event->'data', input.event->'metadata'
-FROM input, base, tx, used
-WHERE base.ok
-ORDER BY input.ord
+SELECT (pg_current_xact_id()::text::bigint << ${ORDINAL_BITS}) + e.ord - 1, $1, base.revision + e.ord,
+       e.id, e.type, e.data, e.metadata
+FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (id uuid, type text, data jsonb, metadata jsonb))
+       WITH ORDINALITY AS e(id, type, data, metadata, ord),
+     (SELECT ${base} AS revision) AS base
+WHERE ${guard}
 RETURNING position::text AS position, revision::text AS revision`;
+
+/** The usual command appends one event at a known revision: its own statement, no JSON array. */
+const appendOneAtRevision = {
+  name: 'events_append_one_at_revision',
+  text: `
+INSERT INTO events (position, stream_name, revision, event_id, type, data, metadata)
+SELECT pg_current_xact_id()::text::bigint << ${ORDINAL_BITS}, $1, $2::bigint + 1, $3::uuid, $4, $5::jsonb, $6::jsonb
+WHERE EXISTS (SELECT 1 FROM events WHERE stream_name = $1 AND revision = $2::bigint)
+RETURNING position::text AS position, revision::text AS revision`,
+};
+
+const currentRevision = '(SELECT max(revision) FROM events WHERE stream_name = $1)';
+
+const appendStatements = {
+  revision: {
+    name: 'events_append_at_revision',
+    text: appendSql(
+      '$3::bigint',
+      'EXISTS (SELECT 1 FROM events WHERE stream_name = $1 AND revision = $3::bigint)',
+    ),
+  },
+  no_stream: { name: 'events_append_new', text: appendSql('-1::bigint', 'true') },
+  any: { name: 'events_append_any', text: appendSql(`coalesce(${currentRevision}, -1)`, 'true') },
+  stream_exists: {
+    name: 'events_append_existing',
+    text: appendSql(`coalesce(${currentRevision}, -1)`, 'base.revision >= 0'),
+  },
+} as const;
 
 // Only positions below the oldest running transaction are final: nothing can commit there later.
 const readAllSql = `
@@ -131,25 +143,43 @@ export class PostgresEventStore implements EventStore {
     { expected }: { expected: ExpectedRevision },
   ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const payload = JSON.stringify(
-      events.map((event) => ({
-        id: event.id ?? randomUUID(),
-        type: event.type,
-        data: event.data ?? null,
-        metadata: event.metadata ?? {},
-      })),
-    );
+    if (BigInt(events.length) > MAX_EVENTS_PER_TRANSACTION) {
+      throw new Error(`append takes at most ${MAX_EVENTS_PER_TRANSACTION} events`);
+    }
+    const rows = events.map((event) => ({
+      id: event.id ?? randomUUID(),
+      type: event.type,
+      data: event.data ?? null,
+      metadata: event.metadata ?? {},
+    }));
     const mode = typeof expected === 'bigint' ? 'revision' : expected;
-    const revision = typeof expected === 'bigint' ? expected.toString() : null;
+    const [statement, params] =
+      typeof expected === 'bigint' && rows.length === 1
+        ? [
+            appendOneAtRevision,
+            [
+              stream,
+              expected.toString(),
+              rows[0]!.id,
+              rows[0]!.type,
+              JSON.stringify(rows[0]!.data),
+              JSON.stringify(rows[0]!.metadata),
+            ],
+          ]
+        : [
+            appendStatements[mode],
+            typeof expected === 'bigint'
+              ? [stream, JSON.stringify(rows), expected.toString()]
+              : [stream, JSON.stringify(rows)],
+          ];
 
     for (let attempt = 0; ; attempt++) {
       try {
-        const { rows } = await this.sql.query<{ position: string; revision: string }>(appendSql, [
-          stream,
-          payload,
-          mode,
-          revision,
-        ]);
+        const { rows } = await this.sql.query<{ position: string; revision: string }>(
+          statement.text,
+          params,
+          statement.name,
+        );
         const last = rows.at(-1);
         if (!last) throw new WrongExpectedRevisionError(stream, expected, await this.head(stream));
         this.appended.wake();

@@ -3,7 +3,8 @@
  * `connection.ts`), so the adapter runs the same SQL on either.
  */
 export interface SqlClient {
-  query<Row>(text: string, params?: readonly unknown[]): Promise<{ rows: Row[] }>;
+  /** `name` lets a server keep the statement prepared across calls. */
+  query<Row>(text: string, params?: readonly unknown[], name?: string): Promise<{ rows: Row[] }>;
   /** Runs several statements as one implicit transaction (simple query protocol). */
   exec(script: string): Promise<void>;
 }

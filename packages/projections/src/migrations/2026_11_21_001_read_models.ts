@@ -45,9 +45,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('ledger_entries')
-    .addColumn('event_id', 'uuid', (c) => c.primaryKey())
+    .addColumn('position', 'bigint', (c) => c.primaryKey())
+    .addColumn('event_id', 'uuid', (c) => c.notNull())
     .addColumn('user_id', 'text', (c) => c.notNull())
-    .addColumn('position', 'bigint', (c) => c.notNull().unique())
     .addColumn('stream_revision', 'bigint', (c) => c.notNull())
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('amount', 'integer', (c) => c.notNull())
@@ -58,7 +58,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('actor_role', 'text')
     .addColumn('reason', 'text', (c) => c.notNull())
     .addColumn('reference', 'jsonb')
-    .addColumn('data', 'jsonb', (c) => c.notNull())
     .addColumn('occurred_at', 'timestamptz', (c) => c.notNull())
     .addUniqueConstraint('ledger_entries_user_revision', ['user_id', 'stream_revision'])
     .execute();

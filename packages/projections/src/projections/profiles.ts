@@ -1,7 +1,8 @@
 import type { CreditEvent, UserEvent } from '@astra/contracts';
 import type { RecordedEvent } from '@astra/event-store';
 import { balanceChange, grantedBy, joinName } from '@astra/ledger';
-import type { NewProfile, Profile } from '../schema.ts';
+import { sql } from 'kysely';
+import type { Profile } from '../schema.ts';
 import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
 
 type Row = Omit<
@@ -57,39 +58,42 @@ const profileColumns: Record<string, keyof Row> = {
   language: 'language',
 };
 
-const applyUserEvent = (row: Row, event: UserEvent, at: Date): Row => {
+/** Applies a user event to the row (the row belongs to this batch alone). */
+const applyUserEvent = (row: Row, event: UserEvent, at: Date) => {
   switch (event.type) {
     case 'UserRegistered':
-      return {
-        ...row,
-        email: event.data.email,
-        full_name: event.data.fullName,
-        first_name: event.data.firstName,
-        last_name: event.data.lastName,
-        avatar_url: event.data.avatarUrl,
-        created_at: at,
-      };
-    case 'UserProfileUpdated': {
-      const next = { ...row };
+      row.email = event.data.email;
+      row.full_name = event.data.fullName;
+      row.first_name = event.data.firstName;
+      row.last_name = event.data.lastName;
+      row.avatar_url = event.data.avatarUrl;
+      row.created_at = at;
+      return;
+    case 'UserProfileUpdated':
       for (const [field, value] of Object.entries(event.data)) {
         const column = profileColumns[field];
-        if (column) (next as Record<string, unknown>)[column] = value;
+        if (column) (row as Record<string, unknown>)[column] = value;
       }
       if ('firstName' in event.data || 'lastName' in event.data) {
-        next.full_name = joinName(next.first_name, next.last_name);
+        row.full_name = joinName(row.first_name, row.last_name);
       }
-      return next;
-    }
+      return;
     case 'UserAvatarChanged':
-      return { ...row, avatar_url: event.data.avatarUrl };
+      row.avatar_url = event.data.avatarUrl;
+      return;
     case 'UserRoleChanged':
-      return { ...row, role: event.data.role };
+      row.role = event.data.role;
+      return;
     case 'UserBlocked':
-      return { ...row, status: 'blocked' };
+      row.status = 'blocked';
+      return;
     case 'UserUnblocked':
-      return { ...row, status: 'active' };
+      row.status = 'active';
+      return;
     case 'UserDeleted':
-      return { ...row, status: 'deleted', cancellation_date: at };
+      row.status = 'deleted';
+      row.cancellation_date = at;
+      return;
     default: {
       const exhaustive: never = event;
       throw new Error(`Unknown user event ${JSON.stringify(exhaustive)}`);
@@ -97,52 +101,48 @@ const applyUserEvent = (row: Row, event: UserEvent, at: Date): Row => {
   }
 };
 
-const withoutSubscription = {
-  credits_per_month: null,
-  tier_id: null,
-  subscription_tier: null,
-  subscription_type: null,
-  subscription_status: null,
-  subscription_id: null,
-  next_renewal_date: null,
+const endSubscription = (row: Row) => {
+  row.credits_per_month = null;
+  row.tier_id = null;
+  row.subscription_tier = null;
+  row.subscription_type = null;
+  row.subscription_status = null;
+  row.subscription_id = null;
+  row.next_renewal_date = null;
 };
 
-const applyCreditEvent = (current: Row, event: CreditEvent, at: Date): Row => {
-  const row = {
-    ...current,
-    remaining_credits: current.remaining_credits + balanceChange(event),
-    credits: current.credits + grantedBy(event),
-  };
+/** Applies a credit event to the row (the row belongs to this batch alone). */
+const applyCreditEvent = (row: Row, event: CreditEvent, at: Date) => {
+  row.remaining_credits += balanceChange(event);
+  row.credits += grantedBy(event);
   switch (event.type) {
     case 'SubscriptionActivated':
-      return {
-        ...row,
-        credits_per_month: event.data.creditsPerMonth,
-        tier_id: event.data.tierId,
-        subscription_tier: event.data.tierName,
-        subscription_type: 'subscription',
-        subscription_status: 'active',
-        subscription_id: event.data.subscriptionId,
-        next_renewal_date: event.data.nextRenewalDate,
-        subscription_update_date: at,
-      };
+      row.credits_per_month = event.data.creditsPerMonth;
+      row.tier_id = event.data.tierId;
+      row.subscription_tier = event.data.tierName;
+      row.subscription_type = 'subscription';
+      row.subscription_status = 'active';
+      row.subscription_id = event.data.subscriptionId;
+      row.next_renewal_date = event.data.nextRenewalDate;
+      row.subscription_update_date = at;
+      return;
     case 'MonthlyCreditsGranted':
-      return {
-        ...row,
-        next_renewal_date: event.data.nextRenewalDate,
-        last_credit_refresh_date: event.data.grantedOn,
-        credits_rollover_remaining: event.data.rolledOver,
-      };
+      row.next_renewal_date = event.data.nextRenewalDate;
+      row.last_credit_refresh_date = event.data.grantedOn;
+      row.credits_rollover_remaining = event.data.rolledOver;
+      return;
     case 'SubscriptionCancelled':
-      return { ...row, subscription_status: 'cancelled', subscription_update_date: at };
+      row.subscription_status = 'cancelled';
+      row.subscription_update_date = at;
+      return;
     case 'SubscriptionEnded':
-      return { ...row, ...withoutSubscription, subscription_update_date: at };
+      endSubscription(row);
+      row.subscription_update_date = at;
+      return;
     default:
-      return row;
+      return;
   }
 };
-
-const asValues = (row: Row): NewProfile => row;
 
 /** `profiles`: identity and birth data from `user-{id}`, balances and subscription from `credits-{id}`. */
 export const profilesProjection: Projection = {
@@ -167,33 +167,30 @@ export const profilesProjection: Projection = {
     const changed = new Set<string>();
     for (const { id, event } of touched) {
       const at = occurredAt(event);
-      const before = rows.get(id) ?? blank(id, at);
-      const revisionColumn = event.stream.startsWith('user-')
-        ? 'user_revision'
-        : 'credits_revision';
-      if (event.revision <= BigInt(before[revisionColumn])) continue; // applied already
-      const after =
-        revisionColumn === 'user_revision'
-          ? applyUserEvent(before, event as RecordedEvent & UserEvent, at)
-          : applyCreditEvent(before, event as RecordedEvent & CreditEvent, at);
-      rows.set(id, { ...after, [revisionColumn]: event.revision.toString(), updated_at: at });
+      let row = rows.get(id);
+      if (!row) {
+        row = blank(id, at);
+        rows.set(id, row);
+      }
+      if (event.stream.startsWith('user-')) {
+        if (event.revision <= BigInt(row.user_revision)) continue; // applied already
+        applyUserEvent(row, event as RecordedEvent & UserEvent, at);
+        row.user_revision = event.revision.toString();
+      } else {
+        if (event.revision <= BigInt(row.credits_revision)) continue;
+        applyCreditEvent(row, event as RecordedEvent & CreditEvent, at);
+        row.credits_revision = event.revision.toString();
+      }
+      row.updated_at = at;
       changed.add(id);
     }
-    for (const part of chunks([...changed], 500)) {
-      const values = part.map((id) => asValues(rows.get(id)!));
-      await db
-        .insertInto('profiles')
-        .values(values)
-        .onConflict((oc) =>
-          oc.column('id').doUpdateSet((eb) =>
-            Object.fromEntries(
-              Object.keys(values[0]!)
-                .filter((column) => column !== 'id')
-                .map((column) => [column, eb.ref(`excluded.${column}` as 'excluded.id')]),
-            ),
-          ),
-        )
-        .execute();
+    // Each changed row is written whole: replace it.
+    for (const part of chunks([...changed], 1000)) {
+      await db.deleteFrom('profiles').where('id', 'in', part).execute();
+      await sql`INSERT INTO profiles
+        SELECT * FROM json_populate_recordset(NULL::profiles, ${JSON.stringify(part.map((id) => rows.get(id)))})`.execute(
+        db,
+      );
     }
   },
 };

@@ -34,6 +34,12 @@ const statusOfDomainError: Record<string, number> = {
   spend_not_refundable: 409,
 };
 
+/** The request field a refusal is about, for the contract's `fields` list. */
+const fieldOfDomainError: Record<string, string> = {
+  invalid_amount: 'amount',
+  reason_required: 'reason',
+};
+
 export const fieldsOf = (error: ZodError) =>
   error.issues.map((issue) => ({
     field: issue.path.join('.') || '(body)',
@@ -59,8 +65,16 @@ export const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
   }
   if (isDomainError(error)) {
     const status = statusOfDomainError[error.code] ?? 409;
-    const code = status === 400 ? 'invalid_request' : error.code;
-    res.status(status).json({ error: code, message: error.message, ...error.details });
+    if (status === 400) {
+      const field = fieldOfDomainError[error.code] ?? '(body)';
+      res.status(400).json({
+        error: 'invalid_request',
+        message: error.message,
+        fields: [{ field, message: error.message }],
+      });
+      return;
+    }
+    res.status(status).json({ error: error.code, message: error.message, ...error.details });
     return;
   }
   if (error instanceof ConcurrencyError) {

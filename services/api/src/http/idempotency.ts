@@ -4,17 +4,28 @@ import type { AppDb } from '../storage/appDatabase.ts';
 import { HttpError } from './errors.ts';
 
 const KEY = /^[\w.:-]{1,200}$/;
+const KEPT_HOURS = 24;
+
+/** Answers are replayed for a day; older keys are forgotten. */
+export const purgeIdempotencyKeys = (db: AppDb) =>
+  db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', new Date(Date.now() - KEPT_HOURS * 3_600_000))
+    .execute();
 
 /**
  * `Idempotency-Key` on commands: the first request with a key runs and its answer is stored;
  * the same key with the same request replays that answer and applies nothing again. A key
  * reused for a different request is refused, and so is one whose first request still runs.
+ * Sign-in routes are not commands of the ledger: a replay could not give back a session.
  */
 export const idempotency =
   (db: AppDb): RequestHandler =>
   async (req, res, next) => {
     const header = req.get('idempotency-key');
-    if (!header || req.method === 'GET' || req.method === 'HEAD') return next();
+    if (!header || req.method === 'GET' || req.method === 'HEAD' || req.path.startsWith('/auth/')) {
+      return next();
+    }
     if (!KEY.test(header)) {
       return next(
         new HttpError(

@@ -5,10 +5,12 @@ type Json<T> = ColumnType<T, string, string>;
 /** Tables of the API itself (schema `app`): not projections, never rebuilt from events. */
 export interface AppTables {
   sessions: {
-    sid: string;
-    user_id: string | null;
-    data: Json<Record<string, unknown>>;
+    id_hash: string;
+    user_id: string;
+    created_at: ColumnType<Date, Date, Date>;
     expires_at: ColumnType<Date, Date, Date>;
+    admin_unlocked_until: ColumnType<Date | null, Date | null, Date | null>;
+    last_position: ColumnType<string | null, string | null, string | null>;
   };
   idempotency_keys: {
     key: string;

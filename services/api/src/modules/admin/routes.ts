@@ -17,11 +17,11 @@ const samePassword = (given: string, expected: string) => {
   return a.length === b.length && timingSafeEqual(a, b);
 };
 
-export function adminRoutes({ config, ledger, read, consistency }: AppDeps) {
+export function adminRoutes({ config, ledger, read, sessions, consistency }: AppDeps) {
   const router = Router();
-  const user = requireUser(read);
+  const user = requireUser;
 
-  router.post('/admin/unlock', signInLimit(10), user, (req, res) => {
+  router.post('/admin/unlock', signInLimit(10), user, async (req, res) => {
     if (req.user!.role !== 'admin') {
       throw new HttpError(403, 'admin_required', 'Access denied: Admin privileges required');
     }
@@ -36,12 +36,9 @@ export function adminRoutes({ config, ledger, read, consistency }: AppDeps) {
     if (!samePassword(password, config.ADMIN_PASSWORD)) {
       throw new HttpError(403, 'incorrect_password', 'Incorrect password');
     }
-    req.session.adminUnlockedUntil = Date.now() + UNLOCK_HOURS * 3_600_000;
-    res.json({
-      ok: true,
-      message: 'Admin access granted',
-      unlockedUntil: new Date(req.session.adminUnlockedUntil).toISOString(),
-    });
+    const until = new Date(Date.now() + UNLOCK_HOURS * 3_600_000);
+    await sessions.unlockAdmin(req, until);
+    res.json({ ok: true, message: 'Admin access granted', unlockedUntil: until.toISOString() });
   });
 
   router.post('/admin/users/:id/credits', user, requireUnlockedAdmin, async (req, res) => {

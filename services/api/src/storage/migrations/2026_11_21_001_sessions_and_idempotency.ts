@@ -5,10 +5,13 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('sessions')
-    .addColumn('sid', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text')
-    .addColumn('data', 'jsonb', (c) => c.notNull())
+    // sha256 of the cookie's token: a leaked table does not leak live sessions.
+    .addColumn('id_hash', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('admin_unlocked_until', 'timestamptz')
+    .addColumn('last_position', 'bigint')
     .execute();
   await db.schema.createIndex('sessions_user_id').on('sessions').column('user_id').execute();
   await db.schema.createIndex('sessions_expires_at').on('sessions').column('expires_at').execute();

@@ -1,0 +1,21 @@
+import { meLoadBenchmark } from './meLoad.ts';
+import { rebuildBenchmark } from './rebuild.ts';
+import { spendBenchmark } from './spend.ts';
+
+/** `npm run bench [-- name …]`: every benchmark, or the named ones. */
+const benchmarks: Record<string, () => Promise<void>> = {
+  spend: spendBenchmark,
+  rebuild: rebuildBenchmark,
+  'me-load': meLoadBenchmark,
+};
+
+const wanted = process.argv.slice(2);
+for (const name of wanted.length ? wanted : Object.keys(benchmarks)) {
+  const run = benchmarks[name];
+  if (!run) {
+    console.error(`Unknown benchmark ${name}; known: ${Object.keys(benchmarks).join(', ')}`);
+    process.exit(2);
+  }
+  console.log(`\n=== ${name}`);
+  await run();
+}
