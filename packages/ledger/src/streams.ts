@@ -11,6 +11,7 @@ export const streams = {
   freeAllotment: (email: string) => `free-allotment-${emailKey(email)}`,
   reading: (readingId: string) => `reading-${readingId}`,
   stripe: (stripeEventId: string) => `stripe-${stripeEventId}`,
+  feedback: (feedbackId: string) => `feedback-${feedbackId}`,
 };
 
 /** The id after a stream's category prefix: `credits-abc` → `abc`. */

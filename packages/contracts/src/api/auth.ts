@@ -5,3 +5,27 @@ export const devLoginRequestSchema = z.strictObject({
   fullName: z.string().trim().min(1).max(200).optional(),
 });
 export type DevLoginRequest = z.infer<typeof devLoginRequestSchema>;
+
+/** `GET /api/auth/providers`: which sign-in buttons to show. */
+export const authProvidersSchema = z.object({
+  google: z.boolean(),
+  apple: z.boolean(),
+  dev: z.boolean(),
+});
+export type AuthProviders = z.infer<typeof authProvidersSchema>;
+
+/**
+ * A `returnUrl` is honoured only when it is a path on this site: it starts with one `/`, has no
+ * scheme, host or backslash. Anything else becomes `fallback`.
+ */
+export const safeReturnUrl = (value: unknown, fallback = '/app'): string => {
+  if (typeof value !== 'string' || value.length > 2000) return fallback;
+  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return fallback;
+  if (/[\u0000-\u001f]/.test(value)) return fallback;
+  try {
+    const url = new URL(value, 'http://same.invalid');
+    return url.origin === 'http://same.invalid' ? `${url.pathname}${url.search}${url.hash}` : fallback;
+  } catch {
+    return fallback;
+  }
+};

@@ -62,3 +62,12 @@ export type FreeAllotmentEvent = {
   type: 'FreeAllotmentClaimed';
   data: z.infer<(typeof freeAllotmentEventSchemas)['FreeAllotmentClaimed']>;
 };
+
+/** `feedback-{feedbackId}`: a message a signed-in user sent from the About page. */
+export const feedbackEventSchemas = {
+  FeedbackSubmitted: z.object({ feedbackId: z.string(), userId: z.string(), message: z.string() }),
+} as const;
+export type FeedbackEvent = {
+  type: 'FeedbackSubmitted';
+  data: z.infer<(typeof feedbackEventSchemas)['FeedbackSubmitted']>;
+};

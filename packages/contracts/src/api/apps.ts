@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/** `GET /api/apps`: the five reading apps with their live credit cost. */
+export const appViewSchema = z.object({
+  appId: z.number().int(),
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  creditCost: z.number().int(),
+  voiceMinutes: z.number().int(),
+});
+export type AppView = z.infer<typeof appViewSchema>;
+export const appsResponseSchema = z.object({ items: z.array(appViewSchema) });
