@@ -1,0 +1,219 @@
+/** Offline natal report: the chart read point by point, in our own words. */
+import type { Aspect } from '../../astro/aspects.ts';
+import type { ChartData, ChartPoint, NatalChart } from '../../astro/natalChart.ts';
+import {
+  type Element,
+  formatZodiacal,
+  ordinal,
+  type PointKey,
+  type Quality,
+} from '../../astro/zodiac.ts';
+import type { NatalFacts } from '../../facts.ts';
+import { formatOffset } from '../../time/localTime.ts';
+import {
+  ASPECT_MEANINGS,
+  ELEMENT_MEANINGS,
+  HOUSE_MEANINGS,
+  POINT_MEANINGS,
+  SIGN_MEANINGS,
+} from '../astroMeanings.ts';
+import { listJoin, longDate, numberWord, orbText, paragraphs, withArticle } from '../format.ts';
+
+const PLANETS: readonly PointKey[] = [
+  'sun',
+  'moon',
+  'mercury',
+  'venus',
+  'mars',
+  'jupiter',
+  'saturn',
+  'uranus',
+  'neptune',
+  'pluto',
+];
+
+function where(p: ChartPoint): string {
+  return `${formatZodiacal(p.abs_pos)}, ${ordinal(p.house)} house`;
+}
+
+/** One paragraph on a point: what it is, how its sign colours it, where its house puts it. */
+export function pointParagraph(key: PointKey, p: ChartPoint, showHouse = true): string {
+  const sign = SIGN_MEANINGS[p.sign]!;
+  const meaning = POINT_MEANINGS[key];
+  const parts = [
+    `${p.name === 'Medium Coeli' ? 'The Midheaven' : `Your ${p.name}`} describes ${meaning.theme}.`,
+    `In ${p.sign} it is ${sign.style}: its gift is ${sign.gift}, its pitfall ${sign.challenge}.`,
+  ];
+  if (showHouse) {
+    parts.push(
+      `Placed in the ${ordinal(p.house)} house, it does its work in the area of ${HOUSE_MEANINGS[p.house - 1]}.`,
+    );
+  }
+  if (p.retrograde) {
+    parts.push(
+      `It was retrograde when you were born, which turns its energy inward: you tend to revisit, rethink and refine in this area before you act on it.`,
+    );
+  }
+  return `**${p.name} in ${p.sign}${showHouse ? ` (${where(p)})` : ` (${formatZodiacal(p.abs_pos)})`}**\n${parts.join(' ')}`;
+}
+
+function countBy<T extends string>(
+  chart: ChartData,
+  pick: (p: ChartPoint) => T,
+): Map<T, PointKey[]> {
+  const out = new Map<T, PointKey[]>();
+  for (const key of PLANETS) {
+    const value = pick(chart[key]);
+    const list = out.get(value) ?? [];
+    list.push(key);
+    out.set(value, list);
+  }
+  return out;
+}
+
+function dominant<T extends string>(
+  counts: Map<T, PointKey[]>,
+  all: readonly T[],
+): { top: T; missing: T[] } {
+  let top = all[0]!;
+  for (const value of all)
+    if ((counts.get(value)?.length ?? 0) > (counts.get(top)?.length ?? 0)) top = value;
+  return { top, missing: all.filter((v) => !counts.has(v)) };
+}
+
+const QUALITY_MEANINGS: Readonly<Record<Quality, string>> = {
+  Cardinal: 'you like to start things, take the initiative and set the direction',
+  Fixed: 'you sustain, consolidate and see things through once you are committed',
+  Mutable: 'you adapt, adjust and move easily between people, roles and ideas',
+};
+
+function balanceSection(chart: ChartData): string {
+  const elements = countBy<Element>(chart, (p) => p.element);
+  const qualities = countBy<Quality>(chart, (p) => p.quality);
+  const allElements: Element[] = ['Fire', 'Earth', 'Air', 'Water'];
+  const allQualities: Quality[] = ['Cardinal', 'Fixed', 'Mutable'];
+  const el = dominant(elements, allElements);
+  const q = dominant(qualities, allQualities);
+  const names = (keys: PointKey[] | undefined) => listJoin((keys ?? []).map((k) => chart[k].name));
+  const counts = allElements.map((e) => `${e} ${elements.get(e)?.length ?? 0}`).join(', ');
+  return paragraphs(
+    `Counting the ten planets by element gives ${counts}. ${el.top} leads, with ${names(elements.get(el.top))}, so ${ELEMENT_MEANINGS[el.top]} sits at the centre of your temperament.`,
+    el.missing.length
+      ? `There is no planet in ${listJoin(el.missing)}. A missing element is not a lack of ability; it is an area you reach consciously rather than by instinct, and often one you seek out in other people — ${listJoin(el.missing.map((m) => ELEMENT_MEANINGS[m]))}.`
+      : 'Every element is represented, which gives you a range of responses to draw on.',
+    `By mode, ${q.top} signs dominate (${names(qualities.get(q.top))}): ${QUALITY_MEANINGS[q.top]}.`,
+  );
+}
+
+function aspectParagraph(a: Aspect): string {
+  const m = ASPECT_MEANINGS[a.aspect];
+  const one = POINT_MEANINGS[a.p1];
+  const two = POINT_MEANINGS[a.p2];
+  const strength =
+    a.orb < 1
+      ? 'This one is almost exact and among the loudest notes in your chart.'
+      : a.orb < 3
+        ? 'It is close and clearly felt.'
+        : 'It is wider and works more in the background.';
+  return `**${a.p1_name} ${a.aspect} ${a.p2_name} (orb ${orbText(a.orb)})**\nYour ${one.short} (${a.p1_name}) and your ${two.short} (${a.p2_name}) ${m.dynamic}. ${strength}`;
+}
+
+/** Aspects worth a paragraph: between planets and angles, tightest first. */
+export function keyAspects(chart: NatalChart, limit = 6): Aspect[] {
+  const main = new Set<PointKey>([...PLANETS, 'ascendant', 'medium_coeli']);
+  return chart.aspects.filter((a) => main.has(a.p1) && main.has(a.p2)).slice(0, limit);
+}
+
+function birthNote(facts: NatalFacts): string | null {
+  const t = facts.chart.time;
+  if (t.rule === 'ambiguous_earlier') {
+    return `Your birth time fell in the hour the clocks were turned back, which happened twice that night; the chart uses the first occurrence (${t.utc.replace('T', ' ').replace('Z', ' UT')}). If you know it was the second, the Ascendant and houses would shift.`;
+  }
+  if (t.rule === 'gap_shifted_forward') {
+    return `The clocks jumped forward that night and ${facts.person.birthTime} did not exist on them; the chart reads it as ${Math.round(t.gapSeconds / 60)} minutes later on the new time, as a clock that was not changed would have shown.`;
+  }
+  if (t.offsetSource === 'local_mean_time_of_place') {
+    return `At the time, ${facts.place.name} kept local mean time rather than a standard zone, so the chart uses the local mean time of its longitude (UT${t.utcOffset}).`;
+  }
+  return null;
+}
+
+export function natalReport(facts: NatalFacts): string {
+  const { chart } = facts.chart;
+  const name = facts.person.firstName.trim() || 'You';
+  const sun = chart.sun;
+  const moon = chart.moon;
+  const asc = chart.ascendant;
+  const mc = chart.medium_coeli;
+  const node = chart.true_node;
+  const retro = PLANETS.filter((k) => chart[k].retrograde).map((k) => chart[k].name);
+  const hs = facts.chart.houseSystem;
+  const aspects = keyAspects(facts.chart);
+  const strongest = aspects[0];
+
+  const intro = paragraphs(
+    `${name}, you were born on ${longDate(facts.person.birthDate)} at ${facts.person.birthTime} in ${facts.place.name}, ${facts.place.countryName} (UT${formatOffset(facts.chart.time.utcOffsetSeconds)}). At that moment the Sun stood at ${formatZodiacal(sun.abs_pos)}, the Moon at ${formatZodiacal(moon.abs_pos)}, and ${asc.sign} was rising on the eastern horizon at ${formatZodiacal(asc.abs_pos)}.`,
+    `In short: ${withArticle(sun.sign)} core, ${SIGN_MEANINGS[sun.sign]!.style}; ${withArticle(moon.sign)} heart, ${SIGN_MEANINGS[moon.sign]!.style}; and ${withArticle(asc.sign)} manner, ${SIGN_MEANINGS[asc.sign]!.style}. The sections below take each part of the chart in turn.`,
+    birthNote(facts),
+    hs.fallback
+      ? `Because you were born inside the polar circle, where the Placidus house system cannot be drawn, the houses are calculated with ${hs.name} houses.`
+      : null,
+  );
+
+  const personal = ['mercury', 'venus', 'mars'] as const;
+  const social = ['jupiter', 'saturn'] as const;
+  const outer = ['uranus', 'neptune', 'pluto'] as const;
+
+  const outerText = outer
+    .map((k) => {
+      const p = chart[k];
+      return `${p.name} in ${p.sign} (${ordinal(p.house)} house${p.retrograde ? ', retrograde' : ''}) brings ${POINT_MEANINGS[k].theme} into ${HOUSE_MEANINGS[p.house - 1]}.`;
+    })
+    .join(' ');
+
+  return [
+    '## Your Chart at a Glance',
+    intro,
+    '## The Big Three: Sun, Moon and Ascendant',
+    paragraphs(
+      pointParagraph('sun', sun),
+      pointParagraph('moon', moon),
+      pointParagraph('ascendant', asc, false),
+    ),
+    `With the Sun and Moon ${sun.element === moon.element ? `both in ${sun.element} signs, what you want and what you need pull in the same direction` : `in ${sun.element} and ${moon.element} signs, what you aim for (${sun.element.toLowerCase()}) and what you need to feel safe (${moon.element.toLowerCase()}) speak different languages, and learning to translate between them is one of your lifelong skills`}.`,
+    '## Mind, Love and Drive',
+    paragraphs(...personal.map((k) => pointParagraph(k, chart[k]))),
+    '## Growth and Responsibility',
+    paragraphs(
+      ...social.map((k) => pointParagraph(k, chart[k])),
+      `**The outer planets**\n${outerText} These slow planets mark a whole generation, so their house placement says more about you personally than their sign does.`,
+    ),
+    '## Career and Public Life',
+    `The Midheaven, the top of your chart, falls at ${formatZodiacal(mc.abs_pos)}. In ${mc.sign}, ${POINT_MEANINGS.medium_coeli.theme} are ${SIGN_MEANINGS[mc.sign]!.style}: you are recognised for ${SIGN_MEANINGS[mc.sign]!.gift}. ${(() => {
+      const tenth = PLANETS.filter((k) => chart[k].house === 10).map((k) => chart[k].name);
+      return tenth.length
+        ? `${listJoin(tenth)} in the 10th house put${tenth.length === 1 ? 's' : ''} your working life in the spotlight.`
+        : 'With no planet in the 10th house, the ruler of the Midheaven and your Sun carry most of the story about your vocation.';
+    })()}`,
+    '## Elements and Modes',
+    balanceSection(chart),
+    '## Your Strongest Aspects',
+    aspects.length
+      ? paragraphs(
+          `Aspects are the angles planets form with one another; they show which parts of you work as a team and which argue. Your ${numberWord(aspects.length)} tightest are below, closest first.`,
+          ...aspects.map(aspectParagraph),
+        )
+      : 'Your planets form few close aspects, so each of them tends to act on its own terms rather than in a chorus.',
+    '## Your Path: Nodes, Chiron and Lilith',
+    paragraphs(
+      `**North Node in ${node.sign} (${where(node)})**\nThe lunar nodes show a direction of travel. The North Node in ${node.sign} asks you to develop ${SIGN_MEANINGS[node.sign]!.gift}, especially in ${HOUSE_MEANINGS[node.house - 1]}. The South Node in ${chart.true_south_node.sign} is what already comes easily — ${SIGN_MEANINGS[chart.true_south_node.sign]!.gift} — and what you fall back on under stress.`,
+      `**Chiron in ${chart.chiron.sign} (${where(chart.chiron)})**\nChiron marks ${POINT_MEANINGS.chiron.theme}. In ${chart.chiron.sign} the sore point has to do with ${SIGN_MEANINGS[chart.chiron.sign]!.challenge}, felt most in ${HOUSE_MEANINGS[chart.chiron.house - 1]}.`,
+      `**Lilith in ${chart.mean_lilith.sign} (${where(chart.mean_lilith)})**\nThe Black Moon Lilith shows ${POINT_MEANINGS.mean_lilith.theme}; in ${chart.mean_lilith.sign} it insists on being ${SIGN_MEANINGS[chart.mean_lilith.sign]!.style}.`,
+    ),
+    '## Bringing It Together',
+    paragraphs(
+      `Your chart combines ${sun.sign} purpose, ${moon.sign} feeling and ${withArticle(asc.sign)} way of meeting the world.${strongest ? ` The ${strongest.p1_name}–${strongest.p2_name} ${strongest.aspect} is its loudest conversation, and much of your story turns on how you handle it.` : ''}${retro.length ? ` With ${listJoin(retro)} retrograde, some of your best work happens on the second attempt, after reflection.` : ''}`,
+      `Use the chart as a map rather than a verdict: the placements describe tendencies and talents, and what you make of them is yours to decide.`,
+    ),
+  ].join('\n\n');
+}
