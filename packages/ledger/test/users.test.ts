@@ -2,6 +2,7 @@ import type { EmailEvent, UserEvent } from '@astra/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   emailRegistryDecider,
+  feedbackDecider,
   fold,
   freeAllotmentDecider,
   splitFullName,
@@ -114,5 +115,23 @@ describe('free allotment (accounts spec §1: it does not reset for a re-registra
     givenAllotment([{ type: 'FreeAllotmentClaimed', data: { userId: 'u1', amount: 10 } }])
       .when({ type: 'ClaimFreeAllotment', userId: 'u2', amount: 10 })
       .thenNothingHappens();
+  });
+});
+
+describe('feedback', () => {
+  const givenFeedback = deciderSpecification(feedbackDecider);
+  it('is submitted once per feedback id', () => {
+    const submit = {
+      type: 'SubmitFeedback' as const,
+      feedbackId: 'f1',
+      userId: 'u1',
+      message: 'Lovely readings',
+    };
+    const submitted = {
+      type: 'FeedbackSubmitted' as const,
+      data: { feedbackId: 'f1', userId: 'u1', message: 'Lovely readings' },
+    };
+    givenFeedback([]).when(submit).then([submitted]);
+    givenFeedback([submitted]).when(submit).thenNothingHappens();
   });
 });

@@ -124,6 +124,14 @@ export interface AdminStatsUsersTable {
   credits_revision: Int8;
 }
 
+/** Messages users sent from the About page. */
+export interface FeedbackTable {
+  feedback_id: string;
+  user_id: string;
+  message: string;
+  created_at: Timestamp;
+}
+
 export interface CheckpointsTable {
   name: string;
   position: Int8;
@@ -138,6 +146,7 @@ export interface ReadModels {
   usage_logs: UsageLogsTable;
   admin_stats: AdminStatsTable;
   admin_stats_users: AdminStatsUsersTable;
+  feedback: FeedbackTable;
   checkpoints: CheckpointsTable;
 }
 
@@ -146,3 +155,4 @@ export type NewProfile = Insertable<ProfilesTable>;
 export type LedgerEntry = Selectable<LedgerEntriesTable>;
 export type App = Selectable<AppsTable>;
 export type UsageLog = Selectable<UsageLogsTable>;
+export type FeedbackEntry = Selectable<FeedbackTable>;

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { CreditEvent, UserEvent } from '@astra/contracts';
+import type { CreditEvent, FeedbackEvent, UserEvent } from '@astra/contracts';
 import { CommandHandler } from '@astra/event-store';
 import {
   type CreditAccount,
   creditAccountDecider,
+  type Feedback,
+  feedbackDecider,
   streams,
   type User,
   userDecider,
@@ -172,6 +174,36 @@ onEachDatabase('projector', (kind) => {
       total_credits_used: 0, // the refund gave the spend back
       total_credits_granted: 170,
     });
+  });
+
+  it('projects each feedback message once, dated by when it was sent', async () => {
+    const { store, db } = await open();
+    const feedback = new CommandHandler<Feedback, FeedbackEvent>(store, feedbackDecider);
+    const sent = new Date('2026-11-20T10:00:00Z');
+    for (const [feedbackId, message] of [
+      ['f-1', 'Lovely'],
+      ['f-2', 'More tarot, please'],
+      ['f-1', 'Lovely'], // the same message again is not a second one
+    ] as const) {
+      await feedback.handle(
+        streams.feedback(feedbackId),
+        (s) =>
+          feedbackDecider.decide({ type: 'SubmitFeedback', feedbackId, userId: 'u-1', message }, s),
+        metadataAt(sent, { kind: 'user', userId: 'u-1', role: 'user' }),
+      );
+    }
+    await new Projector(store, db, allProjections).catchUp();
+    await readModels(db).updateTable('checkpoints').set({ position: '0' }).execute();
+    await new Projector(store, db, allProjections).catchUp(); // a replay changes nothing
+    const rows = await readModels(db)
+      .selectFrom('feedback')
+      .selectAll()
+      .orderBy('feedback_id')
+      .execute();
+    expect(rows).toEqual([
+      { feedback_id: 'f-1', user_id: 'u-1', message: 'Lovely', created_at: sent },
+      { feedback_id: 'f-2', user_id: 'u-1', message: 'More tarot, please', created_at: sent },
+    ]);
   });
 
   it('applies nothing twice: a replay from zero, or two projectors at once, leave the same tables', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type CreditEvent,
   type EventMetadata,
+  type FeedbackEvent,
   SCHEMA_VERSION,
   type UserEvent,
 } from '@astra/contracts';
@@ -11,6 +12,8 @@ import {
   type CreditAccount,
   type CreditCommand,
   creditAccountDecider,
+  type Feedback,
+  feedbackDecider,
   isDomainError,
   streams,
   type Tier,
@@ -77,6 +80,7 @@ export async function randomHistory(
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
   const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider);
   const people = new CommandHandler<User, UserEvent>(store, userDecider);
+  const feedback = new CommandHandler<Feedback, FeedbackEvent>(store, feedbackDecider);
   const ids = Array.from({ length: users }, () => randomUUID());
   let clock = Date.parse('2026-01-01T00:00:00Z');
   let applied = 0;
@@ -221,8 +225,21 @@ export async function randomHistory(
     } else if (roll < 0.975) {
       await run('user', userId, { type: 'DeleteUser', reason: 'user_requested' });
       await run('credits', userId, { type: 'CloseAccount' });
-    } else {
+    } else if (roll < 0.985) {
       await run('credits', userId, { type: 'GrantFreeAllotment', amount: 10 });
+    } else {
+      const feedbackId = randomUUID();
+      clock += Math.floor(random() * 3_600_000);
+      await feedback.handle(
+        streams.feedback(feedbackId),
+        (s) =>
+          feedbackDecider.decide(
+            { type: 'SubmitFeedback', feedbackId, userId, message: `Feedback ${i}` },
+            s,
+          ),
+        metadataAt(new Date(clock), { kind: 'user', userId, role: 'user' }),
+      );
+      applied++;
     }
   }
   return { applied, refused, users: ids };
@@ -239,6 +256,7 @@ export async function dumpReadModels(db: Kysely<unknown>, schema = READ_SCHEMA) 
     usage_logs: 'log_id',
     admin_stats: 'id',
     admin_stats_users: 'user_id',
+    feedback: 'feedback_id',
     checkpoints: 'name',
   };
   const dump: Record<string, unknown[]> = {};

@@ -21,10 +21,13 @@ export type AuthProviders = z.infer<typeof authProvidersSchema>;
 export const safeReturnUrl = (value: unknown, fallback = '/app'): string => {
   if (typeof value !== 'string' || value.length > 2000) return fallback;
   if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return fallback;
-  if (/[\u0000-\u001f]/.test(value)) return fallback;
+  // Control characters (tabs, line breaks) could smuggle a host past the checks above.
+  if ([...value].some((character) => character.charCodeAt(0) < 0x20)) return fallback;
   try {
     const url = new URL(value, 'http://same.invalid');
-    return url.origin === 'http://same.invalid' ? `${url.pathname}${url.search}${url.hash}` : fallback;
+    return url.origin === 'http://same.invalid'
+      ? `${url.pathname}${url.search}${url.hash}`
+      : fallback;
   } catch {
     return fallback;
   }

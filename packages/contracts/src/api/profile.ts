@@ -10,14 +10,17 @@ export const profileUpdateSchema = z.strictObject({
   lastName: clearable(text(100).min(1)),
   birthDate: clearable(
     z.iso
-      .date('must be a date (YYYY-MM-DD)')
+      // `abort`: a value that is no date gets that one message, not the range checks' too.
+      .date({ error: 'must be a date (YYYY-MM-DD)', abort: true })
       .refine((day) => day >= '1900-01-01', 'must be in 1900 or later')
       .refine((day) => day <= new Date().toISOString().slice(0, 10), 'must not be in the future'),
   ),
   birthTime: clearable(z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time (HH:MM)')),
   birthCity: clearable(text(120).min(1)),
   birthCountry: clearable(text(120).min(1)),
-  language: clearable(z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'must be a language code such as en or de-CH')),
+  language: clearable(
+    z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'must be a language code such as en or de-CH'),
+  ),
 });
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 

@@ -1,14 +1,16 @@
 import { adminStatsProjection } from './adminStats.ts';
+import { feedbackProjection } from './feedback.ts';
 import { ledgerEntriesProjection } from './ledgerEntries.ts';
 import { profilesProjection } from './profiles.ts';
 import type { Projection } from './projection.ts';
 
 export type { Projection };
-export { adminStatsProjection, ledgerEntriesProjection, profilesProjection };
+export { adminStatsProjection, feedbackProjection, ledgerEntriesProjection, profilesProjection };
 
 /** Every projection the app runs, in the order they apply a batch. */
 export const allProjections: readonly Projection[] = [
   profilesProjection,
   ledgerEntriesProjection,
   adminStatsProjection,
+  feedbackProjection,
 ];

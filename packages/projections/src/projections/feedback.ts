@@ -1,0 +1,32 @@
+import type { FeedbackEvent } from '@astra/contracts';
+import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
+
+/**
+ * `feedback`: one row per message. A feedback stream holds one event, so the row's key is the
+ * guard: a replayed event meets its own row and changes nothing.
+ */
+export const feedbackProjection: Projection = {
+  name: 'feedback',
+  tables: ['feedback'],
+  async apply(db, events) {
+    const rows = inCategory(events, 'feedback').flatMap(({ event }) => {
+      const feedback = { type: event.type, data: event.data } as FeedbackEvent;
+      if (feedback.type !== 'FeedbackSubmitted') return [];
+      return [
+        {
+          feedback_id: feedback.data.feedbackId,
+          user_id: feedback.data.userId,
+          message: feedback.data.message,
+          created_at: occurredAt(event),
+        },
+      ];
+    });
+    for (const part of chunks(rows, 1000)) {
+      await db
+        .insertInto('feedback')
+        .values(part)
+        .onConflict((oc) => oc.column('feedback_id').doNothing())
+        .execute();
+    }
+  },
+};
