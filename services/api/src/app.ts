@@ -10,6 +10,10 @@ import { idempotency } from './http/idempotency.ts';
 import { requestContext } from './http/requestContext.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
+import { APPLE_CALLBACK_ROUTE, authRoutes } from './modules/auth/routes.ts';
+import { catalogRoutes } from './modules/catalog/routes.ts';
+import { feedbackRoutes } from './modules/feedback/routes.ts';
+import { profileRoutes } from './modules/profile/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 
 export const webDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -23,12 +27,15 @@ export function createApp(deps: AppDeps) {
   api.use(express.json({ limit: '100kb' }));
   api.use(requestContext);
   api.use(deps.sessions.middleware);
-  api.use(
-    crossSiteProtection(deps.config.PUBLIC_URL ? [new URL(deps.config.PUBLIC_URL).origin] : []),
-  );
+  // Apple posts its sign-in answer from its own site; the signed state cookie protects that route.
+  api.use(crossSiteProtection([new URL(deps.config.PUBLIC_URL).origin], [APPLE_CALLBACK_ROUTE]));
   api.use(idempotency(deps.appDb));
   api.use(systemRoutes(deps));
+  api.use(authRoutes(deps));
   api.use(accountRoutes(deps));
+  api.use(profileRoutes(deps));
+  api.use(feedbackRoutes(deps));
+  api.use(catalogRoutes(deps));
   api.use(adminRoutes(deps));
   api.use(apiNotFound);
   api.use(errorHandler);

@@ -7,6 +7,14 @@ const list = (value: string) =>
     .map((item) => item.trim().toLowerCase())
     .filter(Boolean);
 
+const googleSettings = ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'] as const;
+const appleSettings = [
+  'APPLE_CLIENT_ID',
+  'APPLE_TEAM_ID',
+  'APPLE_KEY_ID',
+  'APPLE_PRIVATE_KEY',
+] as const;
+
 /** Every setting the API reads, parsed once at start; a bad value stops the start with its name. */
 export const configSchema = z
   .object({
@@ -18,7 +26,23 @@ export const configSchema = z
     ADMIN_EMAILS: z.string().default('').transform(list),
     ADMIN_PASSWORD: z.string().min(1).optional(),
     FREE_CREDITS: z.coerce.number().int().min(0).max(10_000).default(10),
+    /** The site's base URL (sign-in callbacks are built from it); default http://localhost:PORT. */
     PUBLIC_URL: z.url().optional(),
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    /** Google's endpoints; tests point them at a mock OAuth server. */
+    GOOGLE_AUTHORIZATION_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+    GOOGLE_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+    GOOGLE_USERINFO_URL: z.url().default('https://openidconnect.googleapis.com/v1/userinfo'),
+    APPLE_CLIENT_ID: z.string().min(1).optional(),
+    APPLE_TEAM_ID: z.string().min(1).optional(),
+    APPLE_KEY_ID: z.string().min(1).optional(),
+    /** The .p8 key's PEM text; `\n` written as two characters is read as a line break. */
+    APPLE_PRIVATE_KEY: z
+      .string()
+      .min(1)
+      .transform((pem) => pem.replaceAll('\\n', '\n'))
+      .optional(),
     /** `external` when `services/projector` runs the projections in its own process. */
     PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),
     SESSION_COOKIE: z.string().default('astra.sid'),
@@ -40,7 +64,32 @@ export const configSchema = z
         message: 'is required when NODE_ENV=production',
       });
     }
-  });
+    // A provider half configured is a mistake to name at start, not a button that fails later.
+    for (const group of [googleSettings, appleSettings]) {
+      const given = group.filter((name) => config[name] !== undefined);
+      for (const name of group) {
+        if (given.length > 0 && config[name] === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `is required when ${given.join(', ')} ${given.length === 1 ? 'is' : 'are'} set`,
+          });
+        }
+      }
+    }
+    const providers = [...googleSettings, ...appleSettings].some((name) => config[name]);
+    if (config.NODE_ENV === 'production' && providers && !config.PUBLIC_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message: 'is required in production when Google or Apple sign-in is configured',
+      });
+    }
+  })
+  .transform((config) => ({
+    ...config,
+    PUBLIC_URL: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+  }));
 
 export type Config = z.infer<typeof configSchema>;
 
@@ -63,3 +112,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** Development and tests sign in without a provider; production never does. */
 export const devSignInEnabled = (config: Config) => config.NODE_ENV !== 'production';
+
+export const googleSignInEnabled = (config: Config) =>
+  Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);
+
+export const appleSignInEnabled = (config: Config) =>
+  Boolean(
+    config.APPLE_CLIENT_ID &&
+      config.APPLE_TEAM_ID &&
+      config.APPLE_KEY_ID &&
+      config.APPLE_PRIVATE_KEY,
+  );
+
+/** Production requires SESSION_SECRET; development and tests sign with a fixed one. */
+const DEVELOPMENT_SECRET = 'astra-development-secret-never-for-production';
+export const sessionSecretOf = (config: Config) => config.SESSION_SECRET ?? DEVELOPMENT_SECRET;

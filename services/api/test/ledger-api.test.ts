@@ -148,7 +148,7 @@ describe('the ledger over HTTP', () => {
       [{ amount: 1.5, reason: 'x' }, ['amount']],
       [{ amount: 5, reason: '   ' }, ['reason']],
       [{ amount: 5 }, ['reason']],
-      [{ amount: 5, reason: 'x', extra: true }, ['(body)']],
+      [{ amount: 5, reason: 'x', extra: true }, ['extra']],
       [{ amount: 2_000_000, reason: 'x' }, ['amount']],
       [[], ['(body)']],
     ];

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createThrowawayDatabase, postgresReachable } from '@astra/event-store/testing';
@@ -49,9 +50,21 @@ export interface Answer<T = any> {
   headers: Headers;
 }
 
-/** A browser-like client: keeps its session cookie, speaks JSON. */
+/** A port nobody listens on now (for a server whose PUBLIC_URL must name its port). */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+/** A browser-like client: keeps its session cookie, speaks JSON (or sends raw bytes). */
 export class Client {
-  private cookie: string | undefined;
+  /** The `astra.sid=…` pair it sends. */
+  cookie: string | undefined;
   constructor(readonly base: string) {}
 
   async request<T = any>(
@@ -60,15 +73,21 @@ export class Client {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<Answer<T>> {
+    const raw = body instanceof Uint8Array;
     const response = await fetch(`${this.base}${path}`, {
       method,
       redirect: 'manual',
       headers: {
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(body !== undefined && !raw ? { 'content-type': 'application/json' } : {}),
         ...(this.cookie ? { cookie: this.cookie } : {}),
         ...headers,
       },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      body:
+        body === undefined
+          ? undefined
+          : raw || typeof body === 'string'
+            ? (body as string | Uint8Array<ArrayBuffer>)
+            : JSON.stringify(body),
     });
     const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('astra.sid='));
     if (setCookie) this.cookie = setCookie.split(';')[0];
@@ -88,6 +107,9 @@ export class Client {
   }
   patch<T = any>(path: string, body: unknown, headers?: Record<string, string>) {
     return this.request<T>('PATCH', path, body, headers);
+  }
+  put<T = any>(path: string, body: unknown, headers?: Record<string, string>) {
+    return this.request<T>('PUT', path, body, headers);
   }
   delete<T = any>(path: string, headers?: Record<string, string>) {
     return this.request<T>('DELETE', path, undefined, headers);

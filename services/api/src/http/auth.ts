@@ -1,16 +1,26 @@
 import type { RequestHandler } from 'express';
 import { HttpError, unauthorized } from './errors.ts';
 
-/** Signed in with a live account (`req.user` loaded by the session), else 401. */
-export const requireUser: RequestHandler = (req, _res, next) => {
-  const profile = req.user;
-  if (!req.session || !profile || profile.status === 'deleted') return next(unauthorized());
-  req.context = {
-    ...req.context,
-    actor: { kind: 'user', userId: profile.id, role: profile.role === 'admin' ? 'admin' : 'user' },
+/** Signed in with a live account (`req.user` loaded by the session), else 401 with `message`. */
+export const requireSignedIn =
+  (message?: string): RequestHandler =>
+  (req, _res, next) => {
+    const profile = req.user;
+    if (!req.session || !profile || profile.status === 'deleted') {
+      return next(unauthorized(message));
+    }
+    req.context = {
+      ...req.context,
+      actor: {
+        kind: 'user',
+        userId: profile.id,
+        role: profile.role === 'admin' ? 'admin' : 'user',
+      },
+    };
+    next();
   };
-  next();
-};
+
+export const requireUser = requireSignedIn();
 
 /** An admin whose session was unlocked with the admin password (run after `requireUser`). */
 export const requireUnlockedAdmin: RequestHandler = (req, _res, next) => {

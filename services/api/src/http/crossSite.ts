@@ -9,9 +9,13 @@ const safe = new Set(['GET', 'HEAD', 'OPTIONS']);
  * are not a cross-site risk. Together with SameSite=Lax cookies this stops cross-site forgery.
  */
 export const crossSiteProtection =
-  (trustedOrigins: readonly string[] = []): RequestHandler =>
+  (
+    trustedOrigins: readonly string[] = [],
+    /** `METHOD /path` of routes that other sites must reach and that protect themselves. */
+    exemptRoutes: readonly string[] = [],
+  ): RequestHandler =>
   (req, _res, next) => {
-    if (safe.has(req.method)) return next();
+    if (safe.has(req.method) || exemptRoutes.includes(`${req.method} ${req.path}`)) return next();
     const fetchSite = req.get('sec-fetch-site');
     const origin = req.get('origin');
     if (fetchSite === 'same-origin' || fetchSite === 'none') return next();

@@ -16,7 +16,8 @@ export class HttpError extends Error {
 }
 
 export const notFound = (message = 'Not found') => new HttpError(404, 'not_found', message);
-export const unauthorized = () => new HttpError(401, 'unauthenticated', 'Please sign in');
+export const unauthorized = (message = 'Please sign in') =>
+  new HttpError(401, 'unauthenticated', message);
 
 /** HTTP status of each refusal the deciders can give; unknown codes are 409 (state conflict). */
 const statusOfDomainError: Record<string, number> = {
@@ -40,11 +41,18 @@ const fieldOfDomainError: Record<string, string> = {
   reason_required: 'reason',
 };
 
+const fieldName = (path: readonly PropertyKey[]) => path.map(String).join('.') || '(body)';
+
+/** The failing fields of a request; an unknown field is named itself. */
 export const fieldsOf = (error: ZodError) =>
-  error.issues.map((issue) => ({
-    field: issue.path.join('.') || '(body)',
-    message: issue.message,
-  }));
+  error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({
+          field: fieldName([...issue.path, key]),
+          message: 'is not a known field',
+        }))
+      : [{ field: fieldName(issue.path), message: issue.message }],
+  );
 
 const log = (error: unknown) => console.error(error);
 

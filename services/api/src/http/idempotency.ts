@@ -23,7 +23,14 @@ export const idempotency =
   (db: AppDb): RequestHandler =>
   async (req, res, next) => {
     const header = req.get('idempotency-key');
-    if (!header || req.method === 'GET' || req.method === 'HEAD' || req.path.startsWith('/auth/')) {
+    // Answers are matched by their JSON body: a body of another kind (a picture) is not keyed.
+    if (
+      !header ||
+      req.method === 'GET' ||
+      req.method === 'HEAD' ||
+      req.path.startsWith('/auth/') ||
+      req.is('application/json') === false
+    ) {
       return next();
     }
     if (!KEY.test(header)) {

@@ -5,6 +5,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import { APP_SCHEMA, type AppDb } from '../storage/appDatabase.ts';
+import { cookieFrom } from './cookies.ts';
 
 const LIFETIME_MS = 7 * 86_400_000;
 /** A session used again after this long gets its expiry pushed back (and a fresh cookie). */
@@ -20,16 +21,6 @@ export interface Session {
 }
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
-
-const tokenFrom = (req: Request, name: string) => {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
-  }
-  return undefined;
-};
 
 type SessionRow = {
   user_id: string;
@@ -61,7 +52,7 @@ export class Sessions {
 
   /** Loads `req.session` and `req.user` when the request carries a live session. */
   readonly middleware: RequestHandler = async (req: Request, res: Response, next: NextFunction) => {
-    const token = tokenFrom(req, this.cookieName);
+    const token = cookieFrom(req, this.cookieName);
     if (!token) return next();
     const idHash = hashOf(token);
     let row = await this.find(idHash);

@@ -4,13 +4,16 @@ import type { Session } from './sessions.ts';
 
 declare global {
   namespace Express {
+    /** Passport's name for the signed-in user: here, always the user's profile. */
+    interface User extends Profile {}
+
     interface Request {
       /** Actor and correlation id for the commands of this request. */
       context: CommandContext;
       /** The session the request's cookie names, when it is live. */
       session?: Session | undefined;
       /** The signed-in user's profile, as of this session's own last write. */
-      user?: Profile;
+      user?: User | undefined;
     }
   }
 }

@@ -4,6 +4,7 @@ import {
   type CreditEvent,
   type EmailEvent,
   type EventMetadata,
+  type FeedbackEvent,
   type FreeAllotmentEvent,
   SCHEMA_VERSION,
   type UserEvent,
@@ -16,8 +17,11 @@ import {
   type EmailCommand,
   type EmailRegistration,
   emailRegistryDecider,
+  type Feedback,
+  type FeedbackCommand,
   type FreeAllotment,
   type FreeAllotmentCommand,
+  feedbackDecider,
   freeAllotmentDecider,
   streams,
   type User,
@@ -51,12 +55,15 @@ export class Ledger {
   private readonly userHandler: CommandHandler<User, UserEvent>;
   private readonly emailHandler: CommandHandler<EmailRegistration, EmailEvent>;
   private readonly allotmentHandler: CommandHandler<FreeAllotment, FreeAllotmentEvent>;
+  private readonly feedbackHandler: CommandHandler<Feedback, FeedbackEvent>;
 
   constructor(readonly store: EventStore) {
     this.creditHandler = new CommandHandler(store, creditAccountDecider);
     this.userHandler = new CommandHandler(store, userDecider);
     this.emailHandler = new CommandHandler(store, emailRegistryDecider);
     this.allotmentHandler = new CommandHandler(store, freeAllotmentDecider);
+    // A feedback stream is written once and never read again: little worth caching.
+    this.feedbackHandler = new CommandHandler(store, feedbackDecider, { cacheSize: 100 });
   }
 
   credits(userId: string, command: CreditCommand, context: CommandContext) {
@@ -87,6 +94,14 @@ export class Ledger {
     return this.allotmentHandler.handle(
       streams.freeAllotment(email),
       (state) => freeAllotmentDecider.decide(command, state),
+      metadataOf(context),
+    );
+  }
+
+  feedback(feedbackId: string, command: FeedbackCommand, context: CommandContext) {
+    return this.feedbackHandler.handle(
+      streams.feedback(feedbackId),
+      (state) => feedbackDecider.decide(command, state),
       metadataOf(context),
     );
   }

@@ -19,4 +19,18 @@ export interface AppTables {
     body: Json<unknown> | null;
     created_at: ColumnType<Date, Date, Date>;
   };
+  avatars: {
+    /** sha256 of the bytes, hex. */
+    id: string;
+    content_type: string;
+    byte_size: number;
+    /** `pg` reads bytea as a Buffer, PGlite as a Uint8Array. */
+    bytes: ColumnType<Uint8Array, Uint8Array, never>;
+    created_at: ColumnType<Date, Date, never>;
+  };
+  avatar_owners: {
+    avatar_id: string;
+    user_id: string;
+    created_at: ColumnType<Date, Date, never>;
+  };
 }

@@ -1,0 +1,30 @@
+import { isDomainError } from '@astra/ledger';
+import { type CommandContext, type Ledger, latestPosition } from '../../ledger/ledger.ts';
+
+/**
+ * Deletes an account (accounts spec §4): the balance is forfeited and the credit account closed
+ * (ending any subscription), the user is marked deleted, and the e-mail address is released for
+ * a new registration (which gets no free credits: the address claimed them once, forever).
+ * Usage logs stay. Every step is idempotent and the order matters: until `DeleteUser` the user can
+ * simply retry; after it, the next sign-in with the address finishes an unfinished release.
+ * Returns the latest position written, for read-your-writes.
+ */
+export async function deleteAccount(ledger: Ledger, userId: string, context: CommandContext) {
+  let closed: bigint | null = null;
+  try {
+    closed = (await ledger.credits(userId, { type: 'CloseAccount' }, context)).position;
+  } catch (error) {
+    // An account that was never opened has nothing to forfeit or close.
+    if (!isDomainError(error) || error.code !== 'user_not_found') throw error;
+  }
+  const deleted = await ledger.user(
+    userId,
+    { type: 'DeleteUser', reason: 'user_requested' },
+    context,
+  );
+  const email = deleted.state.email;
+  const released = email
+    ? (await ledger.email(email, { type: 'ReleaseEmail', userId }, context)).position
+    : null;
+  return latestPosition(closed, deleted.position, released);
+}

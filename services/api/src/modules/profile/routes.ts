@@ -1,0 +1,118 @@
+import { AVATAR_MAX_BYTES, profileUpdateSchema } from '@astra/contracts';
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import type { AppDeps } from '../../dependencies.ts';
+import { requireUser } from '../../http/auth.ts';
+import { fieldsOf, HttpError, notFound } from '../../http/errors.ts';
+import {
+  AVATAR_ID,
+  avatarUrlOf,
+  findAvatar,
+  storeAvatar,
+  tryReleaseAvatars,
+} from '../../storage/avatarStore.ts';
+import { profileOf } from '../accounts/queries.ts';
+import { meView } from '../accounts/views.ts';
+import { sniffImageType } from './imageType.ts';
+
+/** The spec's words for the profile page's read-only e-mail. */
+const EMAIL_READ_ONLY = 'Email cannot be changed. Contact support if needed.';
+
+const tooLarge = () =>
+  new HttpError(
+    413,
+    'payload_too_large',
+    `The picture must be at most ${AVATAR_MAX_BYTES / 1024 / 1024} MB`,
+  );
+const notAnImage = () =>
+  new HttpError(
+    415,
+    'unsupported_media_type',
+    'The picture must be a PNG, JPEG, GIF or WebP image',
+  );
+
+const rawBody = express.raw({ type: () => true, limit: AVATAR_MAX_BYTES });
+
+/** The raw bytes of any content type, up to the avatar limit (the type is judged by its bytes). */
+const rawPicture: RequestHandler = (req, res, next) =>
+  rawBody(req, res, (error?: unknown) => {
+    if ((error as { type?: string } | undefined)?.type === 'entity.too.large') {
+      return next(tooLarge());
+    }
+    next(error);
+  });
+
+/** Editing one's profile: birth data and names, and the picture. */
+export function profileRoutes({ ledger, read, appDb, consistency }: AppDeps) {
+  const router = Router();
+  const user = requireUser;
+
+  /** After a write: the Me view as the read models now hold it. */
+  const answerMe = async (req: Request, res: Response, position: bigint | null) => {
+    await consistency.settle(req, position);
+    const profile = await profileOf(read, req.user!.id);
+    if (!profile) throw notFound('No such user');
+    res.json(meView(profile));
+  };
+
+  router.patch('/me', user, async (req, res) => {
+    // Strict: the e-mail (read-only) or any unknown field is a 400 naming it.
+    const parsed = profileUpdateSchema.safeParse(req.body);
+    if (!parsed.success) {
+      throw new HttpError(400, 'invalid_request', 'The request is not valid', {
+        fields: fieldsOf(parsed.error).map((failure) =>
+          failure.field === 'email' ? { field: 'email', message: EMAIL_READ_ONLY } : failure,
+        ),
+      });
+    }
+    const changes = parsed.data;
+    const handled = await ledger.user(
+      req.user!.id,
+      { type: 'UpdateProfile', changes },
+      req.context,
+    );
+    await answerMe(req, res, handled.position);
+  });
+
+  router.put('/me/avatar', user, rawPicture, async (req, res) => {
+    const bytes: unknown = req.body;
+    const contentType = Buffer.isBuffer(bytes) ? sniffImageType(bytes) : null;
+    if (!Buffer.isBuffer(bytes) || !contentType) throw notAnImage();
+    const userId = req.user!.id;
+    const avatarId = await storeAvatar(appDb, userId, bytes, contentType);
+    const handled = await ledger.user(
+      userId,
+      { type: 'ChangeAvatar', avatarUrl: avatarUrlOf(avatarId) },
+      req.context,
+    );
+    await tryReleaseAvatars(appDb, userId, avatarId);
+    await answerMe(req, res, handled.position);
+  });
+
+  router.delete('/me/avatar', user, async (req, res) => {
+    const userId = req.user!.id;
+    const handled = await ledger.user(
+      userId,
+      { type: 'ChangeAvatar', avatarUrl: null },
+      req.context,
+    );
+    await tryReleaseAvatars(appDb, userId, null);
+    await answerMe(req, res, handled.position);
+  });
+
+  router.get('/avatars/:id', async (req, res) => {
+    const id = String(req.params.id);
+    const avatar = AVATAR_ID.test(id) ? await findAvatar(appDb, id) : undefined;
+    if (!avatar) throw notFound('No such picture');
+    // The address is the hash of the bytes: they never change, so they may be kept for a year.
+    res.set({
+      'Content-Type': avatar.contentType,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Content-Security-Policy': "default-src 'none'",
+      ETag: `"${id}"`,
+    });
+    res.send(avatar.bytes);
+  });
+
+  return router;
+}
