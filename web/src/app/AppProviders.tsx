@@ -1,0 +1,20 @@
+import { ChakraProvider } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+import { Provider as ReduxProvider } from 'react-redux';
+import { system } from '../theme';
+import { ColorModeProvider } from '../ui/colorMode';
+import { Toaster } from '../ui/toaster';
+import { store } from './store';
+
+export function AppProviders({ children }: { children: ReactNode }) {
+  return (
+    <ReduxProvider store={store}>
+      <ChakraProvider value={system}>
+        <ColorModeProvider>
+          {children}
+          <Toaster />
+        </ColorModeProvider>
+      </ChakraProvider>
+    </ReduxProvider>
+  );
+}

@@ -1,0 +1,15 @@
+import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+
+/**
+ * The one RTK Query API of the app. Features add their endpoints with `api.injectEndpoints`
+ * so each screen's data code lives next to the screen and is code-split with it.
+ */
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery: fetchBaseQuery({ baseUrl: '/api', credentials: 'same-origin' }),
+  tagTypes: ['Me', 'Ledger', 'Apps', 'AuthProviders'],
+  endpoints: () => ({}),
+});
+
+/** Tags every credit-changing mutation invalidates: the balance badge and the history. */
+export const CREDIT_TAGS = ['Me', 'Ledger'] as const;

@@ -1,0 +1,84 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { RequireAuth } from '../features/auth/RequireAuth';
+import { AppShell } from '../layout/AppShell';
+import { RouteError } from '../layout/RouteError';
+
+/** Each page is its own chunk: the landing page never downloads the dashboard or profile. */
+const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({
+  Component: (await load()).default,
+});
+
+const publicRoutes: RouteObject[] = [
+  { index: true, lazy: page(() => import('../features/landing/LandingPage')) },
+  { path: 'auth', lazy: page(() => import('../features/auth/AuthPage')) },
+  { path: 'auth/callback', lazy: page(() => import('../features/auth/AuthCallbackPage')) },
+  { path: 'pricing', lazy: page(() => import('../features/pricing/PricingPage')) },
+  { path: 'legal', lazy: page(() => import('../features/legal/LegalHubPage')) },
+  { path: 'terms-of-service', lazy: page(() => import('../features/legal/TermsPage')) },
+  { path: 'privacy-policy', lazy: page(() => import('../features/legal/PrivacyPage')) },
+  { path: 'impressum', lazy: page(() => import('../features/legal/ImpressumPage')) },
+];
+
+const tarotForm = page(() => import('../features/readings/TarotTraditionalFormPage'));
+
+const protectedRoutes: RouteObject[] = [
+  { path: 'onboarding', lazy: page(() => import('../features/onboarding/OnboardingPage')) },
+  { path: 'app', lazy: page(() => import('../features/dashboard/DashboardPage')) },
+  { path: 'profile', lazy: page(() => import('../features/profile/ProfilePage')) },
+  { path: 'credits', lazy: page(() => import('../features/credits/CreditHistoryPage')) },
+  { path: 'library', lazy: page(() => import('../features/library/LibraryPage')) },
+  { path: 'about', lazy: page(() => import('../features/about/AboutPage')) },
+  { path: 'admin', lazy: page(() => import('../features/admin/AdminPage')) },
+  { path: 'natalbirthchart', lazy: page(() => import('../features/readings/NatalChartFormPage')) },
+  { path: 'tarot-traditional', lazy: tarotForm },
+  // Spec §2: one part of the product links here; both addresses open the same form.
+  { path: 'app/tarot-traditional', lazy: tarotForm },
+  { path: 'compatibility', lazy: page(() => import('../features/readings/CompatibilityFormPage')) },
+  {
+    path: 'tarot-celtic-cross',
+    lazy: page(() => import('../features/readings/CelticCrossFormPage')),
+  },
+  { path: 'lifepathnumber', lazy: page(() => import('../features/readings/LifePathFormPage')) },
+  { path: 'tarot-result', lazy: page(() => import('../features/readings/TarotResultPage')) },
+  {
+    path: 'tarot-celtic-cross-result',
+    lazy: page(() => import('../features/readings/CelticCrossResultPage')),
+  },
+  {
+    path: 'lifepathnumber-result',
+    lazy: page(() => import('../features/readings/LifePathResultPage')),
+  },
+  {
+    path: 'natalbirthchart_result/:readingId',
+    lazy: page(() => import('../features/readings/NatalChartResultPage')),
+  },
+  {
+    path: 'compatibility_result/:readingId',
+    lazy: page(() => import('../features/readings/CompatibilityResultPage')),
+  },
+  { path: 'success', lazy: page(() => import('../features/pricing/PaymentSuccessPage')) },
+  { path: 'cancel', lazy: page(() => import('../features/pricing/PaymentCancelPage')) },
+];
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppShell />,
+    // Above the shell: the error screen brings its own <main>.
+    errorElement: <RouteError standalone />,
+    HydrateFallback: () => null,
+    children: [
+      {
+        // Page errors render inside the shell, so header and footer stay usable.
+        errorElement: <RouteError />,
+        children: [
+          ...publicRoutes,
+          { element: <RequireAuth />, children: protectedRoutes },
+          { path: '*', lazy: page(() => import('../layout/NotFoundPage')) },
+        ],
+      },
+    ],
+  },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

@@ -1,0 +1,123 @@
+import type { Me } from '@astra/contracts';
+import { Button, Center, Heading, Stack, Text } from '@chakra-ui/react';
+import { MoonStar } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { LoadingState } from '../../ui/LoadingState';
+import { PageTitle } from '../../ui/PageTitle';
+import { Surface } from '../../ui/Surface';
+import { TextLink } from '../../ui/TextLink';
+import { useCurrentUser, useGetAuthProvidersQuery } from './authApi';
+import { DevSignInForm } from './DevSignInForm';
+import { providerSignInUrl, returnUrlFrom } from './returnUrl';
+import { useSessionEndedArrival } from './sessionEnd';
+import { signInDestination } from './signInDestination';
+
+type Provider = 'google' | 'apple';
+
+/** When the providers list cannot be read, offer Google, the product's main sign-in. */
+const FALLBACK_PROVIDERS = { google: true, apple: false, dev: false };
+
+export default function AuthPage() {
+  const { me, isLoading: meLoading } = useCurrentUser();
+  const { data: providers = FALLBACK_PROVIDERS, isLoading: providersLoading } =
+    useGetAuthProvidersQuery();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const returnUrl = returnUrlFrom(location.search);
+  // Just signed out: the cached user is stale until the cache reset lands; show the sign-in.
+  const sessionEnded = useSessionEndedArrival();
+  const [connecting, setConnecting] = useState<Provider | null>(null);
+  // A developer sign-in in flight owns the navigation; the "already signed in" rule waits.
+  const [devSignInActive, setDevSignInActive] = useState(false);
+
+  // Coming back with the browser's Back button restores this page from the cache; un-busy it.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) setConnecting(null);
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, []);
+
+  if (meLoading || providersLoading) return <LoadingState />;
+
+  if (me && !devSignInActive && !sessionEnded) {
+    return (
+      <>
+        <LoadingState label="Redirecting to your dashboard..." />
+        <Navigate to="/app" replace />
+      </>
+    );
+  }
+
+  const startProviderSignIn = (provider: Provider) => {
+    setConnecting(provider);
+    window.location.assign(providerSignInUrl(provider, returnUrl));
+  };
+
+  const finishDevSignIn = (signedIn: Me) => {
+    navigate(signInDestination(signedIn, returnUrl), { replace: true });
+  };
+
+  return (
+    <Center px="4" py={{ base: '10', md: '16' }}>
+      <PageTitle>Enter the Cosmos</PageTitle>
+      <Surface tone="glow" w="full" maxW="md" gap="6" p={{ base: '6', md: '8' }}>
+        <Stack align="center" textAlign="center" gap="2">
+          <MoonStar aria-hidden size={36} color="var(--chakra-colors-starlight-fg)" />
+          <Heading as="h1" textStyle="pageTitle">
+            Enter the Cosmos
+          </Heading>
+          <Text color="fg.muted">
+            Sign in to continue your journey: your readings, your library and your credits wait for
+            you.
+          </Text>
+        </Stack>
+
+        <Stack gap="3">
+          <Button
+            size="lg"
+            onClick={() => startProviderSignIn('google')}
+            loading={connecting === 'google'}
+            loadingText="Connecting..."
+            disabled={!providers.google || connecting !== null}
+          >
+            Continue with Google
+          </Button>
+          {!providers.google && (
+            <Text fontSize="sm" color="fg.muted" textAlign="center">
+              Google sign-in is not available right now.
+            </Text>
+          )}
+          {providers.apple && (
+            <Button
+              size="lg"
+              variant="outline"
+              onClick={() => startProviderSignIn('apple')}
+              loading={connecting === 'apple'}
+              loadingText="Connecting..."
+              disabled={connecting !== null}
+            >
+              Continue with Apple
+            </Button>
+          )}
+        </Stack>
+
+        {providers.dev && (
+          <DevSignInForm
+            onStart={() => setDevSignInActive(true)}
+            onSignedIn={finishDevSignIn}
+            onFailed={() => setDevSignInActive(false)}
+          />
+        )}
+
+        <Text fontSize="sm" color="fg.muted" textAlign="center">
+          By continuing you agree to our{' '}
+          <TextLink to="/terms-of-service">Terms of Service</TextLink> and{' '}
+          <TextLink to="/privacy-policy">Privacy Policy</TextLink>.
+        </Text>
+      </Surface>
+    </Center>
+  );
+}

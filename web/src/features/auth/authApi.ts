@@ -1,0 +1,46 @@
+import type { AuthProviders, DevLoginRequest, Me } from '@astra/contracts';
+import { api } from '../../app/api';
+
+/** Sign-in state and the current user. `getMe` answers `null` when signed out (401). */
+export const authApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getMe: build.query<Me | null, void>({
+      async queryFn(_arg, _queryApi, _extraOptions, baseQuery) {
+        const result = await baseQuery('/me');
+        if (result.error?.status === 401) return { data: null };
+        if (result.error) return { error: result.error };
+        return { data: result.data as Me };
+      },
+      providesTags: ['Me'],
+    }),
+    getAuthProviders: build.query<AuthProviders, void>({
+      query: () => '/auth/providers',
+      providesTags: ['AuthProviders'],
+    }),
+    devLogin: build.mutation<Me, DevLoginRequest>({
+      query: (body) => ({ url: '/auth/dev-login', method: 'POST', body }),
+      // A new session: the answer is the new current user, and their history is new too.
+      invalidatesTags: ['Ledger'],
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(authApi.util.upsertQueryData('getMe', undefined, data));
+        } catch {
+          // the caller shows the error
+        }
+      },
+    }),
+    logout: build.mutation<{ ok: boolean }, void>({
+      query: () => ({ url: '/auth/logout', method: 'POST' }),
+    }),
+  }),
+});
+
+export const { useGetMeQuery, useGetAuthProvidersQuery, useDevLoginMutation, useLogoutMutation } =
+  authApi;
+
+/** The current user for components below a protected route (or null when signed out). */
+export function useCurrentUser() {
+  const { data, isLoading, isError, refetch } = useGetMeQuery();
+  return { me: data ?? null, isLoading, isError, refetch };
+}

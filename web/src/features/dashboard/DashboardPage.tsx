@@ -1,0 +1,90 @@
+import { Alert, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { MessageCircleHeart } from 'lucide-react';
+import { LinkButton } from '../../ui/LinkButton';
+import { PageContainer } from '../../ui/PageContainer';
+import { PageTitle } from '../../ui/PageTitle';
+import { Surface } from '../../ui/Surface';
+import { TextLink } from '../../ui/TextLink';
+import { useCurrentUser } from '../auth/authApi';
+import { hasDashboardBirthData } from '../profile/birthData';
+import { DASHBOARD_APP_ORDER, READING_APPS } from '../readings/readingCatalog';
+import { useGetAppsQuery } from './appsApi';
+import { ComingSoonCard, ReadingAppCard } from './ReadingAppCard';
+import { SubscriptionCard } from './SubscriptionCard';
+
+export default function DashboardPage() {
+  const { me } = useCurrentUser();
+  const { data: apps, isLoading: appsLoading, isError: appsFailed } = useGetAppsQuery();
+  if (!me) return null;
+
+  const title = me.firstName ? `${me.firstName}'s Dashboard` : 'Your Dashboard';
+
+  return (
+    <PageContainer maxW="6xl">
+      <PageTitle>Dashboard</PageTitle>
+      <Stack gap="1">
+        <Heading as="h1" textStyle="pageTitle">
+          {title}
+        </Heading>
+        <Text color="fg.muted">Welcome back. What would you like to ask the stars today?</Text>
+      </Stack>
+
+      {me.subscription && <SubscriptionCard me={me} subscription={me.subscription} />}
+
+      {!hasDashboardBirthData(me) && (
+        <Alert.Root status="warning">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Your birth details are incomplete</Alert.Title>
+            <Alert.Description>
+              Add your birth date, time and city for more precise readings.{' '}
+              <TextLink to="/profile">Complete your profile</TextLink>
+            </Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
+
+      <Stack as="section" aria-labelledby="readings-heading" gap="4">
+        <Heading as="h2" textStyle="sectionTitle" id="readings-heading">
+          Choose a Reading
+        </Heading>
+        {appsFailed && (
+          <Text color="fg.error" role="alert">
+            We couldn't load the current prices. Each reading shows its cost before you spend.
+          </Text>
+        )}
+        <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="4">
+          {DASHBOARD_APP_ORDER.map((appId) => (
+            <ReadingAppCard
+              key={appId}
+              info={READING_APPS[appId]!}
+              app={apps?.find((app) => app.appId === appId)}
+              costLoading={appsLoading}
+            />
+          ))}
+          <ComingSoonCard />
+        </SimpleGrid>
+      </Stack>
+
+      <Surface
+        as="section"
+        tone="muted"
+        aria-labelledby="feedback-heading"
+        flexDirection={{ base: 'column', md: 'row' }}
+        alignItems={{ md: 'center' }}
+        justifyContent="space-between"
+      >
+        <Stack gap="1">
+          <Heading as="h2" size="md" id="feedback-heading">
+            How is Astra treating you?
+          </Heading>
+          <Text color="fg.muted">We read every note and use it to shape what comes next.</Text>
+        </Stack>
+        <LinkButton to="/about#feedback" variant="outline">
+          <MessageCircleHeart aria-hidden />
+          Send Feedback
+        </LinkButton>
+      </Surface>
+    </PageContainer>
+  );
+}

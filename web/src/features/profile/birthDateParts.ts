@@ -1,0 +1,73 @@
+/** Birth date as three selectors (spec §5): a date exists only when all three are chosen. */
+export interface BirthDateParts {
+  day: string;
+  month: string;
+  year: string;
+}
+
+export const EMPTY_BIRTH_DATE: BirthDateParts = { day: '', month: '', year: '' };
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+export const DAY_OPTIONS = Array.from({ length: 31 }, (_, i) => pad(i + 1));
+
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+export const MONTH_OPTIONS = MONTH_NAMES.map((name, i) => ({
+  value: pad(i + 1),
+  label: `${pad(i + 1)} - ${name}`,
+}));
+
+/** The current year and the 99 before it: 100 values, newest first. */
+export function yearOptions(now = new Date()): string[] {
+  const current = now.getFullYear();
+  return Array.from({ length: 100 }, (_, i) => String(current - i));
+}
+
+export function partsFromDate(date: string | null | undefined): BirthDateParts {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date ?? '');
+  if (!match) return EMPTY_BIRTH_DATE;
+  return { year: match[1]!, month: match[2]!, day: match[3]! };
+}
+
+export const isComplete = (parts: BirthDateParts) =>
+  Boolean(parts.day && parts.month && parts.year);
+export const isEmpty = (parts: BirthDateParts) => !parts.day && !parts.month && !parts.year;
+
+/** 31 February and friends: all three chosen, but no such day. */
+export function isImpossibleDate(parts: BirthDateParts): boolean {
+  if (!isComplete(parts)) return false;
+  const date = new Date(Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day)));
+  return date.getUTCDate() !== Number(parts.day);
+}
+
+/** YYYY-MM-DD when all three parts are chosen and form a real day; otherwise null. */
+export function composeBirthDate(parts: BirthDateParts): string | null {
+  if (!isComplete(parts) || isImpossibleDate(parts)) return null;
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+/** "March 14, 1990" for read-only views; the date is a calendar day, so format it in UTC. */
+export function formatBirthDate(date: string): string {
+  const parsed = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(parsed.getTime())) return date;
+  return parsed.toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
+}

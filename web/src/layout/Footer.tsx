@@ -1,0 +1,88 @@
+import { Box, Container, Heading, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Link as RouterLink } from 'react-router';
+import { Logo } from './Logo';
+
+const QUICK_LINKS = [
+  { to: '/about', label: 'About' },
+  { to: '/legal', label: 'Legal' },
+  { to: '/pricing', label: 'Pricing' },
+];
+
+// Short names keep them distinct from the full-length links inside pages (e.g. on /auth).
+const LEGAL_LINKS = [
+  { to: '/terms-of-service', label: 'Terms' },
+  { to: '/privacy-policy', label: 'Privacy' },
+  { to: '/impressum', label: 'Imprint' },
+];
+
+const SOCIAL_LINKS = [
+  { href: 'https://www.instagram.com/', label: 'Instagram' },
+  { href: 'https://x.com/', label: 'X (Twitter)' },
+  { href: 'https://www.youtube.com/', label: 'YouTube' },
+];
+
+function FooterLinks({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Stack as="nav" aria-label={title} gap="2">
+      <Heading as="h2" size="sm">
+        {title}
+      </Heading>
+      <Stack as="ul" gap="1" listStyleType="none">
+        {children}
+      </Stack>
+    </Stack>
+  );
+}
+
+export function Footer() {
+  return (
+    <Box as="footer" bg="bg.subtle" borderTopWidth="1px" borderColor="border" mt="auto">
+      <Container maxW="6xl" px={{ base: '4', md: '8' }} py="10">
+        <SimpleGrid columns={{ base: 1, sm: 2, md: 4 }} gap="8">
+          <Stack gap="3">
+            <Logo />
+            <Text fontSize="sm" color="fg.muted">
+              Astrology, tarot and numerology readings for reflection and entertainment.
+            </Text>
+          </Stack>
+          <FooterLinks title="Quick Links">
+            {QUICK_LINKS.map((link) => (
+              <li key={link.to}>
+                <Link asChild color="fg.muted" fontSize="sm">
+                  <RouterLink to={link.to}>{link.label}</RouterLink>
+                </Link>
+              </li>
+            ))}
+          </FooterLinks>
+          <FooterLinks title="Legal">
+            {LEGAL_LINKS.map((link) => (
+              <li key={link.to}>
+                <Link asChild color="fg.muted" fontSize="sm">
+                  <RouterLink to={link.to}>{link.label}</RouterLink>
+                </Link>
+              </li>
+            ))}
+          </FooterLinks>
+          <FooterLinks title="Follow Us">
+            {SOCIAL_LINKS.map((link) => (
+              <li key={link.href}>
+                <Link
+                  href={link.href}
+                  color="fg.muted"
+                  fontSize="sm"
+                  target="_blank"
+                  rel="noopener noreferrer"
+                >
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </FooterLinks>
+        </SimpleGrid>
+        <Text fontSize="sm" color="fg.muted" mt="10">
+          © {new Date().getFullYear()} Astra. All rights reserved.
+        </Text>
+      </Container>
+    </Box>
+  );
+}
