@@ -1,12 +1,14 @@
 import { meLoadBenchmark } from './meLoad.ts';
 import { rebuildBenchmark } from './rebuild.ts';
 import { spendBenchmark } from './spend.ts';
+import { webBundleBenchmark } from './webBundle.ts';
 
 /** `npm run bench [-- name …]`: every benchmark, or the named ones. */
 const benchmarks: Record<string, () => Promise<void>> = {
   spend: spendBenchmark,
   rebuild: rebuildBenchmark,
   'me-load': meLoadBenchmark,
+  'web-bundle': webBundleBenchmark,
 };
 
 const wanted = process.argv.slice(2);

@@ -1,0 +1,33 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import { E2E } from './ports.ts';
+
+const screenshots = join(import.meta.dirname, '../../test-results/screenshots');
+mkdirSync(screenshots, { recursive: true });
+
+/** Chooses who the loopback OAuth server signs in next, like picking a Google account. */
+export async function nextGoogleAccount(email: string, name: string) {
+  const response = await fetch(`http://127.0.0.1:${E2E.controlPort}/identity`, {
+    method: 'POST',
+    body: JSON.stringify({ email, name }),
+  });
+  expect(response.status).toBe(204);
+}
+
+/** A full-page screenshot kept as a test artifact (test-results/screenshots). */
+export const screenshot = (page: Page, name: string) =>
+  page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+
+/** axe-core on the page as it is: no serious or critical violations. */
+export async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const grave = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    grave.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
+}
+
+export const uniqueEmail = (who: string) =>
+  `${who}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
