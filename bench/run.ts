@@ -1,4 +1,5 @@
 import { meLoadBenchmark } from './meLoad.ts';
+import { readingsBenchmark } from './readings.ts';
 import { rebuildBenchmark } from './rebuild.ts';
 import { spendBenchmark } from './spend.ts';
 import { webBundleBenchmark } from './webBundle.ts';
@@ -9,6 +10,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   rebuild: rebuildBenchmark,
   'me-load': meLoadBenchmark,
   'web-bundle': webBundleBenchmark,
+  readings: readingsBenchmark,
 };
 
 const wanted = process.argv.slice(2);

@@ -4,6 +4,8 @@ export * from './api/auth.ts';
 export * from './api/common.ts';
 export * from './api/me.ts';
 export * from './api/profile.ts';
+export * from './api/readings.ts';
 export * from './events/credits.ts';
 export * from './events/metadata.ts';
+export * from './events/readings.ts';
 export * from './events/users.ts';

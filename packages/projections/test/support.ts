@@ -3,6 +3,7 @@ import {
   type CreditEvent,
   type EventMetadata,
   type FeedbackEvent,
+  type ReadingEvent,
   SCHEMA_VERSION,
   type UserEvent,
 } from '@astra/contracts';
@@ -15,6 +16,9 @@ import {
   type Feedback,
   feedbackDecider,
   isDomainError,
+  type Reading,
+  type ReadingCommand,
+  readingDecider,
   streams,
   type Tier,
   type User,
@@ -86,10 +90,11 @@ export async function randomHistory(
   let applied = 0;
   let refused = 0;
 
+  const readings = new CommandHandler<Reading, ReadingEvent>(store, readingDecider);
   const run = async (
-    kind: 'credits' | 'user',
+    kind: 'credits' | 'user' | 'reading',
     userId: string,
-    command: CreditCommand | UserCommand,
+    command: CreditCommand | UserCommand | ReadingCommand,
   ) => {
     clock += Math.floor(random() * 3_600_000);
     const at = new Date(clock);
@@ -103,6 +108,15 @@ export async function randomHistory(
         const handled = await credits.handle(
           streams.credits(userId),
           (s) => creditAccountDecider.decide(command as CreditCommand, s),
+          metadata,
+        );
+        if (handled.newEvents.length) applied++;
+      } else if (kind === 'reading') {
+        // The reading stream's id travels in the command (RequestReading) or in `userId`'s place.
+        const readingId = 'readingId' in command ? String(command.readingId) : userId;
+        const handled = await readings.handle(
+          streams.reading(readingId),
+          (s) => readingDecider.decide(command as ReadingCommand, s),
           metadata,
         );
         if (handled.newEvents.length) applied++;
@@ -139,7 +153,48 @@ export async function randomHistory(
     const userId = pick(ids);
     const roll = random();
     const now = new Date(clock);
-    if (roll < 0.35) {
+    if (roll < 0.05) {
+      // A reading's saga: requested, paid, then generated or failed and refunded; sometimes deleted.
+      const readingId = randomUUID();
+      const spendId = randomUUID();
+      const amount = pick([4, 5, 8, 12, 24]);
+      await run('reading', userId, {
+        type: 'RequestReading',
+        readingId,
+        userId,
+        appId: 3,
+        appName: 'Tarot Traditional',
+        input: { question: 'Why?' },
+        firstName: 'Random',
+        question: `Question ${i}?`,
+        creditsCharged: amount,
+        spendId,
+      });
+      await run('credits', userId, {
+        type: 'SpendCredits',
+        spendId,
+        amount,
+        purpose: 'reading',
+        description: 'Tarot Traditional',
+        appId: 3,
+        readingId,
+      });
+      if (random() < 0.8) {
+        await run('reading', readingId, {
+          type: 'CompleteReading',
+          result: { readingText: `Reading ${i}` },
+          writer: 'offline',
+        });
+        if (random() < 0.3) await run('reading', readingId, { type: 'DeleteReading', userId });
+      } else {
+        await run('credits', userId, { type: 'RefundSpend', spendId, reason: 'generation_failed' });
+        await run('reading', readingId, {
+          type: 'FailReading',
+          reason: 'generation_failed',
+          refunded: true,
+        });
+      }
+    } else if (roll < 0.35) {
       const spendId = randomUUID();
       spendIds.set(userId, [...(spendIds.get(userId) ?? []).slice(-20), spendId]);
       await run('credits', userId, {

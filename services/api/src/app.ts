@@ -14,6 +14,7 @@ import { APPLE_CALLBACK_ROUTE, authRoutes } from './modules/auth/routes.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { feedbackRoutes } from './modules/feedback/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
+import { readingRoutes } from './modules/readings/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 
 export const webDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps) {
   api.use(profileRoutes(deps));
   api.use(feedbackRoutes(deps));
   api.use(catalogRoutes(deps));
+  api.use(readingRoutes(deps));
   api.use(adminRoutes(deps));
   api.use(apiNotFound);
   api.use(errorHandler);

@@ -1,4 +1,5 @@
 import type { ReadDb } from '@astra/projections';
+import type { NarrativeWriter } from '@astra/readings';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Consistency } from './http/consistency.ts';
@@ -16,6 +17,8 @@ export interface AppDeps {
   appDb: AppDb;
   sessions: Sessions;
   consistency: Consistency;
+  /** Writes the text of readings (OpenAI with a key, else offline). */
+  writer: NarrativeWriter;
   /** Migrations ran and the projections run. */
   ready: () => Promise<boolean>;
 }

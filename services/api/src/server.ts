@@ -10,6 +10,7 @@ import {
   READ_SCHEMA,
   readModels,
 } from '@astra/projections';
+import { offlineWriter, preloadPlaces } from '@astra/readings';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { AppDeps } from './dependencies.ts';
@@ -17,6 +18,8 @@ import { Consistency } from './http/consistency.ts';
 import { purgeIdempotencyKeys } from './http/idempotency.ts';
 import { Sessions } from './http/sessions.ts';
 import { Ledger } from './ledger/ledger.ts';
+import { openAiWriter } from './modules/readings/openAiWriter.ts';
+import { recoverInterruptedReadings } from './modules/readings/recovery.ts';
 import { appTables, migrateAppTables } from './storage/appDatabase.ts';
 
 export interface RunningServer {
@@ -48,6 +51,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     );
   }
 
+  // The place list takes a second to index: do it now rather than on the first request.
+  setImmediate(() => preloadPlaces());
+
   const appDb = appTables(db);
   const sessions = new Sessions(db, appDb, progress, config.READ_YOUR_WRITES_TIMEOUT_MS, config);
   const read = readModels(db);
@@ -59,6 +65,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
     appDb,
     sessions,
     consistency: new Consistency(progress, sessions, config.READ_YOUR_WRITES_TIMEOUT_MS),
+    writer: config.OPENAI_API_KEY
+      ? openAiWriter({
+          apiKey: config.OPENAI_API_KEY,
+          baseURL: config.OPENAI_BASE_URL,
+          model: config.OPENAI_MODEL,
+          timeoutMs: config.OPENAI_TIMEOUT_MS,
+          maxRetries: config.OPENAI_MAX_RETRIES,
+        })
+      : offlineWriter,
     ready: async () => {
       if (projector && !projector.running) return false;
       try {
@@ -74,6 +89,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
     void purgeIdempotencyKeys(appDb).catch(() => {});
   }, 3_600_000);
   purge.unref();
+  const recover = () =>
+    void recoverInterruptedReadings(deps.ledger, read).catch((error) =>
+      console.error('Recovering interrupted readings failed:', error),
+    );
+  const recovery = setInterval(recover, 5 * 60_000);
+  recovery.unref();
+  const firstRecovery = setTimeout(recover, 5_000);
+  firstRecovery.unref();
 
   const server: Server = createApp(deps).listen(config.PORT, config.HOST);
   await new Promise<void>((ready, fail) => {
@@ -90,6 +113,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     deps,
     async close() {
       clearInterval(purge);
+      clearInterval(recovery);
+      clearTimeout(firstRecovery);
       await new Promise<void>((done) => {
         server.close(() => done());
         server.closeAllConnections();

@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Mutex, PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { SqlClient } from './sql-client.ts';
@@ -58,9 +61,11 @@ export async function connectPostgres(options: ConnectOptions): Promise<Postgres
     return { kind: 'postgres', pool, sql, close: () => pool.end() };
   }
 
-  if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
+  if (options.dataDir) await initializeDataDir(options.dataDir);
   const pglite = await PGlite.create(options.dataDir ?? undefined, {
     parsers: { [pgliteTypes.INT8]: asText, [pgliteTypes.DATE]: asText },
+    // One embedded process: a small buffer cache keeps its memory small.
+    postgresqlconf: ['shared_buffers = 32MB'],
     ...(options.template ? { loadDataDir: options.template } : {}),
   });
   const mutex = new Mutex();
@@ -76,4 +81,20 @@ export async function connectPostgres(options: ConnectOptions): Promise<Postgres
       }),
   };
   return { kind: 'pglite', pglite, mutex, sql, close: () => pglite.close() };
+}
+
+/** Creates the PGlite database of a new data directory in a child process (see initDataDir.mjs). */
+async function initializeDataDir(dataDir: string) {
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+  await mkdir(dataDir, { recursive: true });
+  const script = join(import.meta.dirname, 'initDataDir.mjs');
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [script, dataDir], { stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`Creating the database in ${dataDir} failed (exit ${code})`)),
+    );
+  });
 }

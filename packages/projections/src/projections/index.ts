@@ -3,9 +3,16 @@ import { feedbackProjection } from './feedback.ts';
 import { ledgerEntriesProjection } from './ledgerEntries.ts';
 import { profilesProjection } from './profiles.ts';
 import type { Projection } from './projection.ts';
+import { usageLogsProjection } from './usageLogs.ts';
 
 export type { Projection };
-export { adminStatsProjection, feedbackProjection, ledgerEntriesProjection, profilesProjection };
+export {
+  adminStatsProjection,
+  feedbackProjection,
+  ledgerEntriesProjection,
+  profilesProjection,
+  usageLogsProjection,
+};
 
 /** Every projection the app runs, in the order they apply a batch. */
 export const allProjections: readonly Projection[] = [
@@ -13,4 +20,5 @@ export const allProjections: readonly Projection[] = [
   ledgerEntriesProjection,
   adminStatsProjection,
   feedbackProjection,
+  usageLogsProjection,
 ];

@@ -33,6 +33,8 @@ const statusOfDomainError: Record<string, number> = {
   invalid_tier: 422,
   refresh_not_due: 409,
   spend_not_refundable: 409,
+  reading_not_found: 404,
+  reading_failed: 409,
 };
 
 /** The request field a refusal is about, for the contract's `fields` list. */

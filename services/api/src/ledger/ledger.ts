@@ -6,6 +6,7 @@ import {
   type EventMetadata,
   type FeedbackEvent,
   type FreeAllotmentEvent,
+  type ReadingEvent,
   SCHEMA_VERSION,
   type UserEvent,
 } from '@astra/contracts';
@@ -23,6 +24,9 @@ import {
   type FreeAllotmentCommand,
   feedbackDecider,
   freeAllotmentDecider,
+  type Reading,
+  type ReadingCommand,
+  readingDecider,
   streams,
   type User,
   type UserCommand,
@@ -55,6 +59,7 @@ export class Ledger {
   private readonly userHandler: CommandHandler<User, UserEvent>;
   private readonly emailHandler: CommandHandler<EmailRegistration, EmailEvent>;
   private readonly allotmentHandler: CommandHandler<FreeAllotment, FreeAllotmentEvent>;
+  private readonly readingHandler: CommandHandler<Reading, ReadingEvent>;
   private readonly feedbackHandler: CommandHandler<Feedback, FeedbackEvent>;
 
   constructor(readonly store: EventStore) {
@@ -62,6 +67,7 @@ export class Ledger {
     this.userHandler = new CommandHandler(store, userDecider);
     this.emailHandler = new CommandHandler(store, emailRegistryDecider);
     this.allotmentHandler = new CommandHandler(store, freeAllotmentDecider);
+    this.readingHandler = new CommandHandler(store, readingDecider);
     // A feedback stream is written once and never read again: little worth caching.
     this.feedbackHandler = new CommandHandler(store, feedbackDecider, { cacheSize: 100 });
   }
@@ -104,6 +110,18 @@ export class Ledger {
       (state) => feedbackDecider.decide(command, state),
       metadataOf(context),
     );
+  }
+
+  reading(readingId: string, command: ReadingCommand, context: CommandContext) {
+    return this.readingHandler.handle(
+      streams.reading(readingId),
+      (state) => readingDecider.decide(command, state),
+      metadataOf(context),
+    );
+  }
+
+  readingOf(readingId: string) {
+    return this.readingHandler.load(streams.reading(readingId));
   }
 
   creditAccountOf(userId: string) {

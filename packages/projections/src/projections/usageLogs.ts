@@ -1,0 +1,89 @@
+import type { ReadingEvent } from '@astra/contracts';
+import type { RecordedEvent } from '@astra/event-store';
+import { sql } from 'kysely';
+import type { UsageLog } from '../schema.ts';
+import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
+
+type Row = Omit<UsageLog, 'created_at'> & { created_at: Date };
+
+/** Applies a reading event to its row (the row belongs to this batch alone). */
+const apply = (row: Row | undefined, event: ReadingEvent, at: Date): Row | undefined => {
+  switch (event.type) {
+    case 'ReadingRequested':
+      return {
+        log_id: event.data.readingId,
+        user_id: event.data.userId,
+        app_id: event.data.appId,
+        app_name: event.data.appName,
+        question: event.data.question,
+        first_name: event.data.firstName,
+        input_data: event.data.input,
+        reading_result_id: event.data.readingId,
+        reading_result_content: {},
+        status: 'pending',
+        credits_charged: event.data.creditsCharged,
+        voice_agent_used: false,
+        voice_reactivation: false,
+        voice_credits_charged: 0,
+        created_at: at,
+        reading_revision: '-1',
+      };
+    case 'ReadingGenerated':
+      return row && { ...row, status: 'completed', reading_result_content: event.data.result };
+    case 'ReadingFailed':
+      // A failed reading was refunded (or never paid): it charged nothing.
+      return (
+        row && {
+          ...row,
+          status: 'failed',
+          credits_charged: event.data.refunded ? 0 : row.credits_charged,
+        }
+      );
+    case 'ReadingDeleted':
+      return row && { ...row, status: 'deleted' };
+    default: {
+      const exhaustive: never = event;
+      throw new Error(`Unknown reading event ${JSON.stringify(exhaustive)}`);
+    }
+  }
+};
+
+/**
+ * `usage_logs`: the library, one row per reading (the spec's table). Deleted readings keep their
+ * row with status 'deleted'; the library shows 'completed' ones.
+ */
+export const usageLogsProjection: Projection = {
+  name: 'usage_logs',
+  tables: ['usage_logs'],
+  async apply(db, events) {
+    const readings = inCategory(events, 'reading');
+    if (readings.length === 0) return;
+    const ids = [...new Set(readings.map((r) => r.id))];
+    const rows = new Map<string, Row>();
+    for (const part of chunks(ids, 1000)) {
+      for (const row of await db
+        .selectFrom('usage_logs')
+        .selectAll()
+        .where('log_id', 'in', part)
+        .execute()) {
+        rows.set(row.log_id, row as Row);
+      }
+    }
+    const changed = new Set<string>();
+    for (const { id, event } of readings) {
+      const before = rows.get(id);
+      if (before && event.revision <= BigInt(before.reading_revision)) continue; // applied already
+      const after = apply(before, event as RecordedEvent & ReadingEvent, occurredAt(event));
+      if (!after) continue;
+      rows.set(id, { ...after, reading_revision: event.revision.toString() });
+      changed.add(id);
+    }
+    for (const part of chunks([...changed], 500)) {
+      await db.deleteFrom('usage_logs').where('log_id', 'in', part).execute();
+      await sql`INSERT INTO usage_logs
+        SELECT * FROM json_populate_recordset(NULL::usage_logs, ${JSON.stringify(part.map((id) => rows.get(id)))})`.execute(
+        db,
+      );
+    }
+  },
+};

@@ -1,0 +1,66 @@
+import {
+  libraryQuerySchema,
+  placesQuerySchema,
+  type ReadingKind,
+  readingKinds,
+} from '@astra/contracts';
+import { type NarrativeWriter, suggestPlaces } from '@astra/readings';
+import { Router } from 'express';
+import type { AppDeps } from '../../dependencies.ts';
+import { requireUser } from '../../http/auth.ts';
+import { notFound } from '../../http/errors.ts';
+import { generateReading } from './generation.ts';
+import { libraryOf, ownReading, readingViewOf } from './queries.ts';
+
+const readingNotFound = () => notFound('Reading Not Found');
+
+export function readingRoutes(deps: AppDeps & { writer: NarrativeWriter }) {
+  const router = Router();
+  const { ledger, read, consistency } = deps;
+
+  for (const kind of Object.keys(readingKinds) as ReadingKind[]) {
+    router.post(`/readings/${kind}`, requireUser, async (req, res) => {
+      res.status(201).json(await generateReading(deps, req, kind, req.body));
+    });
+  }
+
+  router.get('/readings/:id', requireUser, async (req, res) => {
+    const row = await ownReading(read, req.user!.id, String(req.params.id));
+    if (!row) throw readingNotFound();
+    res.json(readingViewOf(row));
+  });
+
+  router.delete('/readings/:id', requireUser, async (req, res) => {
+    const readingId = String(req.params.id);
+    if (!(await ownReading(read, req.user!.id, readingId))) throw readingNotFound();
+    const deleted = await ledger.reading(
+      readingId,
+      { type: 'DeleteReading', userId: req.user!.id },
+      req.context,
+    );
+    await consistency.settle(req, deleted.position);
+    res.json({ ok: true, message: 'Reading deleted successfully' });
+  });
+
+  router.get('/library', requireUser, async (req, res) => {
+    res.json(await libraryOf(read, req.user!.id, libraryQuerySchema.parse(req.query)));
+  });
+
+  router.get('/places', async (req, res) => {
+    const { q } = placesQuerySchema.parse(req.query);
+    const items = suggestPlaces(q, 10).map(
+      ({ name, country, countryName, latitude, longitude, timezone, label }) => ({
+        name,
+        country,
+        countryName,
+        latitude,
+        longitude,
+        timezone,
+        label,
+      }),
+    );
+    res.json({ items });
+  });
+
+  return router;
+}

@@ -1,0 +1,460 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recoverInterruptedReadings } from '../src/modules/readings/recovery.ts';
+import { type Client, eventCount, startTestServer, type TestServer } from './support.ts';
+
+const forms = {
+  'natal-chart': {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    birthDate: '1990-12-10',
+    birthTime: '13:00',
+    city: 'London',
+    country: 'United Kingdom',
+  },
+  'tarot-traditional': {
+    firstName: 'Ada',
+    question: 'Should I start the engine project this year?',
+  },
+  'tarot-celtic-cross': { firstName: 'Ada', question: 'What do I need to know about my work?' },
+  compatibility: {
+    person1: {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      birthDate: '1990-12-10',
+      birthTime: '13:00',
+      city: 'London',
+      country: 'GB',
+    },
+    person2: {
+      firstName: 'Charles',
+      lastName: 'Babbage',
+      birthDate: '1991-12-26',
+      birthTime: '09:15',
+      city: 'Paris',
+      country: 'France',
+    },
+  },
+  'life-path': { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1990-12-10' },
+} as const;
+
+/** A member with `credits` to spend (the free 10, topped up by an admin). */
+async function memberWith(server: TestServer, credits: number) {
+  const member = server.client();
+  const me = await member.signIn(
+    `reader-${Math.random().toString(36).slice(2)}@example.com`,
+    'Ada Lovelace',
+  );
+  const admin = server.client();
+  await admin.signInAsAdmin();
+  if (credits !== me.remainingCredits) {
+    const adjusted = await admin.post(`/api/admin/users/${me.id}/credits`, {
+      amount: credits - me.remainingCredits,
+      reason: 'Test credits',
+    });
+    expect(adjusted.status).toBe(200);
+  }
+  return { member, id: me.id };
+}
+
+const balanceOf = async (client: Client) =>
+  (await client.get('/api/me')).body.remainingCredits as number;
+
+describe('readings over HTTP (offline writer)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  it('generates each of the five readings, spending its cost, with the contract’s result fields', async () => {
+    const { member } = await memberWith(server, 100);
+    const costs = {
+      'natal-chart': 24,
+      'tarot-celtic-cross': 12,
+      'tarot-traditional': 4,
+      compatibility: 8,
+      'life-path': 5,
+    };
+    let balance = 100;
+    for (const [kind, form] of Object.entries(forms)) {
+      const answer = await member.post(`/api/readings/${kind}`, form);
+      expect(answer.status, `${kind}: ${JSON.stringify(answer.body)}`).toBe(201);
+      balance -= costs[kind as keyof typeof costs];
+      expect(answer.body.remainingCredits).toBe(balance);
+      expect(await balanceOf(member)).toBe(balance);
+      const { result } = answer.body;
+      if (kind === 'natal-chart') {
+        expect(Object.keys(result.chart)).toEqual(
+          expect.arrayContaining([
+            'sun',
+            'moon',
+            'chiron',
+            'mean_lilith',
+            'true_south_node',
+            'first_house',
+            'twelfth_house',
+          ]),
+        );
+        expect(result.chart.sun).toMatchObject({ name: 'Sun', retrograde: false });
+        expect(result.chart.sun.abs_pos).toBeGreaterThan(250); // mid-Sagittarius on 10 December
+        expect(result.chart.sun.abs_pos).toBeLessThan(262);
+        expect(result.fullReport).toContain('## ');
+      }
+      if (kind === 'tarot-traditional') {
+        for (const slot of ['past', 'present', 'future']) {
+          expect(typeof result[`${slot}CardName`]).toBe('string');
+          expect(['upright', 'reversed']).toContain(result[`${slot}Orientation`]);
+        }
+        expect(result.readingText).toContain(result.presentCardName);
+      }
+      if (kind === 'tarot-celtic-cross') {
+        expect(result.cards).toHaveLength(10);
+        expect(result.cards[0]).toEqual(
+          expect.objectContaining({
+            position: expect.any(String),
+            name: expect.any(String),
+            orientation: expect.stringMatching(/^(upright|reversed)$/),
+            meaning: expect.any(String),
+          }),
+        );
+        expect(typeof result.text).toBe('string');
+      }
+      if (kind === 'compatibility') {
+        expect(result.compatibility_score).toEqual(expect.any(Number));
+        expect([
+          'Minimal',
+          'Medium',
+          'Important',
+          'Very Important',
+          'Exceptional',
+          'Rare Exceptional',
+        ]).toContain(result.compatibility_score_description);
+        expect(result.full_report).toContain('## ');
+      }
+      if (kind === 'life-path') {
+        expect(result).toMatchObject({
+          lifePathNumber: expect.any(Number),
+          destinyNumber: expect.any(Number),
+          soulUrgeNumber: expect.any(Number),
+          text: expect.any(String),
+        });
+      }
+      const again = await member.get(`/api/readings/${answer.body.readingId}`);
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({
+        readingId: answer.body.readingId,
+        appId: answer.body.appId,
+        result,
+      });
+    }
+    const history = (await member.get('/api/me/ledger')).body.items;
+    expect(
+      history
+        .filter((i: { type: string }) => i.type === 'CreditsSpent')
+        .map((i: { reason: string }) => i.reason),
+    ).toEqual([
+      'Life Path Number',
+      'Compatibility Reading',
+      'Tarot Celtic Cross',
+      'Tarot Traditional',
+      'Natal Birth Chart',
+    ]);
+  });
+
+  it('answers 402 with what is required and what there is, and spends nothing', async () => {
+    const { member } = await memberWith(server, 10);
+    const before = await eventCount(server);
+    const answer = await member.post('/api/readings/natal-chart', forms['natal-chart']);
+    expect(answer).toMatchObject({
+      status: 402,
+      body: { error: 'insufficient_credits', required: 24, balance: 10 },
+    });
+    expect(await balanceOf(member)).toBe(10);
+    expect(await eventCount(server)).toBe(before);
+  });
+
+  it('lets exactly 7 of 30 concurrent generations through a balance that covers 7', async () => {
+    const { member } = await memberWith(server, 28);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        member.post('/api/readings/tarot-traditional', forms['tarot-traditional']),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(7);
+    expect(answers.filter((a) => a.status === 402)).toHaveLength(23);
+    expect(answers.filter((a) => a.status >= 500)).toHaveLength(0);
+    expect(await balanceOf(member)).toBe(0);
+    const library = await member.get('/api/library');
+    expect(library.body.total).toBe(7);
+  });
+
+  it('keeps the library: search over app name and question, filter by app, pages of 25, delete', async () => {
+    const { member } = await memberWith(server, 200);
+    for (const question of [
+      'Will the harvest be good?',
+      'What about LOVE this spring?',
+      'Should I travel?',
+    ]) {
+      expect(
+        (await member.post('/api/readings/tarot-traditional', { firstName: 'Ada', question }))
+          .status,
+      ).toBe(201);
+    }
+    expect((await member.post('/api/readings/life-path', forms['life-path'])).status).toBe(201);
+
+    const all = await member.get('/api/library');
+    expect(all.body).toMatchObject({ total: 4, page: 1, pageSize: 25 });
+    expect(all.body.apps).toEqual([
+      { appId: 3, appName: 'Tarot Traditional' },
+      { appId: 5, appName: 'Life Path Number' },
+    ]);
+    expect(all.body.items[0]).toMatchObject({ appName: 'Life Path Number' }); // newest first
+    expect(
+      (await member.get('/api/library?search=love')).body.items.map(
+        (i: { question: string }) => i.question,
+      ),
+    ).toEqual(['What about LOVE this spring?']);
+    expect((await member.get('/api/library?search=LIFE%20path')).body.total).toBe(1);
+    expect((await member.get('/api/library?search=%25')).body.total).toBe(0); // a literal %, not a wildcard
+    expect((await member.get('/api/library?appId=3')).body.total).toBe(3);
+    expect((await member.get('/api/library?appId=9')).status).toBe(400);
+
+    const doomed = all.body.items[1].readingId;
+    expect((await member.delete(`/api/readings/${doomed}`)).body).toMatchObject({ ok: true });
+    expect((await member.get(`/api/readings/${doomed}`)).status).toBe(404);
+    expect((await member.get('/api/library')).body.total).toBe(3);
+  });
+
+  it("answers 404 for someone else's reading, to read or to delete", async () => {
+    const { member: owner } = await memberWith(server, 10);
+    const created = await owner.post('/api/readings/tarot-traditional', forms['tarot-traditional']);
+    const { member: stranger } = await memberWith(server, 10);
+    expect(await stranger.get(`/api/readings/${created.body.readingId}`)).toMatchObject({
+      status: 404,
+      body: { error: 'not_found' },
+    });
+    expect((await stranger.delete(`/api/readings/${created.body.readingId}`)).status).toBe(404);
+    expect((await owner.get(`/api/readings/${created.body.readingId}`)).status).toBe(200);
+    expect((await stranger.get('/api/readings/not-a-reading')).status).toBe(404);
+    expect((await server.client().get(`/api/readings/${created.body.readingId}`)).status).toBe(401);
+  });
+
+  it('refuses bad forms and unknown places with 400 and the failing fields, spending nothing', async () => {
+    const { member } = await memberWith(server, 50);
+    const before = await eventCount(server);
+    const cases: [string, unknown, string][] = [
+      ['natal-chart', { ...forms['natal-chart'], city: '' }, 'city'],
+      ['natal-chart', { ...forms['natal-chart'], birthTime: '25:00' }, 'birthTime'],
+      ['natal-chart', { ...forms['natal-chart'], birthDate: '1899-12-31' }, 'birthDate'],
+      [
+        'natal-chart',
+        { ...forms['natal-chart'], city: 'Nowhereville Xq', country: 'Atlantis' },
+        'city',
+      ],
+      [
+        'tarot-traditional',
+        { firstName: 'Ada', question: Array(301).fill('word').join(' ') },
+        'question',
+      ],
+      ['tarot-traditional', { firstName: ' ', question: 'Why?' }, 'firstName'],
+      ['tarot-celtic-cross', { firstName: 'Ada', question: 'x'.repeat(501) }, 'question'],
+      [
+        'compatibility',
+        { ...forms.compatibility, person2: { ...forms.compatibility.person2, country: '' } },
+        'person2.country',
+      ],
+      ['life-path', { firstName: 'Ada', lastName: 'Lovelace' }, 'birthDate'],
+    ];
+    for (const [kind, body, field] of cases) {
+      const answer = await member.post(`/api/readings/${kind}`, body);
+      expect(answer.status, `${kind} ${field}`).toBe(400);
+      expect(answer.body.error).toBe('invalid_request');
+      expect(answer.body.fields.map((f: { field: string }) => f.field)).toContain(field);
+    }
+    const words = await member.post('/api/readings/tarot-traditional', cases[4]![1]);
+    expect(words.body.fields[0].message).toBe(
+      'Please keep your question under 300 words for the best results.',
+    );
+    const unknown = await member.post('/api/readings/natal-chart', cases[3]![1]);
+    expect(unknown.body.message).toMatch(/could not find/i);
+    expect(await eventCount(server)).toBe(before);
+    expect(await balanceOf(member)).toBe(50);
+  });
+
+  it('refuses a blocked account with 403', async () => {
+    const { member, id } = await memberWith(server, 10);
+    await server.deps.ledger.user(
+      id,
+      { type: 'BlockUser' },
+      { actor: { kind: 'system' }, correlationId: 'test' },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const answer = await member.post('/api/readings/tarot-traditional', forms['tarot-traditional']);
+    expect(answer).toMatchObject({
+      status: 403,
+      body: {
+        error: 'account_blocked',
+        message: 'Your account has been blocked. Please contact support.',
+      },
+    });
+    expect(await balanceOf(member)).toBe(10);
+  });
+
+  it('suggests places for the forms', async () => {
+    const answer = await server.client().get('/api/places?q=Zurich');
+    expect(answer.status).toBe(200);
+    expect(answer.body.items[0]).toMatchObject({ country: 'CH', timezone: 'Europe/Zurich' });
+    expect((await server.client().get('/api/places?q=')).status).toBe(400);
+  });
+
+  it('gives the credits of a reading a crash cut off back, once', async () => {
+    const { member, id } = await memberWith(server, 10);
+    const ledger = server.deps.ledger;
+    const context = { actor: { kind: 'system' as const }, correlationId: 'crash-test' };
+    const readingId = crypto.randomUUID();
+    const spendId = crypto.randomUUID();
+    // What a request leaves behind when its process dies after paying: a pending reading.
+    await ledger.reading(
+      readingId,
+      {
+        type: 'RequestReading',
+        readingId,
+        userId: id,
+        spendId,
+        appId: 3,
+        appName: 'Tarot Traditional',
+        input: {},
+        firstName: 'Ada',
+        question: 'Lost?',
+        creditsCharged: 4,
+      },
+      context,
+    );
+    await ledger.credits(
+      id,
+      {
+        type: 'SpendCredits',
+        spendId,
+        amount: 4,
+        purpose: 'reading',
+        description: 'Tarot Traditional reading',
+        appId: 3,
+        readingId,
+      },
+      context,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await balanceOf(member)).toBe(6);
+
+    expect(await recoverInterruptedReadings(ledger, server.deps.read, 0)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await recoverInterruptedReadings(ledger, server.deps.read, 0)).toBe(0);
+    expect(await balanceOf(member)).toBe(10);
+    const { state } = await ledger.readingOf(readingId);
+    expect(state.status).toBe('failed');
+  });
+});
+
+/** A loopback server speaking OpenAI's chat completions API: it writes, or fails with 500. */
+function fakeOpenAi(mode: () => 'write' | 'fail') {
+  const seen: { model: string; messages: { role: string; content: string }[] }[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      if (req.url !== '/v1/chat/completions') return res.writeHead(404).end();
+      const request = JSON.parse(body);
+      seen.push(request);
+      if (mode() === 'fail') {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        return res.end(
+          JSON.stringify({ error: { message: 'The server had an error', type: 'server_error' } }),
+        );
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-test',
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model: request.model,
+          choices: [
+            {
+              index: 0,
+              finish_reason: 'stop',
+              message: {
+                role: 'assistant',
+                content: '## Your Reading\n\n**The cards speak.** A reading written by the model.',
+              },
+            },
+          ],
+          usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+        }),
+      );
+    });
+  });
+  return new Promise<{ url: string; seen: typeof seen; close(): void }>((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      resolve({ url: `http://127.0.0.1:${port}/v1`, seen, close: () => server.close() });
+    }),
+  );
+}
+
+describe('readings written by OpenAI (a loopback server speaking its API)', () => {
+  let mode: 'write' | 'fail' = 'write';
+  let openAi: Awaited<ReturnType<typeof fakeOpenAi>>;
+  let server: TestServer;
+  beforeAll(async () => {
+    openAi = await fakeOpenAi(() => mode);
+    server = await startTestServer({
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: openAi.url,
+      OPENAI_MODEL: 'gpt-test',
+      OPENAI_MAX_RETRIES: '1',
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    openAi?.close();
+  });
+
+  it('writes the text with the model, from a prompt carrying our computed cards', async () => {
+    mode = 'write';
+    const { member } = await memberWith(server, 10);
+    const answer = await member.post('/api/readings/tarot-traditional', forms['tarot-traditional']);
+    expect(answer.status).toBe(201);
+    expect(answer.body.result.readingText).toContain('A reading written by the model.');
+    const prompt = openAi.seen.at(-1)!;
+    expect(prompt.model).toBe('gpt-test');
+    expect(prompt.messages.map((m) => m.content).join('\n')).toContain(
+      answer.body.result.presentCardName,
+    );
+  });
+
+  it('refunds the spend when the model fails, and says so', async () => {
+    mode = 'fail';
+    const { member } = await memberWith(server, 10);
+    const answer = await member.post('/api/readings/tarot-traditional', forms['tarot-traditional']);
+    expect(answer).toMatchObject({
+      status: 502,
+      body: {
+        error: 'generation_failed',
+        message: 'Failed to generate your reading. Please try again.',
+      },
+    });
+    expect(await balanceOf(member)).toBe(10);
+    const history = (await member.get('/api/me/ledger')).body.items.map(
+      (i: { type: string; amount: number }) => [i.type, i.amount],
+    );
+    expect(history.slice(0, 2)).toEqual([
+      ['SpendRefunded', 4],
+      ['CreditsSpent', -4],
+    ]);
+    expect((await member.get('/api/library')).body.total).toBe(0);
+  });
+});
