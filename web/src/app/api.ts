@@ -7,9 +7,12 @@ import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: fetchBaseQuery({ baseUrl: '/api', credentials: 'same-origin' }),
-  tagTypes: ['Me', 'Ledger', 'Apps', 'AuthProviders'],
+  tagTypes: ['Me', 'Ledger', 'Apps', 'AuthProviders', 'Library', 'Reading'],
   endpoints: () => ({}),
 });
 
 /** Tags every credit-changing mutation invalidates: the balance badge and the history. */
 export const CREDIT_TAGS = ['Me', 'Ledger'] as const;
+
+/** Tags a new reading invalidates: the credits it spent and the library that now holds it. */
+export const READING_CREATED_TAGS = [...CREDIT_TAGS, 'Library'] as const;

@@ -20,7 +20,7 @@ const publicRoutes: RouteObject[] = [
   { path: 'impressum', lazy: page(() => import('../features/legal/ImpressumPage')) },
 ];
 
-const tarotForm = page(() => import('../features/readings/TarotTraditionalFormPage'));
+const tarotForm = page(() => import('../features/readings/tarot/TarotTraditionalFormPage'));
 
 const protectedRoutes: RouteObject[] = [
   { path: 'onboarding', lazy: page(() => import('../features/onboarding/OnboardingPage')) },
@@ -30,32 +30,41 @@ const protectedRoutes: RouteObject[] = [
   { path: 'library', lazy: page(() => import('../features/library/LibraryPage')) },
   { path: 'about', lazy: page(() => import('../features/about/AboutPage')) },
   { path: 'admin', lazy: page(() => import('../features/admin/AdminPage')) },
-  { path: 'natalbirthchart', lazy: page(() => import('../features/readings/NatalChartFormPage')) },
+  {
+    path: 'natalbirthchart',
+    lazy: page(() => import('../features/readings/natalChart/NatalChartFormPage')),
+  },
   { path: 'tarot-traditional', lazy: tarotForm },
   // Spec §2: one part of the product links here; both addresses open the same form.
   { path: 'app/tarot-traditional', lazy: tarotForm },
-  { path: 'compatibility', lazy: page(() => import('../features/readings/CompatibilityFormPage')) },
+  {
+    path: 'compatibility',
+    lazy: page(() => import('../features/readings/compatibility/CompatibilityFormPage')),
+  },
   {
     path: 'tarot-celtic-cross',
-    lazy: page(() => import('../features/readings/CelticCrossFormPage')),
+    lazy: page(() => import('../features/readings/celticCross/CelticCrossFormPage')),
   },
-  { path: 'lifepathnumber', lazy: page(() => import('../features/readings/LifePathFormPage')) },
-  { path: 'tarot-result', lazy: page(() => import('../features/readings/TarotResultPage')) },
+  {
+    path: 'lifepathnumber',
+    lazy: page(() => import('../features/readings/lifePath/LifePathFormPage')),
+  },
+  { path: 'tarot-result', lazy: page(() => import('../features/readings/tarot/TarotResultPage')) },
   {
     path: 'tarot-celtic-cross-result',
-    lazy: page(() => import('../features/readings/CelticCrossResultPage')),
+    lazy: page(() => import('../features/readings/celticCross/CelticCrossResultPage')),
   },
   {
     path: 'lifepathnumber-result',
-    lazy: page(() => import('../features/readings/LifePathResultPage')),
+    lazy: page(() => import('../features/readings/lifePath/LifePathResultPage')),
   },
   {
     path: 'natalbirthchart_result/:readingId',
-    lazy: page(() => import('../features/readings/NatalChartResultPage')),
+    lazy: page(() => import('../features/readings/natalChart/NatalChartResultPage')),
   },
   {
     path: 'compatibility_result/:readingId',
-    lazy: page(() => import('../features/readings/CompatibilityResultPage')),
+    lazy: page(() => import('../features/readings/compatibility/CompatibilityResultPage')),
   },
   { path: 'success', lazy: page(() => import('../features/pricing/PaymentSuccessPage')) },
   { path: 'cancel', lazy: page(() => import('../features/pricing/PaymentCancelPage')) },

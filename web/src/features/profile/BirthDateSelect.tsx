@@ -14,15 +14,29 @@ interface BirthDateSelectProps {
   value: BirthDateParts;
   onChange: (value: BirthDateParts) => void;
   disabled?: boolean;
+  /** The oldest year offered (reading forms); without it, the last 100 years. */
+  firstYear?: number;
+  required?: boolean;
+  /** Shown while only some of the three parts are chosen. */
+  partialHint?: string;
 }
 
-/** Day / month / year selectors shared by onboarding and the profile form. */
-export function BirthDateSelect({ value, onChange, disabled }: BirthDateSelectProps) {
+const SAVED_WHEN_COMPLETE = 'The birth date is saved only once day, month and year are all chosen.';
+
+/** Day / month / year selectors shared by onboarding, the profile form and the reading forms. */
+export function BirthDateSelect({
+  value,
+  onChange,
+  disabled,
+  firstYear,
+  required,
+  partialHint = SAVED_WHEN_COMPLETE,
+}: BirthDateSelectProps) {
   const years = useMemo(() => {
-    const options = yearOptions();
+    const options = yearOptions(new Date(), firstYear);
     // Keep a stored year that is older than the list, so editing never loses it.
     return value.year && !options.includes(value.year) ? [...options, value.year] : options;
-  }, [value.year]);
+  }, [value.year, firstYear]);
 
   const impossible = isImpossibleDate(value);
   const partial = !isComplete(value) && !isEmpty(value);
@@ -33,7 +47,7 @@ export function BirthDateSelect({ value, onChange, disabled }: BirthDateSelectPr
         Birth date
       </Fieldset.Legend>
       <Grid templateColumns="minmax(5rem, 1fr) minmax(0, 2fr) minmax(6rem, 1.3fr)" gap="2">
-        <Field.Root>
+        <Field.Root required={required}>
           <Field.Label fontSize="xs" color="fg.muted">
             Day
           </Field.Label>
@@ -53,7 +67,7 @@ export function BirthDateSelect({ value, onChange, disabled }: BirthDateSelectPr
             <NativeSelect.Indicator />
           </NativeSelect.Root>
         </Field.Root>
-        <Field.Root>
+        <Field.Root required={required}>
           <Field.Label fontSize="xs" color="fg.muted">
             Month
           </Field.Label>
@@ -73,7 +87,7 @@ export function BirthDateSelect({ value, onChange, disabled }: BirthDateSelectPr
             <NativeSelect.Indicator />
           </NativeSelect.Root>
         </Field.Root>
-        <Field.Root>
+        <Field.Root required={required}>
           <Field.Label fontSize="xs" color="fg.muted">
             Year
           </Field.Label>
@@ -97,11 +111,7 @@ export function BirthDateSelect({ value, onChange, disabled }: BirthDateSelectPr
       {impossible ? (
         <Fieldset.ErrorText>That day does not exist in the chosen month.</Fieldset.ErrorText>
       ) : (
-        partial && (
-          <Fieldset.HelperText>
-            The birth date is saved only once day, month and year are all chosen.
-          </Fieldset.HelperText>
-        )
+        partial && <Fieldset.HelperText>{partialHint}</Fieldset.HelperText>
       )}
     </Fieldset.Root>
   );

@@ -31,10 +31,14 @@ export const MONTH_OPTIONS = MONTH_NAMES.map((name, i) => ({
   label: `${pad(i + 1)} - ${name}`,
 }));
 
-/** The current year and the 99 before it: 100 values, newest first. */
-export function yearOptions(now = new Date()): string[] {
+/**
+ * Newest first: the current year down to `firstYear` (the reading forms' lists start in 1900 or
+ * 1990), or the current year and the 99 before it when no first year is given.
+ */
+export function yearOptions(now = new Date(), firstYear?: number): string[] {
   const current = now.getFullYear();
-  return Array.from({ length: 100 }, (_, i) => String(current - i));
+  const length = firstYear === undefined ? 100 : Math.max(0, current - firstYear + 1);
+  return Array.from({ length }, (_, i) => String(current - i));
 }
 
 export function partsFromDate(date: string | null | undefined): BirthDateParts {

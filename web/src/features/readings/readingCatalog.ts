@@ -8,7 +8,17 @@ export interface ReadingAppInfo {
   name: string;
   formPath: string;
   blurb: string;
+  /** Spec §9: the cost the forms use when GET /api/apps fails. */
+  defaultCost: number;
+  /** Spec §2: the loading card's "may take up to" time. */
+  waitSeconds: number;
+  /** Where a reading of this app is shown (spec §2's result routes). */
+  resultPath: (readingId: string) => string;
 }
+
+const byId = (path: string) => (readingId: string) => `${path}/${encodeURIComponent(readingId)}`;
+const byQuery = (path: string) => (readingId: string) =>
+  `${path}?${new URLSearchParams({ readingId })}`;
 
 export const READING_APPS: Record<number, ReadingAppInfo> = {
   1: {
@@ -16,32 +26,59 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     name: 'Natal Birth Chart',
     formPath: '/natalbirthchart',
     blurb: 'The sky at the moment you were born: your sun, moon, rising sign and the houses.',
+    defaultCost: 24,
+    waitSeconds: 90,
+    resultPath: byId('/natalbirthchart_result'),
   },
   2: {
     appId: 2,
     name: 'Tarot Celtic Cross',
     formPath: '/tarot-celtic-cross',
     blurb: 'A ten-card spread for a big question, from its roots to where it may lead.',
+    defaultCost: 12,
+    waitSeconds: 45,
+    resultPath: byQuery('/tarot-celtic-cross-result'),
   },
   3: {
     appId: 3,
     name: 'Tarot Traditional',
     formPath: '/tarot-traditional',
     blurb: 'Three cards for your past, present and future, read around your question.',
+    defaultCost: 4,
+    waitSeconds: 45,
+    resultPath: byQuery('/tarot-result'),
   },
   4: {
     appId: 4,
     name: 'Compatibility Reading',
     formPath: '/compatibility',
     blurb: 'How two charts meet: where you flow together and where you grow.',
+    defaultCost: 8,
+    waitSeconds: 45,
+    resultPath: byId('/compatibility_result'),
   },
   5: {
     appId: 5,
     name: 'Life Path Number',
     formPath: '/lifepathnumber',
     blurb: 'The numerology of your name and birth date, and the path they describe.',
+    defaultCost: 5,
+    waitSeconds: 45,
+    resultPath: byQuery('/lifepathnumber-result'),
   },
 };
+
+export const APP_IDS = {
+  natalChart: 1,
+  celticCross: 2,
+  tarotTraditional: 3,
+  compatibility: 4,
+  lifePath: 5,
+} as const;
+
+/** The app's title, by the server's app id (the library lists readings by these names). */
+export const appTitle = (appId: number, fallback = 'Reading') =>
+  READING_APPS[appId]?.name ?? fallback;
 
 /** Spec §9: tarot traditional, natal birth chart, life path number, Celtic Cross, compatibility. */
 export const DASHBOARD_APP_ORDER = [3, 1, 5, 2, 4] as const;

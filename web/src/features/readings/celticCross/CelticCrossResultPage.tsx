@@ -1,0 +1,81 @@
+import { Heading, Text } from '@chakra-ui/react';
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { PageContainer } from '../../../ui/PageContainer';
+import { Surface } from '../../../ui/Surface';
+import { APP_IDS } from '../readingCatalog';
+import { HowToUseCard } from '../result/HowToUseCard';
+import { QuestionQuote } from '../result/QuestionQuote';
+import { ReadingReport } from '../result/ReadingReport';
+import { ReadingText } from '../result/ReadingText';
+import { ResultFallback } from '../result/ResultFallback';
+import { ResultHeader } from '../result/ResultHeader';
+import { formatLongDate, parseJsonParam } from '../result/resultFields';
+import { useReadingSource } from '../result/useReadingSource';
+import { useReportHighlight } from '../result/useReportHighlight';
+import { CelticCrossLayout } from './CelticCrossLayout';
+import { CelticCrossList } from './CelticCrossList';
+import { celticCrossFromQuery, celticCrossFromResult } from './celticCrossReading';
+
+export default function CelticCrossResultPage() {
+  const [params] = useSearchParams();
+  const legacy = useMemo(
+    () => celticCrossFromQuery(parseJsonParam(params.get('data')), params),
+    [params],
+  );
+  const source = useReadingSource(
+    params.get('readingId') ?? params.get('reading_result_id'),
+    APP_IDS.celticCross,
+    (reading) => celticCrossFromResult(reading.result, reading.firstName, reading.question),
+    legacy,
+  );
+  const { ref, highlighted, goToReading } = useReportHighlight();
+
+  if (source.status !== 'found') {
+    return (
+      <ResultFallback
+        source={source}
+        loadingLabel="Loading your reading..."
+        notFound={{
+          text: "We couldn't find this Celtic Cross reading. Please generate a new one.",
+          actionLabel: 'Generate a New Reading',
+          actionTo: '/tarot-celtic-cross',
+        }}
+      />
+    );
+  }
+  const { view, reading } = source;
+  const generatedOn = formatLongDate(reading?.createdAt);
+
+  return (
+    <PageContainer maxW="5xl">
+      <ResultHeader
+        title="Your Celtic Cross Reading"
+        subtitle={view.firstName ? `Ten cards for ${view.firstName}.` : undefined}
+      />
+      <QuestionQuote question={view.question} firstName={view.firstName} />
+      <HowToUseCard onGoToReading={goToReading} />
+      {view.cards.length > 0 && (
+        <Surface as="section" aria-labelledby="spread-heading" gap="4">
+          <Heading as="h2" textStyle="sectionTitle" id="spread-heading">
+            Your Spread
+          </Heading>
+          <Text color="fg.muted" fontSize="sm">
+            The cross shows your situation; the staff beside it, how you stand in it and where it
+            leads.
+          </Text>
+          <CelticCrossLayout cards={view.cards} />
+          <CelticCrossList cards={view.cards} />
+        </Surface>
+      )}
+      <ReadingReport
+        title="Your Reading"
+        reportRef={ref}
+        highlighted={highlighted}
+        meta={generatedOn && `Generated on ${generatedOn}`}
+      >
+        <ReadingText text={view.text} />
+      </ReadingReport>
+    </PageContainer>
+  );
+}

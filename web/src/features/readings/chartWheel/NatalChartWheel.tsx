@@ -1,0 +1,34 @@
+import { Stack, Text } from '@chakra-ui/react';
+import { useMemo, useState } from 'react';
+import { AspectLegend } from './AspectLegend';
+import { ChartWheel } from './ChartWheel';
+import { wheelModel, wheelSummary } from './chartModel';
+import { PositionsTable } from './PositionsTable';
+
+/** The wheel, its legend, the label of the point in focus, and the positions as a table. */
+export function NatalChartWheel({ chart, aspects }: { chart: unknown; aspects: unknown }) {
+  const model = useMemo(() => wheelModel(chart, aspects), [chart, aspects]);
+  const [activeKey, setActiveKey] = useState<string | null>(null);
+  if (!model) {
+    return <Text color="fg.muted">The chart drawing is not available for this reading.</Text>;
+  }
+  const active = model.points.find((point) => point.key === activeKey);
+
+  return (
+    <Stack gap="4">
+      <ChartWheel
+        model={model}
+        summary={wheelSummary(model)}
+        activeKey={activeKey}
+        onActiveChange={setActiveKey}
+      />
+      <Text textAlign="center" fontWeight="medium" minH="6" aria-hidden>
+        {active
+          ? active.label
+          : 'Hover over a symbol, or move through the table, to see its position.'}
+      </Text>
+      <AspectLegend />
+      <PositionsTable points={model.points} activeKey={activeKey} onActiveChange={setActiveKey} />
+    </Stack>
+  );
+}

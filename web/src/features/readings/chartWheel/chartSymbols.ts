@@ -1,0 +1,105 @@
+/** Glyphs, names and colours of the wheel (the same point names as packages/readings). */
+
+/** U+FE0E asks for the text glyph, not an emoji, where fonts have both (♈ … ♓, ♀, ♂). */
+const TEXT_STYLE = '\uFE0E';
+const asText = (glyph: string) => (glyph.length === 1 ? glyph + TEXT_STYLE : glyph);
+
+export const SIGNS = [
+  ['Aries', '♈', 'fire'],
+  ['Taurus', '♉', 'earth'],
+  ['Gemini', '♊', 'air'],
+  ['Cancer', '♋', 'water'],
+  ['Leo', '♌', 'fire'],
+  ['Virgo', '♍', 'earth'],
+  ['Libra', '♎', 'air'],
+  ['Scorpio', '♏', 'water'],
+  ['Sagittarius', '♐', 'fire'],
+  ['Capricorn', '♑', 'earth'],
+  ['Aquarius', '♒', 'air'],
+  ['Pisces', '♓', 'water'],
+].map(([name, glyph, element]) => ({
+  name: name!,
+  glyph: asText(glyph!),
+  element: element as Element,
+}));
+
+export type Element = 'fire' | 'earth' | 'air' | 'water';
+
+/** Element tints of the sign ring, drawn at low opacity so both colour modes stay readable. */
+export const ELEMENT_COLORS: Record<Element, string> = {
+  fire: '#E4572E',
+  earth: '#4C9F70',
+  air: '#D9A11A',
+  water: '#3A7BD5',
+};
+
+/** The points the wheel draws, in the order the table lists them. */
+export const WHEEL_POINTS = [
+  ['sun', 'Sun', '☉'],
+  ['moon', 'Moon', '☽'],
+  ['mercury', 'Mercury', '☿'],
+  ['venus', 'Venus', '♀'],
+  ['mars', 'Mars', '♂'],
+  ['jupiter', 'Jupiter', '♃'],
+  ['saturn', 'Saturn', '♄'],
+  ['uranus', 'Uranus', '♅'],
+  ['neptune', 'Neptune', '♆'],
+  ['pluto', 'Pluto', '♇'],
+  ['ascendant', 'Ascendant', 'AC'],
+  ['medium_coeli', 'Midheaven', 'MC'],
+  ['chiron', 'Chiron', '⚷'],
+  ['mean_lilith', 'Lilith', '⚸'],
+  ['true_node', 'North Node', '☊'],
+  ['true_south_node', 'South Node', '☋'],
+].map(([key, name, glyph]) => ({ key: key!, name: name!, glyph: asText(glyph!) }));
+
+export const RETROGRADE_MARK = '℞';
+
+export type AspectType = 'conjunction' | 'opposition' | 'trine' | 'sextile' | 'square';
+
+/** Aspect lines: warm for the tense aspects (dashed too), cool for the easy ones. */
+export const ASPECT_STYLES: Record<
+  AspectType,
+  { label: string; symbol: string; color: string; dash?: string }
+> = {
+  conjunction: { label: 'Conjunction', symbol: '☌', color: '#B7791F' },
+  opposition: { label: 'Opposition', symbol: '☍', color: '#D64545', dash: '8 5' },
+  square: { label: 'Square', symbol: '□', color: '#DD6B20', dash: '8 5' },
+  trine: { label: 'Trine', symbol: '△', color: '#2F9E6B' },
+  sextile: { label: 'Sextile', symbol: '⚹', color: '#3B82F6' },
+};
+
+export const isAspectType = (value: unknown): value is AspectType =>
+  typeof value === 'string' && value in ASPECT_STYLES;
+
+export const HOUSE_ORDINALS = [
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'eleventh',
+  'twelfth',
+];
+
+/** Zodiac position of a longitude: "14°22′ Leo". */
+export function formatPosition(longitude: number): string {
+  const lon = ((longitude % 360) + 360) % 360;
+  let sign = Math.floor(lon / 30);
+  let degrees = Math.floor(lon - sign * 30);
+  let minutes = Math.round((lon - sign * 30 - degrees) * 60);
+  if (minutes === 60) {
+    minutes = 0;
+    degrees += 1;
+  }
+  if (degrees === 30) {
+    degrees = 0;
+    sign = (sign + 1) % 12;
+  }
+  return `${degrees}°${String(minutes).padStart(2, '0')}′ ${SIGNS[sign]!.name}`;
+}

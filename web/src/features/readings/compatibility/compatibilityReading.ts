@@ -1,0 +1,72 @@
+import type { ReadingView } from '@astra/contracts';
+import { count, type Fields, fields, text } from '../result/resultFields';
+
+/** Spec §9: the compatibility score is out of 44. */
+export const COMPATIBILITY_SCORE_MAX = 44;
+
+export interface PersonView {
+  firstName?: string;
+  lastName?: string;
+  birthDate?: string;
+  birthTime?: string;
+  city?: string;
+  country?: string;
+}
+
+export interface CompatibilityView {
+  score: number;
+  description?: string;
+  report: string;
+  person1: PersonView;
+  person2: PersonView;
+}
+
+function person(source: Fields): PersonView {
+  return {
+    firstName: text(source.firstName),
+    lastName: text(source.lastName),
+    birthDate: text(source.birthDate),
+    birthTime: text(source.birthTime),
+    city: text(source.city),
+    country: text(source.country),
+  };
+}
+
+/** The result, with the people from the result or else from the request that made it. */
+export function compatibilityFromReading(reading: ReadingView): CompatibilityView | null {
+  const { result, input } = reading;
+  const score = count(result.compatibility_score);
+  const report = text(result.full_report);
+  if (score === undefined || report === undefined) return null;
+  const personOf = (key: 'person1' | 'person2') =>
+    person(isEmpty(result[key]) ? fields(input[key]) : fields(result[key]));
+  return {
+    score,
+    description: text(result.compatibility_score_description),
+    report,
+    person1: personOf('person1'),
+    person2: personOf('person2'),
+  };
+}
+
+const isEmpty = (value: unknown) => Object.keys(fields(value)).length === 0;
+
+export const personName = (p: PersonView, number: 1 | 2) =>
+  [p.firstName, p.lastName].filter((part) => part?.trim()).join(' ') || `Person ${number}`;
+
+/** Spec §5: long US date; 'Unknown' when missing, 'Invalid Date' when it is not a date. */
+export function personBirthDate(date: string | undefined): string {
+  if (!date?.trim()) return 'Unknown';
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? new Date(`${date}T00:00:00Z`) : new Date(date);
+  if (Number.isNaN(day.getTime())) return 'Invalid Date';
+  return day.toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+/** Spec §2: the birth time's first five characters (HH:MM), or N/A. */
+export const personBirthTime = (time: string | undefined) =>
+  time?.trim() ? time.trim().slice(0, 5) : 'N/A';

@@ -1,0 +1,67 @@
+import { readingMessages } from '@astra/contracts';
+import { Box, Heading, Stack, Text } from '@chakra-ui/react';
+import { type ReactNode, useEffect } from 'react';
+import { Navigate } from 'react-router';
+import { BackLink } from '../../../ui/BackLink';
+import { PageContainer } from '../../../ui/PageContainer';
+import { PageTitle } from '../../../ui/PageTitle';
+import { toaster } from '../../../ui/toaster';
+import { useCurrentUser } from '../../auth/authApi';
+import { READING_APPS } from '../readingCatalog';
+import { GenerationLoading } from './GenerationLoading';
+
+const BLOCKED_TOAST_ID = 'account-blocked';
+
+interface ReadingFormPageProps {
+  appId: number;
+  title: string;
+  intro: string;
+  generating: boolean;
+  children: ReactNode;
+}
+
+/**
+ * The frame of every reading form: back link to /app, title, the blocked-account guard
+ * (spec §6) and the loading card over the form while the reading is generated.
+ */
+export function ReadingFormPage({
+  appId,
+  title,
+  intro,
+  generating,
+  children,
+}: ReadingFormPageProps) {
+  const { me } = useCurrentUser();
+  const blocked = me?.status === 'blocked';
+
+  useEffect(() => {
+    if (blocked && !toaster.isVisible(BLOCKED_TOAST_ID)) {
+      toaster.create({
+        id: BLOCKED_TOAST_ID,
+        type: 'error',
+        title: readingMessages.accountBlocked,
+        closable: true,
+      });
+    }
+  }, [blocked]);
+
+  if (blocked) return <Navigate to="/app" replace />;
+
+  return (
+    <PageContainer maxW="3xl">
+      <PageTitle>{title}</PageTitle>
+      <BackLink />
+      <Stack gap="2">
+        <Heading as="h1" textStyle="pageTitle">
+          {title}
+        </Heading>
+        <Text color="fg.muted">{intro}</Text>
+      </Stack>
+      {/* While generating, the form keeps its input but cannot be reached. */}
+      <Box inert={generating} aria-hidden={generating || undefined}>
+        {children}
+      </Box>
+      {generating && <GenerationLoading seconds={READING_APPS[appId]!.waitSeconds} />}
+    </PageContainer>
+  );
+}

@@ -1,0 +1,70 @@
+import { readingMessages } from '@astra/contracts';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { describeApiError } from '../../../app/apiErrors';
+import { notifyError } from '../../../ui/toaster';
+import { useCurrentUser } from '../../auth/authApi';
+import { APP_IDS, READING_APPS } from '../readingCatalog';
+import { type ReadingRequest, useCreateReadingMutation } from '../readingsApi';
+import { useReadingCost } from './useReadingCost';
+
+/** Server field errors by the request's field path ('city', 'person1.city', …). */
+export type FieldErrors = Record<string, string>;
+
+export const insufficientCreditsText = (cost: number, balance: number) =>
+  `You need ${cost} credits but have ${balance}.`;
+
+/**
+ * Spec §4 generation: credit pre-check, POST, then the result route; on failure a toast and
+ * the form again with its input (the page keeps its state, the loading card only covers it).
+ */
+export function useGenerateReading(appId: number) {
+  const navigate = useNavigate();
+  const { me } = useCurrentUser();
+  const cost = useReadingCost(appId);
+  const [createReading, { isLoading: generating }] = useCreateReadingMutation();
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+
+  const failed = (message: string) => {
+    if (appId === APP_IDS.natalChart) notifyError('Generation failed', message);
+    else notifyError(message);
+  };
+
+  const generate = async (request: ReadingRequest) => {
+    if (!me) {
+      notifyError('Unable to verify credits');
+      return;
+    }
+    if (me.remainingCredits < cost) {
+      notifyError('Insufficient credits', insufficientCreditsText(cost, me.remainingCredits));
+      return;
+    }
+    setFieldErrors({});
+    try {
+      const created = await createReading(request).unwrap();
+      navigate(READING_APPS[appId]!.resultPath(created.readingId));
+    } catch (failure) {
+      const info = describeApiError(failure);
+      if (info.status === 402 || info.code === 'insufficient_credits') {
+        notifyError('Insufficient credits', readingMessages.insufficientCredits);
+        navigate('/pricing');
+      } else if (info.code === 'account_blocked') {
+        notifyError(info.message ?? readingMessages.accountBlocked);
+        navigate('/app', { replace: true });
+      } else if (info.fields?.length) {
+        setFieldErrors(Object.fromEntries(info.fields.map((f) => [f.field, f.message])));
+        failed(info.fields.map((f) => f.message).join(' '));
+      } else {
+        failed(info.message ?? readingMessages.generationFailed);
+      }
+    }
+  };
+
+  return {
+    generate,
+    generating,
+    cost,
+    fieldErrors,
+    clearFieldErrors: () => setFieldErrors((errors) => (Object.keys(errors).length ? {} : errors)),
+  };
+}

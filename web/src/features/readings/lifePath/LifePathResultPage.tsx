@@ -1,0 +1,64 @@
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { PageContainer } from '../../../ui/PageContainer';
+import { formatBirthDate } from '../../profile/birthDateParts';
+import { APP_IDS } from '../readingCatalog';
+import { HowToUseCard } from '../result/HowToUseCard';
+import { ReadingReport } from '../result/ReadingReport';
+import { ReadingText } from '../result/ReadingText';
+import { ResultFallback } from '../result/ResultFallback';
+import { ResultHeader } from '../result/ResultHeader';
+import { formatLongDate, parseJsonParam } from '../result/resultFields';
+import { useReadingSource } from '../result/useReadingSource';
+import { useReportHighlight } from '../result/useReportHighlight';
+import { lifePathFromResult } from './lifePathReading';
+import { NumberCards } from './NumberCards';
+
+export default function LifePathResultPage() {
+  const [params] = useSearchParams();
+  const legacy = useMemo(() => lifePathFromResult(parseJsonParam(params.get('data'))), [params]);
+  const source = useReadingSource(
+    params.get('readingId'),
+    APP_IDS.lifePath,
+    (reading) => lifePathFromResult(reading.result),
+    legacy,
+  );
+  const { ref, highlighted, goToReading } = useReportHighlight();
+
+  if (source.status !== 'found') {
+    return (
+      <ResultFallback
+        source={source}
+        loadingLabel="Loading your reading..."
+        notFound={{
+          text: "We couldn't find this life path reading. Please calculate your numbers again.",
+          actionLabel: 'Calculate Again',
+          actionTo: '/lifepathnumber',
+        }}
+      />
+    );
+  }
+  const { view, reading } = source;
+  const name = [view.firstName, view.lastName].filter(Boolean).join(' ');
+  const born = view.birthDate ? formatBirthDate(view.birthDate) : undefined;
+  const generatedOn = formatLongDate(reading?.createdAt);
+
+  return (
+    <PageContainer maxW="4xl">
+      <ResultHeader
+        title="Your Life Path Reading"
+        subtitle={name ? `The numbers of ${name}${born ? `, born ${born}` : ''}.` : undefined}
+      />
+      <NumberCards view={view} />
+      <HowToUseCard onGoToReading={goToReading} dismissible />
+      <ReadingReport
+        title="Your Numerology Reading"
+        reportRef={ref}
+        highlighted={highlighted}
+        meta={generatedOn && `Generated on ${generatedOn}`}
+      >
+        <ReadingText text={view.text} />
+      </ReadingReport>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,111 @@
+import {
+  Box,
+  Button,
+  CloseButton,
+  Heading,
+  HStack,
+  List,
+  Stack,
+  Text,
+  VisuallyHidden,
+} from '@chakra-ui/react';
+import { ArrowDown, Mic } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { Surface } from '../../../ui/Surface';
+
+interface HowToUseCardProps {
+  onGoToReading: () => void;
+  /** Tarot and life path let people put the card away (spec §2). */
+  dismissible?: boolean;
+  /** The voice button's label on this page. */
+  voiceLabel?: string;
+}
+
+function Step({ number, title, children }: { number: number; title: string; children: ReactNode }) {
+  return (
+    <List.Item display="flex" gap="3" alignItems="flex-start">
+      <Box
+        aria-hidden
+        flexShrink="0"
+        boxSize="8"
+        rounded="full"
+        bg="brand.solid"
+        color="brand.contrast"
+        display="flex"
+        alignItems="center"
+        justifyContent="center"
+        fontWeight="bold"
+      >
+        {number}
+      </Box>
+      <Stack gap="2" flex="1" minW="0">
+        <Heading as="h3" size="sm">
+          <VisuallyHidden>Step {number}: </VisuallyHidden>
+          {title}
+        </Heading>
+        {children}
+      </Stack>
+    </List.Item>
+  );
+}
+
+/**
+ * Spec §2 'How to Use Your Reading'. Step 2's voice guide arrives in a later release: its place
+ * is kept with a disabled button and a note.
+ */
+export function HowToUseCard({
+  onGoToReading,
+  dismissible = false,
+  voiceLabel = 'Speak to Voice Guide',
+}: HowToUseCardProps) {
+  const [dismissed, setDismissed] = useState(false);
+  if (dismissed) return null;
+
+  return (
+    <Surface as="section" aria-labelledby="how-to-heading" tone="glow" gap="4">
+      <HStack justify="space-between" align="flex-start">
+        <Heading as="h2" size="md" id="how-to-heading">
+          How to Use Your Reading
+        </Heading>
+        {dismissible && (
+          <CloseButton
+            size="sm"
+            aria-label="Dismiss how to use your reading"
+            onClick={() => setDismissed(true)}
+            mt="-1"
+            me="-2"
+          />
+        )}
+      </HStack>
+      <List.Root as="ol" listStyleType="none" gap="4">
+        <Step number={1} title="Review Your Reading">
+          <Text color="fg.muted" fontSize="sm">
+            Read your full reading below, at your own pace. It is saved in your library.
+          </Text>
+          <Button size="sm" alignSelf="flex-start" onClick={onGoToReading}>
+            <ArrowDown aria-hidden />
+            Go to Reading
+          </Button>
+        </Step>
+        <Step number={2} title="Start Voice Consultation">
+          <Text color="fg.muted" fontSize="sm">
+            Talk your reading through with Astra's AI voice guide.
+          </Text>
+          <Button
+            size="sm"
+            variant="outline"
+            alignSelf="flex-start"
+            disabled
+            aria-describedby="voice-guide-note"
+          >
+            <Mic aria-hidden />
+            {voiceLabel}
+          </Button>
+          <Text id="voice-guide-note" fontSize="sm" color="fg.muted">
+            The voice guide is coming soon.
+          </Text>
+        </Step>
+      </List.Root>
+    </Surface>
+  );
+}

@@ -1,0 +1,29 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+/** Spec §9: the report stays highlighted for 2 seconds after 'Go to Reading'. */
+export const REPORT_HIGHLIGHT_MS = 2000;
+
+/** 'Go to Reading': scroll the report into view, move focus to it and highlight it briefly. */
+export function useReportHighlight() {
+  const ref = useRef<HTMLElement>(null);
+  const [flashes, setFlashes] = useState(0);
+  const [highlighted, setHighlighted] = useState(false);
+
+  useEffect(() => {
+    if (flashes === 0) return;
+    setHighlighted(true);
+    const timer = window.setTimeout(() => setHighlighted(false), REPORT_HIGHLIGHT_MS);
+    return () => window.clearTimeout(timer);
+  }, [flashes]);
+
+  const goToReading = useCallback(() => {
+    const report = ref.current;
+    if (!report) return;
+    const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    report.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' });
+    report.focus({ preventScroll: true });
+    setFlashes((count) => count + 1);
+  }, []);
+
+  return { ref, highlighted, goToReading };
+}
