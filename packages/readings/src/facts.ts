@@ -166,16 +166,26 @@ export interface CompatibilityFacts {
   aspects: Aspect[];
 }
 
+/** Names the person an input error is about: `timezone` becomes `person2.timezone`. */
+function forPerson<T>(prefix: 'person1' | 'person2', compute: () => T): T {
+  try {
+    return compute();
+  } catch (error) {
+    if (!(error instanceof ReadingInputError)) throw error;
+    throw new ReadingInputError(
+      error.code,
+      error.message,
+      `${prefix}.${error.field ?? 'birthDate'}`,
+    );
+  }
+}
+
 export function compatibilityFacts(
   person1: BirthDetails,
   person2: BirthDetails,
 ): CompatibilityFacts {
-  const place1 = resolveBirthPlace(person1);
-  if (!place1) throw unknownPlace(person1, 'person1.city');
-  const place2 = resolveBirthPlace(person2);
-  if (!place2) throw unknownPlace(person2, 'person2.city');
-  const first = natalChartFacts(person1, place1);
-  const second = natalChartFacts(person2, place2);
+  const first = forPerson('person1', () => natalChartFacts(person1));
+  const second = forPerson('person2', () => natalChartFacts(person2));
   return {
     person1: first,
     person2: second,

@@ -43,13 +43,14 @@ export const configSchema = z
       .min(1)
       .transform((pem) => pem.replaceAll('\\n', '\n'))
       .optional(),
-    /** `external` when `services/projector` runs the projections in its own process. */
     /** With a key, readings are written by OpenAI's API; without, by the offline writer. */
     OPENAI_API_KEY: z.string().min(1).optional(),
     OPENAI_BASE_URL: z.url().optional(),
     OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
-    OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
-    OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+    // Every try together stays well inside the 10 minutes after which a reading counts as interrupted.
+    OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(60_000),
+    OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(3).default(2),
+    /** `external` when `services/projector` runs the projections in its own process. */
     PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),
     SESSION_COOKIE: z.string().default('astra.sid'),
     /** How long a command waits for its write to be readable before answering anyway. */

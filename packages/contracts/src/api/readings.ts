@@ -18,16 +18,17 @@ export const readingMessages = {
 
 export const countWords = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
 
+const text = z.string({
+  error: (issue) => (issue.input === undefined ? 'is required' : 'must be text'),
+});
 const required = (max: number) =>
-  z.string({ error: 'is required' }).trim().min(1, 'is required').max(max);
+  text.trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
 const today = () => new Date().toISOString().slice(0, 10);
 const birthDate = z.iso
   .date('must be a date (YYYY-MM-DD)')
   .refine((day) => day >= `${NATAL_FIRST_YEAR}-01-01`, `must be in ${NATAL_FIRST_YEAR} or later`)
   .refine((day) => day <= today(), 'must not be in the future');
-const birthTime = z
-  .string({ error: 'is required' })
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time (HH:MM)');
+const birthTime = text.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time (HH:MM)');
 
 /** A person's birth data; latitude, longitude and time zone, given together, override the place lookup. */
 export const birthDataSchema = z
@@ -60,8 +61,7 @@ export const tarotTraditionalRequestSchema = z.strictObject({
 
 export const celticCrossRequestSchema = z.strictObject({
   firstName: required(100),
-  question: z
-    .string({ error: 'is required' })
+  question: text
     .trim()
     .min(1, 'is required')
     .max(CELTIC_CROSS_QUESTION_MAX_CHARACTERS, readingMessages.questionTooLong),

@@ -4,6 +4,7 @@ import { longDate } from '../dates.ts';
 const refundReasons: Record<string, string> = {
   generation_failed: 'the reading could not be generated',
   voice_failed: 'the voice guide could not be started',
+  interrupted: 'the reading was interrupted',
 };
 
 /** One line telling a person what a ledger event did to their credits. */

@@ -32,6 +32,7 @@ export const decide = (command: ReadingCommand, state: Reading): ReadingEvent[] 
     }
     case 'CompleteReading':
       if (state.status === 'completed') return [];
+      if (state.status === 'none') throw readingErrors.notFound();
       // A reading given up on (and refunded) stays given up: its text arrived too late.
       if (state.status !== 'pending') throw readingErrors.alreadyFailed();
       return [

@@ -40,8 +40,9 @@ export async function abandonReading(
       refund.newEvents.length > 0 ||
       refund.state.recentSpends.some((s) => s.spendId === reading.spendId && s.refunded);
   } catch (error) {
-    // No spend to give back (it never happened) is not a failure of the refund.
-    if (!isDomainError(error) || error.code !== 'spend_not_refundable') throw error;
+    // A refusal (no such spend, or an account closed meanwhile, its credits forfeited) leaves
+    // nothing to give back; the reading is failed all the same.
+    if (!isDomainError(error)) throw error;
   }
   return ledger.reading(reading.readingId, { type: 'FailReading', reason, refunded }, context);
 }
@@ -102,34 +103,37 @@ export async function generateReading(
     req.context,
   );
 
-  let remainingCredits: number;
-  try {
-    const spent = await ledger.credits(
-      user.id,
-      {
-        type: 'SpendCredits',
-        spendId: reading.spendId,
-        amount: cost,
-        purpose: 'reading',
-        description: app.app_name,
-        appId,
-        readingId: reading.readingId,
-      },
-      req.context,
-    );
-    remainingCredits = spent.state.balance;
-  } catch (error) {
-    if (isDomainError(error) && error.code === 'insufficient_credits') {
-      // Another request spent the credits first.
-      await ledger.reading(
-        reading.readingId,
-        { type: 'FailReading', reason: 'insufficient_credits', refunded: false },
+  let remainingCredits = balance;
+  // A free reading (cost 0) spends nothing.
+  if (cost > 0) {
+    try {
+      const spent = await ledger.credits(
+        user.id,
+        {
+          type: 'SpendCredits',
+          spendId: reading.spendId,
+          amount: cost,
+          purpose: 'reading',
+          description: app.app_name,
+          appId,
+          readingId: reading.readingId,
+        },
         req.context,
       );
-      throw insufficientCredits(cost, Number(error.details.balance));
+      remainingCredits = spent.state.balance;
+    } catch (error) {
+      if (isDomainError(error) && error.code === 'insufficient_credits') {
+        // Another request spent the credits first.
+        await ledger.reading(
+          reading.readingId,
+          { type: 'FailReading', reason: 'insufficient_credits', refunded: false },
+          req.context,
+        );
+        throw insufficientCredits(cost, Number(error.details.balance));
+      }
+      await abandonReading(ledger, reading, 'generation_failed', req.context);
+      throw error;
     }
-    await abandonReading(ledger, reading, 'generation_failed', req.context);
-    throw error;
   }
 
   let result: Record<string, unknown>;
