@@ -31,12 +31,12 @@ const apply = (row: Row | undefined, event: ReadingEvent, at: Date): Row | undef
     case 'ReadingGenerated':
       return row && { ...row, status: 'completed', reading_result_content: event.data.result };
     case 'ReadingFailed':
-      // A failed reading was refunded (or never paid): it charged nothing.
+      // A failed reading was refunded, never paid, or its account closed: it charged nothing.
       return (
         row && {
           ...row,
           status: 'failed',
-          credits_charged: event.data.refunded ? 0 : row.credits_charged,
+          credits_charged: 0,
         }
       );
     case 'ReadingDeleted':

@@ -23,15 +23,20 @@ export async function recoverInterruptedReadings(
     .execute();
   let recovered = 0;
   for (const { log_id: readingId } of pending) {
-    const { state } = await ledger.readingOf(readingId);
-    if (state.status !== 'pending' || !state.userId || !state.spendId) continue;
-    await abandonReading(
-      ledger,
-      { readingId, userId: state.userId, spendId: state.spendId },
-      'interrupted',
-      systemContext(),
-    );
-    recovered++;
+    try {
+      const { state } = await ledger.readingOf(readingId);
+      if (state.status !== 'pending' || !state.userId || !state.spendId) continue;
+      await abandonReading(
+        ledger,
+        { readingId, userId: state.userId, spendId: state.spendId },
+        'interrupted',
+        systemContext(),
+      );
+      recovered++;
+    } catch (error) {
+      // One reading that cannot be finished must not hold up the others.
+      console.error(`Recovering reading ${readingId} failed:`, error);
+    }
   }
   return recovered;
 }
