@@ -112,7 +112,7 @@ export function PlaceCombobox({
           ref={listRef}
           id={listId}
           role="listbox"
-          aria-label={`${label} suggestions`}
+          aria-label="Place suggestions"
           hidden={!expanded}
           position="absolute"
           top="calc(100% + 4px)"

@@ -45,7 +45,7 @@ export default function CelticCrossFormPage() {
         <form noValidate onSubmit={submit} aria-labelledby="celtic-form-heading">
           <HStack justify="space-between" wrap="wrap" gap="3">
             <Heading as="h2" size="md" id="celtic-form-heading">
-              Your Question
+              Ask the Celtic Cross
             </Heading>
             <ImportFromProfileButton
               onImport={(me) => {

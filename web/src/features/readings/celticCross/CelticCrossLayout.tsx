@@ -69,6 +69,7 @@ export function CelticCrossLayout({ cards }: { cards: CelticCrossCard[] }) {
                 orientation={card.orientation}
                 cardId={card.cardId}
                 width="5rem"
+                showName={false}
               />
               {number === 1 && crossing && (
                 <Box
@@ -84,6 +85,7 @@ export function CelticCrossLayout({ cards }: { cards: CelticCrossCard[] }) {
                     orientation={crossing.orientation}
                     cardId={crossing.cardId}
                     width="5rem"
+                    showName={false}
                   />
                 </Box>
               )}

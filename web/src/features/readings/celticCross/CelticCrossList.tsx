@@ -14,6 +14,7 @@ export function CelticCrossList({ cards }: { cards: CelticCrossCard[] }) {
             orientation={card.orientation}
             cardId={card.cardId}
             width="4.5rem"
+            showName={false}
           />
           <Stack gap="1" minW="0">
             <Text textStyle="eyebrow" color="starlight.fg">

@@ -69,7 +69,7 @@ export default function CelticCrossResultPage() {
         </Surface>
       )}
       <ReadingReport
-        title="Your Reading"
+        title="Your Full Celtic Cross Reading"
         reportRef={ref}
         highlighted={highlighted}
         meta={generatedOn && `Generated on ${generatedOn}`}

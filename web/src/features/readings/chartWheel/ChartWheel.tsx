@@ -12,13 +12,13 @@ const R = {
   signInner: 250,
   tickMajor: 240,
   glyph: 206,
-  retrograde: 183,
+  retrograde: 180,
   leaderEnd: 222,
   houseOuter: 156,
   aspect: 126,
 };
 /** Closest two glyphs may stand, in degrees of arc at the glyph radius. */
-const MIN_GLYPH_GAP = 8.5;
+const MIN_GLYPH_GAP = 9;
 
 const GLYPH_FONT =
   "'DejaVu Sans', 'Segoe UI Symbol', 'Noto Sans Symbols', 'Noto Sans Symbols 2', 'Apple Symbols', sans-serif";
@@ -92,7 +92,7 @@ export function ChartWheel({ model, summary, activeKey, onActiveChange }: ChartW
                 {...textAt(midAngle(start, end), (R.outer + R.signInner) / 2)}
                 textAnchor="middle"
                 dominantBaseline="central"
-                fontSize="24"
+                fontSize="27"
                 fontFamily={GLYPH_FONT}
                 fill="currentColor"
               >
@@ -131,7 +131,7 @@ export function ChartWheel({ model, summary, activeKey, onActiveChange }: ChartW
                 {...textAt(midAngle(angle, next), (R.houseOuter + R.aspect) / 2)}
                 textAnchor="middle"
                 dominantBaseline="central"
-                fontSize="14"
+                fontSize="18"
                 fill="var(--chakra-colors-fg-muted)"
               >
                 {house}
@@ -195,7 +195,7 @@ export function ChartWheel({ model, summary, activeKey, onActiveChange }: ChartW
               {active && (
                 <circle
                   {...(({ x, y }) => ({ cx: x, cy: y }))(textAt(shown, R.glyph))}
-                  r={17}
+                  r={19}
                   fill="var(--chakra-colors-brand-subtle)"
                   stroke="var(--chakra-colors-brand-border)"
                 />
@@ -204,7 +204,7 @@ export function ChartWheel({ model, summary, activeKey, onActiveChange }: ChartW
                 {...textAt(shown, R.glyph)}
                 textAnchor="middle"
                 dominantBaseline="central"
-                fontSize={isAngle ? 15 : 23}
+                fontSize={isAngle ? 17 : 27}
                 fontWeight={isAngle ? 700 : 400}
                 fontFamily={GLYPH_FONT}
                 fill="currentColor"
@@ -216,7 +216,7 @@ export function ChartWheel({ model, summary, activeKey, onActiveChange }: ChartW
                   {...textAt(shown, R.retrograde)}
                   textAnchor="middle"
                   dominantBaseline="central"
-                  fontSize="13"
+                  fontSize="16"
                   fontFamily={GLYPH_FONT}
                   fill="var(--chakra-colors-fg-error)"
                 >

@@ -22,7 +22,7 @@ export function NatalChartWheel({ chart, aspects }: { chart: unknown; aspects: u
         activeKey={activeKey}
         onActiveChange={setActiveKey}
       />
-      <Text textAlign="center" fontWeight="medium" minH="6" aria-hidden>
+      <Text textAlign="center" fontWeight="medium" fontSize="sm" minH="6" aria-hidden>
         {active
           ? active.label
           : 'Hover over a symbol, or move through the table, to see its position.'}

@@ -1,4 +1,4 @@
-import { Table, Text } from '@chakra-ui/react';
+import { Table, Text, VisuallyHidden } from '@chakra-ui/react';
 import type { WheelPoint } from './chartModel';
 import { formatPosition } from './chartSymbols';
 
@@ -26,7 +26,9 @@ export function PositionsTable({ points, activeKey, onActiveChange }: PositionsT
             <Table.ColumnHeader scope="col" textAlign="end">
               House
             </Table.ColumnHeader>
-            <Table.ColumnHeader scope="col">Motion</Table.ColumnHeader>
+            <Table.ColumnHeader scope="col" hideBelow="sm">
+              Motion
+            </Table.ColumnHeader>
           </Table.Row>
         </Table.Header>
         <Table.Body onMouseLeave={() => onActiveChange(null)}>
@@ -60,9 +62,15 @@ export function PositionsTable({ points, activeKey, onActiveChange }: PositionsT
               </Table.Cell>
               <Table.Cell whiteSpace="nowrap" fontVariantNumeric="tabular-nums">
                 {formatPosition(point.longitude)}
+                {point.retrograde && (
+                  <Text as="span" hideFrom="sm">
+                    {' '}
+                    ℞<VisuallyHidden> retrograde</VisuallyHidden>
+                  </Text>
+                )}
               </Table.Cell>
               <Table.Cell textAlign="end">{point.house ?? '–'}</Table.Cell>
-              <Table.Cell>{point.retrograde ? 'Retrograde ℞' : 'Direct'}</Table.Cell>
+              <Table.Cell hideBelow="sm">{point.retrograde ? 'Retrograde ℞' : 'Direct'}</Table.Cell>
             </Table.Row>
           ))}
         </Table.Body>

@@ -52,7 +52,7 @@ export default function LifePathResultPage() {
       <NumberCards view={view} />
       <HowToUseCard onGoToReading={goToReading} dismissible />
       <ReadingReport
-        title="Your Numerology Reading"
+        title="Your Full Numerology Reading"
         reportRef={ref}
         highlighted={highlighted}
         meta={generatedOn && `Generated on ${generatedOn}`}

@@ -1,11 +1,11 @@
 /** Short titles of the numerology numbers (1–9 and the master numbers 11, 22, 33). */
 export const NUMBER_MEANINGS: Record<number, { title: string; keywords: string }> = {
-  1: { title: 'The Leader', keywords: 'Independence, initiative and courage' },
-  2: { title: 'The Peacemaker', keywords: 'Partnership, diplomacy and sensitivity' },
+  1: { title: 'The Initiator', keywords: 'Independence, initiative and courage' },
+  2: { title: 'The Partner', keywords: 'Partnership, diplomacy and sensitivity' },
   3: { title: 'The Communicator', keywords: 'Expression, creativity and joy' },
   4: { title: 'The Builder', keywords: 'Structure, discipline and reliability' },
   5: { title: 'The Adventurer', keywords: 'Freedom, change and curiosity' },
-  6: { title: 'The Nurturer', keywords: 'Care, responsibility and harmony at home' },
+  6: { title: 'The Caretaker', keywords: 'Care, responsibility and harmony at home' },
   7: { title: 'The Seeker', keywords: 'Reflection, wisdom and inner truth' },
   8: { title: 'The Achiever', keywords: 'Ambition, mastery and abundance' },
   9: { title: 'The Humanitarian', keywords: 'Compassion, generosity and completion' },

@@ -1,4 +1,4 @@
-import { DataList, Heading, SimpleGrid } from '@chakra-ui/react';
+import { DataList, Heading } from '@chakra-ui/react';
 import { Surface } from '../../../ui/Surface';
 import type { NatalView } from './natalReading';
 
@@ -15,17 +15,21 @@ export function BirthInfoCard({ birth }: { birth: NatalView['birth'] }) {
       <Heading as="h2" size="md" id="birth-info-heading">
         Birth Information
       </Heading>
-      <DataList.Root orientation="vertical" size="md" asChild>
-        <SimpleGrid columns={{ base: 2, md: 4 }} gap="4">
-          {rows.map(([label, value]) => (
-            <DataList.Item key={label}>
-              <DataList.ItemLabel color="fg.muted">{label}</DataList.ItemLabel>
-              <DataList.ItemValue fontWeight="medium" wordBreak="break-word">
-                {value}
-              </DataList.ItemValue>
-            </DataList.Item>
-          ))}
-        </SimpleGrid>
+      <DataList.Root
+        orientation="vertical"
+        size="md"
+        display="grid"
+        gridTemplateColumns={{ base: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' }}
+        gap="4"
+      >
+        {rows.map(([label, value]) => (
+          <DataList.Item key={label}>
+            <DataList.ItemLabel color="fg.muted">{label}</DataList.ItemLabel>
+            <DataList.ItemValue fontWeight="medium" wordBreak="break-word">
+              {value}
+            </DataList.ItemValue>
+          </DataList.Item>
+        ))}
       </DataList.Root>
     </Surface>
   );

@@ -17,13 +17,21 @@ interface TarotCardFaceProps {
   cardId?: string;
   /** Card width; the height follows the 2:3 card ratio. */
   width?: string | Record<string, string>;
+  /** Small cards leave the name off the face; it is printed beside them. */
+  showName?: boolean;
 }
 
 /**
  * A drawn card, drawn with boxes: number or rank, suit symbol and name on a night-sky face.
  * A reversed card is turned 180°. Decorative: the card's name and orientation are text nearby.
  */
-export function TarotCardFace({ name, orientation, cardId, width = '8rem' }: TarotCardFaceProps) {
+export function TarotCardFace({
+  name,
+  orientation,
+  cardId,
+  width = '8rem',
+  showName = true,
+}: TarotCardFaceProps) {
   const face = cardFace(name, cardId);
   const Icon = SUIT_ICONS[face.suit];
   return (
@@ -58,9 +66,22 @@ export function TarotCardFace({ name, orientation, cardId, width = '8rem' }: Tar
           {face.mark}
         </Text>
         <Icon size="40%" strokeWidth={1.5} color="var(--chakra-colors-night-accent)" />
-        <Text fontSize="2xs" lineHeight="short" fontWeight="medium" lineClamp={2}>
-          {name}
-        </Text>
+        {showName ? (
+          <Text fontSize="2xs" lineHeight="short" fontWeight="medium" lineClamp={2}>
+            {name}
+          </Text>
+        ) : (
+          <Text
+            fontFamily="heading"
+            fontWeight="bold"
+            fontSize="sm"
+            color="night.accent"
+            minH="5"
+            transform="rotate(180deg)"
+          >
+            {face.mark}
+          </Text>
+        )}
       </Box>
     </Box>
   );

@@ -69,7 +69,7 @@ export default function TarotResultPage() {
         </Surface>
       )}
       <ReadingReport
-        title="Your Reading"
+        title="Your Full Tarot Reading"
         reportRef={ref}
         highlighted={highlighted}
         meta={generatedOn && `Generated on ${generatedOn}`}

@@ -44,7 +44,7 @@ export default function TarotTraditionalFormPage() {
         <form noValidate onSubmit={submit} aria-labelledby="tarot-form-heading">
           <HStack justify="space-between" wrap="wrap" gap="3">
             <Heading as="h2" size="md" id="tarot-form-heading">
-              Your Question
+              Ask the Cards
             </Heading>
             <ImportFromProfileButton
               onImport={(me) => {
