@@ -21,7 +21,6 @@ export function LibraryItemCard({ item, onDelete }: LibraryItemCardProps) {
   return (
     <Surface
       as="li"
-      interactive
       flexDirection={{ base: 'column', sm: 'row' }}
       alignItems={{ sm: 'center' }}
       justifyContent="space-between"

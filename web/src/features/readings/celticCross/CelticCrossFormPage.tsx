@@ -76,7 +76,7 @@ export default function CelticCrossFormPage() {
               }
             />
           </Stack>
-          <GenerateButton label="Reveal the Celtic Cross" cost={cost} disabled={tooLong} />
+          <GenerateButton label="Reveal the Celtic Cross" cost={cost} />
         </form>
       </Surface>
     </ReadingFormPage>
