@@ -14,6 +14,18 @@ export type FieldErrors = Record<string, string>;
 export const insufficientCreditsText = (cost: number, balance: number) =>
   `You need ${cost} credits but have ${balance}.`;
 
+/** 'person1.birthDate' → 'Person 1 birth date', for messages such as 'must be a date'. */
+const fieldName = (path: string) =>
+  path
+    .replace(/person(\d)\./, 'Person $1 ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/^./, (first) => first.toUpperCase());
+
+/** A server field error as a sentence: full sentences as they are, fragments with the field. */
+export const fieldErrorText = ({ field, message }: { field: string; message: string }) =>
+  /^[a-z]/.test(message) ? `${fieldName(field)} ${message}.` : message;
+
 /**
  * Spec §4 generation: credit pre-check, POST, then the result route; on failure a toast and
  * the form again with its input (the page keeps its state, the loading card only covers it).
@@ -52,8 +64,8 @@ export function useGenerateReading(appId: number) {
         notifyError(info.message ?? readingMessages.accountBlocked);
         navigate('/app', { replace: true });
       } else if (info.fields?.length) {
-        setFieldErrors(Object.fromEntries(info.fields.map((f) => [f.field, f.message])));
-        failed(info.fields.map((f) => f.message).join(' '));
+        setFieldErrors(Object.fromEntries(info.fields.map((f) => [f.field, fieldErrorText(f)])));
+        failed(info.fields.map(fieldErrorText).join(' '));
       } else {
         failed(info.message ?? readingMessages.generationFailed);
       }
