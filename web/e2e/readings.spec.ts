@@ -1,0 +1,210 @@
+import { expect, type Page, test } from '@playwright/test';
+import { E2E } from './ports.ts';
+import { screenshot, uniqueEmail } from './support.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+/** Fills a person's birth data inside `scope` (the page, or a 'Person 1' / 'Person 2' fieldset). */
+async function fillBirthData(
+  scope: ReturnType<Page['locator']> | Page,
+  person: {
+    first: string;
+    last: string;
+    day: string;
+    month: string;
+    year: string;
+    time: string;
+    city: string;
+    country: string;
+  },
+) {
+  await scope.getByLabel('First name').fill(person.first);
+  await scope.getByLabel('Last name').fill(person.last);
+  await scope.getByLabel('Day').selectOption(person.day);
+  await scope.getByLabel('Month').selectOption(person.month);
+  await scope.getByLabel('Year').selectOption(person.year);
+  await scope.getByLabel('Birth time').fill(person.time);
+  await scope.getByLabel('City', { exact: true }).fill(person.city);
+  await scope.getByLabel('City', { exact: true }).press('Escape');
+  await scope.getByLabel('Country', { exact: true }).fill(person.country);
+}
+
+test.describe('readings', () => {
+  let page: Page;
+  let credits = 0;
+
+  test.beforeAll(async ({ browser, playwright }) => {
+    page = await (await browser.newContext()).newPage();
+    const me = await page.request.post('/api/auth/dev-login', {
+      data: { email: uniqueEmail('reader'), fullName: 'Ada Lovelace' },
+    });
+    const { id, remainingCredits } = await me.json();
+    // An admin tops the account up for five readings (24 + 4 + 12 + 8 + 5).
+    const admin = await playwright.request.newContext({ baseURL: E2E.baseUrl });
+    await admin.post('/api/auth/dev-login', { data: { email: 'admin@example.com' } });
+    expect(
+      (await admin.post('/api/admin/unlock', { data: { password: 'e2e-admin-password' } })).ok(),
+    ).toBe(true);
+    expect(
+      (
+        await admin.post(`/api/admin/users/${id}/credits`, {
+          data: { amount: 100 - remainingCredits, reason: 'Browser tests' },
+        })
+      ).ok(),
+    ).toBe(true);
+    await admin.dispose();
+    credits = 100;
+  });
+  test.afterAll(async () => page.context().close());
+
+  const expectBadge = async () =>
+    expect(
+      page.getByRole('link', { name: new RegExp(`^${credits} credits`) }).first(),
+    ).toBeVisible();
+
+  test('tarot traditional: three cards for past, present and future', async () => {
+    await page.goto('/app');
+    await page
+      .getByRole('link', { name: /Tarot Traditional/ })
+      .first()
+      .click();
+    await expect(page).toHaveURL(/\/tarot-traditional/);
+    await page.getByLabel('First name').fill('Ada');
+    await page
+      .getByLabel('Your question')
+      .fill('Should I start the analytical engine project this year?');
+    await expect(page.getByText('9/300 words')).toBeVisible();
+    await page.getByRole('button', { name: 'Draw My Cards' }).click();
+    await expect(page.getByRole('heading', { name: 'Your Tarot Reading' })).toBeVisible({
+      timeout: 45_000,
+    });
+    await expect(page).toHaveURL(/\/tarot-result\?readingId=/);
+    for (const slot of ['Past', 'Present', 'Future'])
+      await expect(page.getByText(slot, { exact: true }).first()).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Your Full Tarot Reading' })).toBeVisible();
+    credits -= 4;
+    await expectBadge();
+    await screenshot(page, 'result-tarot-traditional');
+  });
+
+  test('Celtic Cross: ten positions with their traditional names', async () => {
+    await page.goto('/tarot-celtic-cross');
+    await page.getByLabel('First name').fill('Ada');
+    await page
+      .getByLabel('Your question')
+      .fill('What do I need to know about my work with Charles?');
+    await page.getByRole('button', { name: 'Reveal the Celtic Cross' }).click();
+    await expect(page.getByRole('heading', { name: 'Your Celtic Cross Reading' })).toBeVisible({
+      timeout: 45_000,
+    });
+    for (const position of ['The Challenge', 'Hopes and Fears', 'The Outcome']) {
+      await expect(page.getByText(position).first()).toBeVisible();
+    }
+    credits -= 12;
+    await expectBadge();
+    await screenshot(page, 'result-celtic-cross');
+  });
+
+  test('life path: the three numbers', async () => {
+    await page.goto('/lifepathnumber');
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Last name').fill('Lovelace');
+    await page.getByLabel('Day').selectOption('10');
+    await page.getByLabel('Month').selectOption('12');
+    await page.getByLabel('Year').selectOption('1990');
+    await page.getByRole('button', { name: 'Calculate My Numbers' }).click();
+    await expect(page.getByRole('heading', { name: 'Your Life Path Reading' })).toBeVisible({
+      timeout: 45_000,
+    });
+    // 1990-12-10: 1+9+9+0 = 19 → 1, 12 → 3, 10 → 1; 1 + 3 + 1 = 5
+    await expect(page.getByText('Life Path', { exact: false }).first()).toBeVisible();
+    await expect(page.getByText('5', { exact: true }).first()).toBeVisible();
+    credits -= 5;
+    await expectBadge();
+    await screenshot(page, 'result-life-path');
+  });
+
+  test('compatibility: a score out of 44 and both people', async () => {
+    await page.goto('/compatibility');
+    await fillBirthData(page.getByRole('group', { name: 'Person 1' }), {
+      first: 'Ada',
+      last: 'Lovelace',
+      day: '10',
+      month: '12',
+      year: '1990',
+      time: '13:00',
+      city: 'London',
+      country: 'United Kingdom',
+    });
+    await fillBirthData(page.getByRole('group', { name: 'Person 2' }), {
+      first: 'Charles',
+      last: 'Babbage',
+      day: '26',
+      month: '12',
+      year: '1991',
+      time: '09:15',
+      city: 'Paris',
+      country: 'France',
+    });
+    await page.getByRole('button', { name: 'Analyze Compatibility' }).click();
+    await expect(page.getByRole('heading', { name: 'Compatibility Reading' })).toBeVisible({
+      timeout: 45_000,
+    });
+    await expect(page).toHaveURL(/\/compatibility_result\//);
+    await expect(page.getByRole('heading', { name: 'Your Compatibility Score' })).toBeVisible();
+    await expect(page.getByText(/\/\s*44/).first()).toBeVisible();
+    await expect(page.getByText('Charles').first()).toBeVisible();
+    credits -= 8;
+    await expectBadge();
+    await screenshot(page, 'result-compatibility');
+  });
+
+  test('natal chart: the wheel and the full report', async () => {
+    await page.goto('/natalbirthchart');
+    await fillBirthData(page, {
+      first: 'Ada',
+      last: 'Lovelace',
+      day: '10',
+      month: '12',
+      year: '1990',
+      time: '13:00',
+      city: 'London',
+      country: 'United Kingdom',
+    });
+    await page.getByRole('button', { name: 'Generate My Natal Chart' }).click();
+    await expect(page.getByRole('heading', { name: 'Natal Birth Chart' })).toBeVisible({
+      timeout: 90_000,
+    });
+    await expect(page).toHaveURL(/\/natalbirthchart_result\//);
+    await expect(page.getByRole('img', { name: /chart/i }).first()).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Your Full Natal Report' })).toBeVisible();
+    await expect(page.getByText(/Sun in Sagittarius/).first()).toBeVisible();
+    credits -= 24;
+    await expectBadge();
+    await screenshot(page, 'result-natal-chart');
+    // A reload reads the reading again by its id.
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Your Full Natal Report' })).toBeVisible();
+  });
+
+  test('the library finds, opens and deletes readings', async () => {
+    await page.goto('/library');
+    await expect(page.getByRole('heading', { name: 'Your Cosmic Library' })).toBeVisible();
+    const items = page.getByRole('list', { name: 'Saved readings' }).getByRole('listitem');
+    await expect(items).toHaveCount(5);
+    await screenshot(page, 'library');
+
+    await page.getByLabel('Search readings').fill('charles');
+    await expect(items).toHaveCount(1);
+    await items.first().getByRole('link', { name: 'Tarot Celtic Cross' }).click();
+    await expect(page.getByRole('heading', { name: 'Your Celtic Cross Reading' })).toBeVisible();
+
+    await page.goto('/library');
+    await expect(items).toHaveCount(5);
+    const tarot = items.filter({ has: page.getByRole('link', { name: 'Tarot Traditional' }) });
+    await tarot.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByText('Reading deleted successfully')).toBeVisible();
+    await expect(items).toHaveCount(4);
+  });
+});
