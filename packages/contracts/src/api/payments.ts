@@ -1,0 +1,109 @@
+import { z } from 'zod';
+
+export const billingTypeSchema = z.enum(['subscription', 'one_time']);
+export type BillingType = z.infer<typeof billingTypeSchema>;
+
+/** One way to buy a tier: monthly or once, with its price and credits. */
+export const pricingRowSchema = z.object({
+  billingType: billingTypeSchema,
+  /** Minor units (cents). */
+  priceMinor: z.number().int(),
+  currency: z.string(),
+  /** The price with two decimals, e.g. '9.99'. */
+  price: z.string(),
+  creditsIncluded: z.number().int(),
+});
+
+export const pricingTierSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  popular: z.boolean(),
+  features: z.array(z.string()),
+  creditsPerMonth: z.number().int(),
+  rows: z.array(pricingRowSchema),
+});
+export type PricingTier = z.infer<typeof pricingTierSchema>;
+
+/** `GET /api/pricing`: the tiers in the spec's order (Starter, Explorer, Stargazer, Celestial Pro). */
+export const pricingResponseSchema = z.object({ tiers: z.array(pricingTierSchema) });
+export type PricingResponse = z.infer<typeof pricingResponseSchema>;
+
+/** `POST /api/checkout`. The tier id is an integer of an existing tier with that billing type. */
+export const checkoutRequestSchema = z.strictObject({
+  tierId: z.number({ error: 'must be a number' }).int('must be a whole number'),
+  isSubscription: z.boolean({ error: 'must be true or false' }),
+});
+export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
+export const checkoutResponseSchema = z.object({ url: z.string(), sessionId: z.string() });
+
+/** `GET /api/checkout/sessions/:id`: has the payment landed (the webhook arrived)? */
+export const checkoutStatusSchema = z.object({
+  sessionId: z.string(),
+  status: z.enum(['processing', 'complete', 'canceled']),
+  billingType: billingTypeSchema,
+  tierName: z.string(),
+  /** Credits the payment granted, once granted. */
+  creditsAdded: z.number().int().nullable(),
+  remainingCredits: z.number().int(),
+});
+export type CheckoutStatus = z.infer<typeof checkoutStatusSchema>;
+
+/** The local checkout page (development, when Stripe is not configured). */
+export const localCheckoutSessionSchema = z.object({
+  sessionId: z.string(),
+  tierName: z.string(),
+  billingType: billingTypeSchema,
+  price: z.string(),
+  currency: z.string(),
+  credits: z.number().int(),
+  status: z.enum(['open', 'paid', 'canceled']),
+});
+export type LocalCheckoutSession = z.infer<typeof localCheckoutSessionSchema>;
+/** `POST /api/checkout/local/:id/pay` and `/cancel`: where the browser goes next. */
+export const localCheckoutResultSchema = z.object({ redirectUrl: z.string() });
+
+/** `GET /api/subscription`: the spec's derived subscription view. */
+export const subscriptionStatusSchema = z.object({
+  isSubscriber: z.boolean(),
+  subscriptionTier: z.string().nullable(),
+  subscriptionStatus: z.enum(['active', 'cancelled']).nullable(),
+  nextRenewalDate: z.string().nullable(),
+  creditsRemaining: z.number().int(),
+  creditsPerMonth: z.number().int().nullable(),
+  needsRefresh: z.boolean(),
+  lastRefreshDate: z.string().nullable(),
+  rolloverCredits: z.number().int().nullable(),
+});
+export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
+
+/** `POST /api/subscription/refresh` and `/cancel` answer with a message to show. */
+export const subscriptionActionSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  subscription: subscriptionStatusSchema,
+});
+
+export const cancelSubscriptionRequestSchema = z.strictObject({
+  reason: z.string().trim().max(500).default('user_requested'),
+});
+
+/** The spec's subscription messages. */
+export const subscriptionMessages = {
+  notAvailable: 'Not Available',
+  creditsAvailable: 'Credits Available!',
+  refreshNow: 'Refresh Now',
+  refreshed: 'Credits Refreshed!',
+  refreshFailed: 'Refresh Failed',
+  refreshFailedRetry: 'Failed to refresh credits. Please try again.',
+  cancelled: 'Subscription Cancelled',
+  cancellationFailed: 'Cancellation Failed',
+  cancellationFailedDefault: 'Failed to cancel subscription',
+  cancellationFailedRetry: 'Failed to cancel subscription. Please try again.',
+  checkStatusFailed: 'Failed to check subscription status',
+  paymentSuccessful: 'Payment Successful!',
+  paymentCanceled: 'Payment Canceled',
+  pricingFailed: 'Failed to load pricing. Please try again.',
+  checkoutFailed: 'Failed to create checkout session. Please try again.',
+  unexpected: 'An unexpected error occurred. Please try again.',
+} as const;
