@@ -50,7 +50,15 @@ export async function meLoadBenchmark() {
     const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
     await stop(signer.child);
 
-    const api = await startApi({ ...common, NODE_ENV: 'production' }, 3902);
+    const api = await startApi(
+      {
+        ...common,
+        NODE_ENV: 'production',
+        STRIPE_SECRET_KEY: 'sk_test_unused',
+        STRIPE_WEBHOOK_SECRET: 'whsec_unused',
+      },
+      3902,
+    );
     try {
       const measured = hasWrk() ? wrk(api.url, cookie) : await withAutocannon(api.url, cookie);
       const { served, p50, p90, p99, failed } = measured;

@@ -13,6 +13,9 @@ import { adminRoutes } from './modules/admin/routes.ts';
 import { APPLE_CALLBACK_ROUTE, authRoutes } from './modules/auth/routes.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { feedbackRoutes } from './modules/feedback/routes.ts';
+import { checkoutRoutes, localCheckoutRoutes } from './modules/payments/checkoutRoutes.ts';
+import { subscriptionRoutes } from './modules/payments/subscriptionRoutes.ts';
+import { stripeWebhookRoutes } from './modules/payments/webhookRoutes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { readingRoutes } from './modules/readings/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
@@ -23,6 +26,9 @@ export function createApp(deps: AppDeps) {
   const app = express();
   app.disable('x-powered-by');
   if (deps.config.NODE_ENV === 'production') app.set('trust proxy', 1);
+
+  // Stripe's webhook needs its raw body and is no browser: before the JSON API's middleware.
+  app.use('/api/webhooks/stripe', stripeWebhookRoutes(deps));
 
   const api = express.Router();
   api.use(express.json({ limit: '100kb' }));
@@ -38,6 +44,9 @@ export function createApp(deps: AppDeps) {
   api.use(feedbackRoutes(deps));
   api.use(catalogRoutes(deps));
   api.use(readingRoutes(deps));
+  api.use(checkoutRoutes(deps));
+  if (deps.payments.localCheckout) api.use(localCheckoutRoutes(deps.payments.localCheckout));
+  api.use(subscriptionRoutes(deps));
   api.use(adminRoutes(deps));
   api.use(apiNotFound);
   api.use(errorHandler);

@@ -1,6 +1,26 @@
 import { storageEnvShape } from '@astra/event-store';
 import { z } from 'zod';
 
+/** `tier:billingType=value,…` → a map keyed `tier:billingType`. */
+const pricingMap =
+  <T>(parse: (value: string) => T) =>
+  (text: string, ctx: z.RefinementCtx) => {
+    const map = new Map<string, T>();
+    for (const entry of text
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean)) {
+      const match = /^(\d+):(subscription|one_time)=(.+)$/.exec(entry);
+      const value = match ? parse(match[3]!) : undefined;
+      if (!match || (typeof value === 'number' && !(Number.isInteger(value) && value > 0))) {
+        ctx.addIssue({ code: 'custom', message: `'${entry}' is not tier:billing_type=value` });
+        continue;
+      }
+      map.set(`${match[1]}:${match[2]}`, value as T);
+    }
+    return map;
+  };
+
 const list = (value: string) =>
   value
     .split(',')
@@ -43,6 +63,24 @@ export const configSchema = z
       .min(1)
       .transform((pem) => pem.replaceAll('\\n', '\n'))
       .optional(),
+    /**
+     * Stripe. Without a secret key, checkout goes to our own local checkout page (development
+     * only), which signs its webhooks with STRIPE_WEBHOOK_SECRET or a development secret.
+     */
+    STRIPE_SECRET_KEY: z.string().min(1).optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+    /** Where the Stripe SDK sends its requests (a loopback stand-in in tests). */
+    STRIPE_API_HOST: z.string().min(1).optional(),
+    STRIPE_API_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+    STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
+    /** Prices: `1:subscription=999,1:one_time=799,…` (minor units) and their currency. */
+    PRICING_AMOUNTS: z.string().default('').transform(pricingMap(Number)),
+    PRICING_CURRENCY: z
+      .string()
+      .regex(/^[a-z]{3}$/, 'must be a lower-case ISO currency code')
+      .default('usd'),
+    /** Stripe price ids per row: `1:subscription=price_…,…`; rows without one get inline prices. */
+    STRIPE_PRICE_IDS: z.string().default('').transform(pricingMap(String)),
     /** With a key, readings are written by OpenAI's API; without, by the offline writer. */
     OPENAI_API_KEY: z.string().min(1).optional(),
     OPENAI_BASE_URL: z.url().optional(),
@@ -63,6 +101,19 @@ export const configSchema = z
         path: ['PROJECTOR'],
         message: 'external needs DATABASE_URL (PGlite belongs to one process)',
       });
+    }
+    // The local checkout page grants credits without payment: never in production.
+    if (config.NODE_ENV === 'production') {
+      for (const setting of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+        if (!config[setting]) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [setting],
+            message:
+              'is required when NODE_ENV=production (the local checkout page is for development)',
+          });
+        }
+      }
     }
     if (config.NODE_ENV === 'production' && !config.SESSION_SECRET) {
       ctx.addIssue({
@@ -116,6 +167,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return parsed.data;
 }
+
+/** Without Stripe, checkout is our own local page that pays without money (development only). */
+export const localCheckoutEnabled = (config: Config) => !config.STRIPE_SECRET_KEY;
+
+/** The secret webhooks are signed with; the local checkout signs with a development one. */
+export const webhookSecretOf = (config: Config) =>
+  config.STRIPE_WEBHOOK_SECRET ?? 'whsec_astra_local_development_only';
 
 /** Development and tests sign in without a provider; production never does. */
 export const devSignInEnabled = (config: Config) => config.NODE_ENV !== 'production';

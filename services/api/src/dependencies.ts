@@ -1,10 +1,13 @@
 import type { ReadDb } from '@astra/projections';
 import type { NarrativeWriter } from '@astra/readings';
 import type { Kysely } from 'kysely';
+import type Stripe from 'stripe';
 import type { Config } from './config.ts';
 import type { Consistency } from './http/consistency.ts';
 import type { Sessions } from './http/sessions.ts';
 import type { Ledger } from './ledger/ledger.ts';
+import type { PaymentGateway } from './modules/payments/gateway.ts';
+import type { LocalCheckout } from './modules/payments/localGateway.ts';
 import type { AppDb } from './storage/appDatabase.ts';
 
 /** What the routes work with; assembled once in `server.ts`. */
@@ -19,6 +22,16 @@ export interface AppDeps {
   consistency: Consistency;
   /** Writes the text of readings (OpenAI with a key, else offline). */
   writer: NarrativeWriter;
+  /** Stripe (its SDK also checks webhook signatures) or the local checkout of development. */
+  payments: {
+    stripe: Stripe;
+    webhookSecret: string;
+    gateway: PaymentGateway;
+    /** Present when there is no Stripe key: our own checkout page. */
+    localCheckout: LocalCheckout | null;
+  };
+  /** The time, for rules that depend on it (renewal dates). */
+  clock: () => Date;
   /** Migrations ran and the projections run. */
   ready: () => Promise<boolean>;
 }

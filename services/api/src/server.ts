@@ -11,13 +11,18 @@ import {
   readModels,
 } from '@astra/projections';
 import { offlineWriter, preloadPlaces } from '@astra/readings';
+import Stripe from 'stripe';
 import { createApp } from './app.ts';
-import type { Config } from './config.ts';
+import { type Config, localCheckoutEnabled, webhookSecretOf } from './config.ts';
 import type { AppDeps } from './dependencies.ts';
 import { Consistency } from './http/consistency.ts';
 import { purgeIdempotencyKeys } from './http/idempotency.ts';
 import { Sessions } from './http/sessions.ts';
 import { Ledger } from './ledger/ledger.ts';
+import { localGateway } from './modules/payments/localGateway.ts';
+import { applyPricingConfig } from './modules/payments/pricing.ts';
+import { grantDueMonths } from './modules/payments/renewals.ts';
+import { stripeGateway } from './modules/payments/stripeGateway.ts';
 import { openAiWriter } from './modules/readings/openAiWriter.ts';
 import { recoverInterruptedReadings } from './modules/readings/recovery.ts';
 import { appTables, migrateAppTables } from './storage/appDatabase.ts';
@@ -29,8 +34,17 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface ServerOptions {
+  /** The time the rules run on (renewal dates); the machine's clock unless given. */
+  clock?: () => Date;
+}
+
 /** Opens storage, migrates, starts the projections and serves the API and the web app. */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: ServerOptions = {},
+): Promise<RunningServer> {
+  const clock = options.clock ?? (() => new Date());
   const storage = await openStorage(storageConfigOf(config));
   const db = databaseFor(storage.connection);
   await migrateReadModels(db, READ_SCHEMA);
@@ -55,8 +69,39 @@ export async function startServer(config: Config): Promise<RunningServer> {
   setImmediate(() => preloadPlaces());
 
   const appDb = appTables(db);
-  const sessions = new Sessions(db, appDb, progress, config.READ_YOUR_WRITES_TIMEOUT_MS, config);
   const read = readModels(db);
+  await applyPricingConfig(read, config);
+
+  // Stripe's SDK signs and checks webhooks even without a key; with one it is the gateway.
+  const stripe = new Stripe(config.STRIPE_SECRET_KEY ?? 'sk_test_astra_local_checkout', {
+    maxNetworkRetries: 2,
+    ...(config.STRIPE_API_HOST ? { host: config.STRIPE_API_HOST } : {}),
+    ...(config.STRIPE_API_PORT ? { port: config.STRIPE_API_PORT } : {}),
+    ...(config.STRIPE_API_PROTOCOL ? { protocol: config.STRIPE_API_PROTOCOL } : {}),
+  });
+  const webhookSecret = webhookSecretOf(config);
+  let ownUrl = '';
+  const localCheckout = localCheckoutEnabled(config)
+    ? localGateway(appDb, read, async (event) => {
+        // The same path as Stripe's deliveries: a signed request to our own endpoint.
+        const payload = JSON.stringify(event);
+        const signature = stripe.webhooks.generateTestHeaderString({
+          payload,
+          secret: webhookSecret,
+        });
+        const answer = await fetch(`${ownUrl}/api/webhooks/stripe`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          body: payload,
+        });
+        if (!answer.ok)
+          throw new Error(
+            `Our webhook refused ${event.type}: ${answer.status} ${await answer.text()}`,
+          );
+      })
+    : null;
+
+  const sessions = new Sessions(db, appDb, progress, config.READ_YOUR_WRITES_TIMEOUT_MS, config);
   const deps: AppDeps = {
     config,
     ledger: new Ledger(storage.store),
@@ -74,6 +119,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
           maxRetries: config.OPENAI_MAX_RETRIES,
         })
       : offlineWriter,
+    payments: {
+      stripe,
+      webhookSecret,
+      gateway: localCheckout ?? stripeGateway(stripe),
+      localCheckout,
+    },
+    clock,
     ready: async () => {
       if (projector && !projector.running) return false;
       try {
@@ -89,6 +141,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
     void purgeIdempotencyKeys(appDb).catch(() => {});
   }, 3_600_000);
   purge.unref();
+  // Without Stripe there are no invoices: the app grants due months itself.
+  const renew = () =>
+    void grantDueMonths(deps.ledger, read, clock()).catch((error) =>
+      console.error('Granting due months failed:', error),
+    );
+  const renewals = localCheckout ? setInterval(renew, 3_600_000) : undefined;
+  renewals?.unref();
+  const firstRenewal = localCheckout ? setTimeout(renew, 10_000) : undefined;
+  firstRenewal?.unref();
   const recover = () =>
     void recoverInterruptedReadings(deps.ledger, read).catch((error) =>
       console.error('Recovering interrupted readings failed:', error),
@@ -106,6 +167,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;
+  ownUrl = `http://${host}:${port}`;
 
   return {
     url: `http://${host}:${port}`,
@@ -115,6 +177,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       clearInterval(purge);
       clearInterval(recovery);
       clearTimeout(firstRecovery);
+      clearInterval(renewals);
+      clearTimeout(firstRenewal);
       await new Promise<void>((done) => {
         server.close(() => done());
         server.closeAllConnections();

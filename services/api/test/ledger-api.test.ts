@@ -232,6 +232,8 @@ describe('configuration', () => {
     const production = await startTestServer({
       NODE_ENV: 'production',
       SESSION_SECRET: 'a-long-enough-production-secret',
+      STRIPE_SECRET_KEY: 'sk_test_unused',
+      STRIPE_WEBHOOK_SECRET: 'whsec_unused',
     });
     try {
       expect(

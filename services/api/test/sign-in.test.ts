@@ -358,7 +358,12 @@ describe('sign-in configuration', () => {
       /APPLE_TEAM_ID: is required when APPLE_CLIENT_ID, APPLE_KEY_ID are set/,
     );
     const google = { GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' };
-    const production = { NODE_ENV: 'production', SESSION_SECRET: 'a-long-enough-secret' };
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'a-long-enough-secret',
+      STRIPE_SECRET_KEY: 'sk_test_unused',
+      STRIPE_WEBHOOK_SECRET: 'whsec_unused',
+    };
     expect(() => loadConfig({ ...production, ...google })).toThrow(/PUBLIC_URL: is required/);
     expect(
       loadConfig({ ...production, ...google, PUBLIC_URL: 'https://astra.example/' }).PUBLIC_URL,

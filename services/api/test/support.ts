@@ -3,8 +3,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createThrowawayDatabase, postgresReachable } from '@astra/event-store/testing';
+import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
-import { type RunningServer, startServer } from '../src/server.ts';
+import { type RunningServer, type ServerOptions, startServer } from '../src/server.ts';
 
 /**
  * The real server on a free port: PostgreSQL in a throwaway database when the machine has one,
@@ -13,6 +14,7 @@ import { type RunningServer, startServer } from '../src/server.ts';
 export async function startTestServer(
   env: Record<string, string> = {},
   storage?: 'pglite' | 'postgres',
+  options: ServerOptions = {},
 ) {
   const usePostgres =
     storage === 'postgres' || (storage === undefined && (await postgresReachable()));
@@ -28,7 +30,7 @@ export async function startTestServer(
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const server = await startServer(config);
+  const server = await startServer(config, options);
   return {
     ...server,
     databaseUrl: database?.url,
@@ -136,8 +138,10 @@ export class Client {
   }
 }
 
+/** Events committed so far (counted in the table: readers stop short of open transactions). */
 export async function eventCount(server: TestServer) {
-  let count = 0;
-  for await (const _ of server.deps.ledger.store.readAll()) count++;
-  return count;
+  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM events`.execute(
+    server.deps.db,
+  );
+  return rows[0]!.n;
 }

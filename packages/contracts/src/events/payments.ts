@@ -4,7 +4,8 @@ import { z } from 'zod';
 export const stripeEventSchemas = {
   StripeEventProcessed: z.object({
     eventId: z.string(),
-    type: z.string(),
+    /** Stripe's event type, e.g. 'invoice.paid'. */
+    eventType: z.string(),
     /** The Stripe object the event was about (checkout session, invoice, subscription, charge). */
     objectId: z.string(),
     userId: z.string().nullable(),

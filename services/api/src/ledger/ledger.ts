@@ -8,6 +8,7 @@ import {
   type FreeAllotmentEvent,
   type ReadingEvent,
   SCHEMA_VERSION,
+  type StripeEvent,
   type UserEvent,
 } from '@astra/contracts';
 import { CommandHandler, type EventStore } from '@astra/event-store';
@@ -27,7 +28,10 @@ import {
   type Reading,
   type ReadingCommand,
   readingDecider,
+  type StripeEventCommand,
+  type StripeEventRecord,
   streams,
+  stripeEventDecider,
   type User,
   type UserCommand,
   userDecider,
@@ -60,6 +64,7 @@ export class Ledger {
   private readonly emailHandler: CommandHandler<EmailRegistration, EmailEvent>;
   private readonly allotmentHandler: CommandHandler<FreeAllotment, FreeAllotmentEvent>;
   private readonly readingHandler: CommandHandler<Reading, ReadingEvent>;
+  private readonly stripeEventHandler: CommandHandler<StripeEventRecord, StripeEvent>;
   private readonly feedbackHandler: CommandHandler<Feedback, FeedbackEvent>;
 
   constructor(readonly store: EventStore) {
@@ -68,6 +73,7 @@ export class Ledger {
     this.emailHandler = new CommandHandler(store, emailRegistryDecider);
     this.allotmentHandler = new CommandHandler(store, freeAllotmentDecider);
     this.readingHandler = new CommandHandler(store, readingDecider);
+    this.stripeEventHandler = new CommandHandler(store, stripeEventDecider, { cacheSize: 1000 });
     // A feedback stream is written once and never read again: little worth caching.
     this.feedbackHandler = new CommandHandler(store, feedbackDecider, { cacheSize: 100 });
   }
@@ -122,6 +128,18 @@ export class Ledger {
 
   readingOf(readingId: string) {
     return this.readingHandler.load(streams.reading(readingId));
+  }
+
+  stripeEvent(eventId: string, command: StripeEventCommand, context: CommandContext) {
+    return this.stripeEventHandler.handle(
+      streams.stripe(eventId),
+      (state) => stripeEventDecider.decide(command, state),
+      metadataOf(context),
+    );
+  }
+
+  stripeEventOf(eventId: string) {
+    return this.stripeEventHandler.load(streams.stripe(eventId));
   }
 
   creditAccountOf(userId: string) {

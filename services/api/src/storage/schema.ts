@@ -33,4 +33,14 @@ export interface AppTables {
     user_id: string;
     created_at: ColumnType<Date, Date, never>;
   };
+  local_checkout_sessions: {
+    id: string;
+    user_id: string;
+    tier_id: number;
+    billing_type: 'subscription' | 'one_time';
+    status: 'open' | 'paid' | 'canceled';
+    payment_intent_id: string | null;
+    subscription_id: string | null;
+    created_at: ColumnType<Date, Date, never>;
+  };
 }

@@ -1,0 +1,122 @@
+import { type CheckoutStatus, checkoutRequestSchema, readingMessages } from '@astra/contracts';
+import type { ReadDb } from '@astra/projections';
+import { Router } from 'express';
+import { sql } from 'kysely';
+import type { AppDeps } from '../../dependencies.ts';
+import { requireUser } from '../../http/auth.ts';
+import { HttpError, notFound } from '../../http/errors.ts';
+import type { CheckoutSessionInfo } from './gateway.ts';
+import type { LocalCheckout } from './localGateway.ts';
+import { formatPrice, offerOf, pricingOf } from './pricing.ts';
+
+/** Credits a checkout granted, once its webhook landed: by session (packs) or subscription. */
+async function creditsAddedBy(read: ReadDb, userId: string, session: CheckoutSessionInfo) {
+  const [type, key, id] =
+    session.billingType === 'one_time'
+      ? ['CreditsGranted', 'checkoutSessionId', session.id]
+      : ['MonthlyCreditsGranted', 'subscriptionId', session.subscriptionId];
+  if (!id) return null;
+  const entry = await read
+    .selectFrom('ledger_entries')
+    .select('amount')
+    .where('user_id', '=', userId)
+    .where('type', '=', type)
+    .where(sql<string>`reference->>${key}`, '=', id)
+    .orderBy('stream_revision')
+    .executeTakeFirst();
+  return entry?.amount ?? null;
+}
+
+export function checkoutRoutes(deps: AppDeps) {
+  const router = Router();
+  const { read } = deps;
+  const { gateway } = deps.payments;
+
+  router.get('/pricing', async (_req, res) => {
+    res.json(await pricingOf(read));
+  });
+
+  router.post('/checkout', requireUser, async (req, res) => {
+    const { tierId, isSubscription } = checkoutRequestSchema.parse(req.body);
+    const user = req.user!;
+    if (user.status === 'blocked')
+      throw new HttpError(403, 'account_blocked', readingMessages.accountBlocked);
+    const offer = await offerOf(read, tierId, isSubscription ? 'subscription' : 'one_time');
+    if (!offer) {
+      throw new HttpError(400, 'invalid_request', 'No such tier and billing type', {
+        fields: [
+          {
+            field: 'tierId',
+            message: `is not a tier with a ${isSubscription ? 'monthly' : 'one-time'} price`,
+          },
+        ],
+      });
+    }
+    const base = deps.config.PUBLIC_URL.replace(/\/$/, '');
+    const session = await gateway.createCheckout({
+      userId: user.id,
+      email: user.email,
+      offer,
+      successUrl: `${base}/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${base}/cancel`,
+    });
+    res.json({ url: session.url, sessionId: session.id });
+  });
+
+  router.get('/checkout/sessions/:id', requireUser, async (req, res) => {
+    const user = req.user!;
+    const session = await gateway.checkoutOf(String(req.params.id), user.id);
+    if (!session) throw notFound('No such checkout session');
+    const offer = await offerOf(read, session.tierId, session.billingType);
+    const creditsAdded = await creditsAddedBy(read, user.id, session);
+    const status: CheckoutStatus = {
+      sessionId: session.id,
+      status:
+        creditsAdded !== null
+          ? 'complete'
+          : session.status === 'canceled'
+            ? 'canceled'
+            : 'processing',
+      billingType: session.billingType,
+      tierName: offer?.tierName ?? '',
+      creditsAdded,
+      remainingCredits: user.remaining_credits,
+    };
+    res.json(status);
+  });
+
+  return router;
+}
+
+/** The local checkout page's own routes (development without Stripe). */
+export function localCheckoutRoutes(gateway: LocalCheckout) {
+  const router = Router();
+
+  router.get('/checkout/local/:id', requireUser, async (req, res) => {
+    const session = await gateway.sessionOf(String(req.params.id), req.user!.id);
+    if (!session) throw notFound('No such checkout session');
+    const { offer, status } = session;
+    res.json({
+      sessionId: String(req.params.id),
+      tierName: offer.tierName,
+      billingType: offer.billingType,
+      price: formatPrice(offer.priceMinor),
+      currency: offer.currency,
+      credits: offer.creditsIncluded,
+      status,
+    });
+  });
+
+  router.post('/checkout/local/:id/pay', requireUser, async (req, res) => {
+    const id = String(req.params.id);
+    if (!(await gateway.pay(id, req.user!.id))) throw notFound('No open checkout session');
+    res.json({ redirectUrl: `/success?session_id=${encodeURIComponent(id)}` });
+  });
+
+  router.post('/checkout/local/:id/cancel', requireUser, async (req, res) => {
+    await gateway.cancel(String(req.params.id), req.user!.id);
+    res.json({ redirectUrl: '/cancel' });
+  });
+
+  return router;
+}

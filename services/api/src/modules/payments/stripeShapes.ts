@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import type { TierOffer } from './pricing.ts';
+
+/**
+ * Stripe-shaped objects and events for the local checkout page: the fields our webhook handler
+ * reads, in the shapes of Stripe's API, so the same handler path runs without Stripe.
+ */
+const localId = (prefix: string) => `${prefix}_local_${randomUUID().replaceAll('-', '')}`;
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+export function stripeEventOf(type: string, object: Record<string, unknown>) {
+  return {
+    id: localId('evt'),
+    object: 'event',
+    api_version: null,
+    created: seconds(new Date()),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  };
+}
+
+export interface LocalPurchase {
+  sessionId: string;
+  userId: string;
+  offer: TierOffer;
+  metadata: Record<string, string>;
+}
+
+export function completedCheckoutSession(
+  { sessionId, userId, offer, metadata }: LocalPurchase,
+  ids: { paymentIntentId: string | null; subscriptionId: string | null },
+) {
+  return {
+    id: sessionId,
+    object: 'checkout.session',
+    mode: offer.billingType === 'subscription' ? 'subscription' : 'payment',
+    status: 'complete',
+    payment_status: 'paid',
+    client_reference_id: userId,
+    metadata,
+    amount_total: offer.priceMinor,
+    currency: offer.currency,
+    payment_intent: ids.paymentIntentId,
+    subscription: ids.subscriptionId,
+  };
+}
+
+export function paidInvoice(
+  { offer, metadata }: LocalPurchase,
+  subscriptionId: string,
+  periodStart: Date,
+) {
+  const periodEnd = new Date(
+    Date.UTC(periodStart.getUTCFullYear(), periodStart.getUTCMonth() + 1, periodStart.getUTCDate()),
+  );
+  const period = { start: seconds(periodStart), end: seconds(periodEnd) };
+  return {
+    id: localId('in'),
+    object: 'invoice',
+    status: 'paid',
+    billing_reason: 'subscription_create',
+    amount_paid: offer.priceMinor,
+    currency: offer.currency,
+    period_start: period.start,
+    period_end: period.end,
+    parent: {
+      type: 'subscription_details',
+      quote_details: null,
+      subscription_details: { subscription: subscriptionId, metadata },
+    },
+    lines: {
+      object: 'list',
+      has_more: false,
+      data: [{ id: localId('il'), object: 'line_item', period }],
+    },
+  };
+}
+
+export function subscriptionObject(
+  subscriptionId: string,
+  metadata: Record<string, string>,
+  changes: { cancel_at_period_end: boolean; status: string },
+) {
+  return { id: subscriptionId, object: 'subscription', metadata, ...changes };
+}
+
+export const newLocalIds = {
+  paymentIntent: () => localId('pi'),
+  subscription: () => localId('sub'),
+  checkoutSession: () => localId('cs'),
+};

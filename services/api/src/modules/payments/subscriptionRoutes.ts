@@ -1,0 +1,96 @@
+import { cancelSubscriptionRequestSchema, type SubscriptionStatus } from '@astra/contracts';
+import { isDomainError, isoDay, longDate, refreshSummary } from '@astra/ledger';
+import { type Profile, readModels } from '@astra/projections';
+import { Router } from 'express';
+import type { AppDeps } from '../../dependencies.ts';
+import { requireUser } from '../../http/auth.ts';
+import { HttpError } from '../../http/errors.ts';
+import { subscriptionOf } from '../accounts/views.ts';
+import { subscriptionTier } from './pricing.ts';
+
+/** The spec's derived subscription view of a profile. */
+export const subscriptionStatusOf = (profile: Profile, today: string): SubscriptionStatus => {
+  const subscription = subscriptionOf(profile, today);
+  return {
+    isSubscriber: subscription !== null,
+    subscriptionTier: subscription?.tierName ?? null,
+    subscriptionStatus: subscription?.status ?? null,
+    nextRenewalDate: subscription?.nextRenewalDate ?? null,
+    creditsRemaining: profile.remaining_credits,
+    creditsPerMonth: subscription?.creditsPerMonth ?? null,
+    needsRefresh: subscription?.needsRefresh ?? false,
+    lastRefreshDate: subscription?.lastRefreshDate ?? null,
+    rolloverCredits: subscription?.rolloverCredits ?? null,
+  };
+};
+
+export function subscriptionRoutes(deps: AppDeps) {
+  const router = Router();
+  const { ledger, read, consistency, clock } = deps;
+  const { gateway } = deps.payments;
+
+  /** The profile after this request's own write. */
+  const freshProfile = (userId: string) =>
+    readModels(deps.db)
+      .selectFrom('profiles')
+      .selectAll()
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+
+  router.get('/subscription', requireUser, (req, res) => {
+    res.json(subscriptionStatusOf(req.user!, isoDay(clock())));
+  });
+
+  router.post('/subscription/refresh', requireUser, async (req, res) => {
+    const user = req.user!;
+    try {
+      const tier = await subscriptionTier(read, user.tier_id);
+      const refreshed = await ledger.credits(
+        user.id,
+        { type: 'RefreshMonthlyCredits', tier, now: clock() },
+        req.context,
+      );
+      await consistency.settle(req, refreshed.position);
+      res.json({
+        success: true,
+        message: refreshSummary(refreshed.newEvents),
+        subscription: subscriptionStatusOf(await freshProfile(user.id), isoDay(clock())),
+      });
+    } catch (error) {
+      if (isDomainError(error)) throw error;
+      console.error('Refreshing monthly credits failed:', error);
+      throw new HttpError(500, 'refresh_failed', 'Failed to refresh user credits');
+    }
+  });
+
+  router.post('/subscription/cancel', requireUser, async (req, res) => {
+    const user = req.user!;
+    const { reason } = cancelSubscriptionRequestSchema.parse(req.body ?? {});
+    if (user.subscription_status !== 'active' || !user.subscription_id) {
+      throw new HttpError(
+        409,
+        'no_active_subscription',
+        'User does not have an active subscription',
+      );
+    }
+    // Stripe first: if it refuses, nothing changes here.
+    await gateway.cancelAtPeriodEnd(user.subscription_id);
+    const cancelled = await ledger.credits(
+      user.id,
+      { type: 'CancelSubscription', reason },
+      req.context,
+    );
+    await consistency.settle(req, cancelled.position);
+    const profile = await freshProfile(user.id);
+    const until = profile.next_renewal_date;
+    res.json({
+      success: true,
+      message: until
+        ? `Your subscription is cancelled. Your access continues until ${longDate(until)}.`
+        : 'Your subscription is cancelled.',
+      subscription: subscriptionStatusOf(profile, isoDay(clock())),
+    });
+  });
+
+  return router;
+}

@@ -1,0 +1,47 @@
+import express, { Router } from 'express';
+import type Stripe from 'stripe';
+import type { AppDeps } from '../../dependencies.ts';
+import { apiNotFound, errorHandler, HttpError } from '../../http/errors.ts';
+import { requestContext } from '../../http/requestContext.ts';
+import { applyStripeEvent } from './stripeEvents.ts';
+
+/** Stripe signs the timestamp too: older deliveries are refused (replays). */
+const TOLERANCE_SECONDS = 300;
+
+/**
+ * `POST /api/webhooks/stripe`: the raw body, its `Stripe-Signature` checked with the webhook
+ * secret before anything else; a bad, stale or unparseable delivery is 400 and writes nothing.
+ * Mounted before the JSON body parser, sessions and the cross-site check (Stripe is no browser).
+ */
+export function stripeWebhookRoutes(deps: AppDeps) {
+  const { stripe, webhookSecret } = deps.payments;
+  const router = Router();
+  router.use(requestContext);
+  router.post('/', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
+    const signature = req.get('stripe-signature');
+    if (!signature)
+      throw new HttpError(400, 'invalid_signature', 'The Stripe-Signature header is missing');
+    const payload = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    let event: Stripe.Event;
+    try {
+      event = stripe.webhooks.constructEvent(payload, signature, webhookSecret, TOLERANCE_SECONDS);
+    } catch (error) {
+      const message = (error as Error).message;
+      // The SDK parses the body only after the signature matched.
+      throw error instanceof SyntaxError
+        ? new HttpError(400, 'invalid_payload', 'The event is not valid JSON')
+        : new HttpError(
+            400,
+            'invalid_signature',
+            `The signature does not match: ${message.split('\n')[0]}`,
+          );
+    }
+    const outcome = await applyStripeEvent(deps.ledger, deps.read, event, deps.clock());
+    // Answer once the read models show it: a payment page polling for its credits sees them.
+    await deps.consistency.settle(req, outcome.position ?? null);
+    res.json({ received: true, ...outcome, position: outcome.position?.toString() });
+  });
+  router.use(apiNotFound);
+  router.use(errorHandler);
+  return router;
+}

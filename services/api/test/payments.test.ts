@@ -1,0 +1,698 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { grantDueMonths } from '../src/modules/payments/renewals.ts';
+import { type Client, eventCount, startTestServer, type TestServer } from './support.ts';
+
+const WEBHOOK_SECRET = 'whsec_test_payments_secret';
+const stripe = new Stripe('sk_test_only_for_signing');
+
+/** A Stripe event as Stripe sends it, signed with the SDK's own test header. */
+function signed(
+  type: string,
+  object: Record<string, unknown>,
+  options: { id?: string; timestamp?: number; secret?: string } = {},
+) {
+  const payload = JSON.stringify({
+    id: options.id ?? `evt_${randomUUID().replaceAll('-', '')}`,
+    object: 'event',
+    type,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: { object },
+  });
+  const header = stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: options.secret ?? WEBHOOK_SECRET,
+    ...(options.timestamp ? { timestamp: options.timestamp } : {}),
+  });
+  return { payload, header };
+}
+
+const deliver = (server: TestServer, event: { payload: string; header: string }) =>
+  server
+    .client()
+    .request('POST', '/api/webhooks/stripe', event.payload, { 'stripe-signature': event.header });
+
+const checkoutSession = (
+  userId: string,
+  tierId: number,
+  overrides: Record<string, unknown> = {},
+) => ({
+  id: `cs_test_${randomUUID().replaceAll('-', '')}`,
+  object: 'checkout.session',
+  mode: 'payment',
+  status: 'complete',
+  payment_status: 'paid',
+  client_reference_id: userId,
+  metadata: { userId, tierId: String(tierId), billingType: 'one_time' },
+  payment_intent: `pi_test_${randomUUID().replaceAll('-', '')}`,
+  // Amounts in an event are never trusted: credits come from our tier table.
+  amount_total: 1,
+  currency: 'usd',
+  ...overrides,
+});
+
+const invoice = (userId: string, tierId: number, subscriptionId: string, periodStart: string) => ({
+  id: `in_test_${randomUUID().replaceAll('-', '')}`,
+  object: 'invoice',
+  status: 'paid',
+  billing_reason: 'subscription_cycle',
+  parent: {
+    type: 'subscription_details',
+    subscription_details: {
+      subscription: subscriptionId,
+      metadata: { userId, tierId: String(tierId), billingType: 'subscription' },
+    },
+  },
+  lines: {
+    object: 'list',
+    data: [
+      {
+        id: 'il_1',
+        object: 'line_item',
+        period: {
+          start: Date.parse(periodStart) / 1000,
+          end: Date.parse(periodStart) / 1000 + 30 * 86400,
+        },
+      },
+    ],
+  },
+  period_start: Date.parse(periodStart) / 1000,
+});
+
+const subscription = (
+  userId: string,
+  tierId: number,
+  id: string,
+  changes: Record<string, unknown>,
+) => ({
+  id,
+  object: 'subscription',
+  status: 'active',
+  cancel_at_period_end: false,
+  metadata: { userId, tierId: String(tierId), billingType: 'subscription' },
+  ...changes,
+});
+
+async function member(server: TestServer) {
+  const client = server.client();
+  const me = await client.signIn(`payer-${randomUUID()}@example.com`);
+  return { client, id: me.id };
+}
+
+const me = async (client: Client) => (await client.get('/api/me')).body;
+const ledgerOf = async (client: Client) =>
+  (await client.get('/api/me/ledger')).body.items as {
+    type: string;
+    amount: number;
+    balanceAfter: number;
+    reference: Record<string, string> | null;
+  }[];
+const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+
+describe('the Stripe webhook as a command source of the ledger', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  });
+  afterAll(() => server?.close());
+
+  it('grants a one-time tier’s credits from our table when a checkout is paid, once, traceable to Stripe', async () => {
+    const { client, id } = await member(server);
+    const session = checkoutSession(id, 2);
+    const answer = await deliver(server, signed('checkout.session.completed', session));
+    expect(answer).toMatchObject({ status: 200, body: { received: true, outcome: 'granted' } });
+    // The same session again, by async_payment_succeeded: no second grant.
+    expect(
+      (await deliver(server, signed('checkout.session.async_payment_succeeded', session))).body
+        .outcome,
+    ).toBe('already granted');
+    await settle();
+    expect((await me(client)).remainingCredits).toBe(110); // Explorer pack: 100
+    const grant = (await ledgerOf(client)).find((e) => e.type === 'CreditsGranted')!;
+    expect(grant).toMatchObject({
+      amount: 100,
+      reference: { checkoutSessionId: session.id, paymentIntentId: session.payment_intent },
+    });
+  });
+
+  it('grants nothing for an unpaid checkout or a subscription checkout', async () => {
+    const { client, id } = await member(server);
+    expect(
+      (
+        await deliver(
+          server,
+          signed(
+            'checkout.session.completed',
+            checkoutSession(id, 1, { payment_status: 'unpaid' }),
+          ),
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await deliver(
+          server,
+          signed(
+            'checkout.session.completed',
+            checkoutSession(id, 1, { mode: 'subscription', payment_intent: null }),
+          ),
+        )
+      ).status,
+    ).toBe(200);
+    await settle();
+    expect((await me(client)).remainingCredits).toBe(10);
+  });
+
+  it('applies the same event delivered 10 times concurrently once', async () => {
+    const { client, id } = await member(server);
+    const event = signed('checkout.session.completed', checkoutSession(id, 4), {
+      id: `evt_${randomUUID()}`,
+    });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(server, event)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    await settle();
+    expect((await me(client)).remainingCredits).toBe(330); // Celestial Pro pack: 320
+    expect((await ledgerOf(client)).filter((e) => e.type === 'CreditsGranted')).toHaveLength(1);
+  });
+
+  it('renews a subscription by invoice.paid with the rollover rule, in any order, and ends it', async () => {
+    const { client, id } = await member(server);
+    const subscriptionId = `sub_${randomUUID()}`;
+    // invoice.paid first (before any checkout event): the subscription's metadata is enough.
+    const first = invoice(id, 1, subscriptionId, '2026-11-21T10:00:00Z');
+    expect((await deliver(server, signed('invoice.paid', first))).body.outcome).toBe('renewed');
+    expect(
+      (
+        await deliver(
+          server,
+          signed(
+            'checkout.session.completed',
+            checkoutSession(id, 1, {
+              mode: 'subscription',
+              subscription: subscriptionId,
+              payment_intent: null,
+            }),
+          ),
+        )
+      ).status,
+    ).toBe(200);
+    await settle();
+    let mine = await me(client);
+    expect(mine.remainingCredits).toBe(70); // 60 + min(10, 60)
+    expect(mine.subscription).toMatchObject({
+      tierName: 'Starter',
+      status: 'active',
+      creditsPerMonth: 60,
+    });
+    expect((await ledgerOf(client))[0]).toMatchObject({
+      type: 'MonthlyCreditsGranted',
+      amount: 60,
+      reference: { invoiceId: first.id, subscriptionId },
+    });
+
+    // A second month: 60 + min(70, 60) = 120; the 10 above one month are forfeited first.
+    expect(
+      (
+        await deliver(
+          server,
+          signed('invoice.paid', invoice(id, 1, subscriptionId, '2026-12-21T10:00:00Z')),
+        )
+      ).body.outcome,
+    ).toBe('renewed');
+    await settle();
+    expect((await me(client)).remainingCredits).toBe(120);
+    expect((await ledgerOf(client)).slice(0, 2).map((e) => [e.type, e.amount])).toEqual([
+      ['MonthlyCreditsGranted', 60],
+      ['RolloverForfeited', -10],
+    ]);
+    // The same invoice again grants nothing.
+    expect((await deliver(server, signed('invoice.paid', first))).body.outcome).toBe(
+      'month already granted',
+    );
+
+    expect(
+      (
+        await deliver(
+          server,
+          signed(
+            'customer.subscription.updated',
+            subscription(id, 1, subscriptionId, { cancel_at_period_end: true }),
+          ),
+        )
+      ).body.outcome,
+    ).toBe('cancelled at period end');
+    await settle();
+    expect((await me(client)).subscription).toMatchObject({ status: 'cancelled' });
+    expect(
+      (
+        await deliver(
+          server,
+          signed(
+            'customer.subscription.deleted',
+            subscription(id, 1, subscriptionId, { status: 'canceled' }),
+          ),
+        )
+      ).body.outcome,
+    ).toBe('ended');
+    await settle();
+    mine = await me(client);
+    expect(mine.subscription).toBeNull();
+    expect(mine.remainingCredits).toBe(120); // credits stay
+  });
+
+  it('takes a refunded purchase back, never below zero, recording what was already spent', async () => {
+    const { client, id } = await member(server);
+    const session = checkoutSession(id, 2);
+    await deliver(server, signed('checkout.session.completed', session));
+    await settle();
+    const spent = await client.post('/api/readings/natal-chart', {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      birthDate: '1990-12-10',
+      birthTime: '13:00',
+      city: 'London',
+      country: 'GB',
+    });
+    expect(spent.status).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await client.post('/api/readings/natal-chart', {
+            firstName: 'Ada',
+            lastName: 'Lovelace',
+            birthDate: '1990-12-10',
+            birthTime: '13:00',
+            city: 'London',
+            country: 'GB',
+          })
+        ).status,
+      ).toBe(201);
+    expect((await me(client)).remainingCredits).toBe(14); // 110 - 4 × 24
+
+    const charge = {
+      id: `ch_${randomUUID()}`,
+      object: 'charge',
+      amount: 1799,
+      amount_refunded: 1799,
+      refunded: true,
+      payment_intent: session.payment_intent,
+      metadata: {},
+    };
+    const refunded = signed('charge.refunded', charge);
+    expect((await deliver(server, refunded)).body.outcome).toBe('reversed');
+    expect((await deliver(server, refunded)).body.duplicate).toBe(true);
+    // Another event about the same charge reverses nothing more.
+    expect((await deliver(server, signed('charge.refunded', charge))).body.outcome).toBe(
+      'already reversed',
+    );
+    await settle();
+    expect((await me(client)).remainingCredits).toBe(0);
+    expect((await ledgerOf(client))[0]).toMatchObject({
+      type: 'PurchaseReversed',
+      amount: -14,
+      balanceAfter: 0,
+      reference: { chargeId: charge.id },
+    });
+    // A partial refund keeps the credits.
+    const partial = { ...charge, id: `ch_${randomUUID()}`, refunded: false, amount_refunded: 500 };
+    expect((await deliver(server, signed('charge.refunded', partial))).body.outcome).toBe(
+      'partial refund: credits kept',
+    );
+  });
+
+  it('asks Stripe to deliver a refund again when its purchase is not known yet', async () => {
+    const charge = {
+      id: `ch_${randomUUID()}`,
+      object: 'charge',
+      refunded: true,
+      amount: 100,
+      amount_refunded: 100,
+      payment_intent: `pi_unknown_${randomUUID()}`,
+    };
+    expect((await deliver(server, signed('charge.refunded', charge))).status).toBe(503);
+  });
+
+  it('answers unknown event types 200 and changes nothing', async () => {
+    const before = await eventCount(server);
+    const answer = await deliver(
+      server,
+      signed('customer.created', { id: 'cus_1', object: 'customer' }),
+    );
+    expect(answer).toMatchObject({ status: 200, body: { received: true, ignored: true } });
+    expect(await eventCount(server)).toBe(before);
+  });
+
+  it('refuses bad signatures, stale timestamps and unparseable bodies with 400, writing nothing', async () => {
+    const { id } = await member(server);
+    const before = await eventCount(server);
+    const session = checkoutSession(id, 2);
+    const wrongSecret = signed('checkout.session.completed', session, { secret: 'whsec_wrong' });
+    const stale = signed('checkout.session.completed', session, {
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
+    const tampered = {
+      ...signed('checkout.session.completed', session),
+      payload: JSON.stringify({ tampered: true }),
+    };
+    const garbage = '{not json';
+    const garbageHeader = stripe.webhooks.generateTestHeaderString({
+      payload: garbage,
+      secret: WEBHOOK_SECRET,
+    });
+    for (const [event, error] of [
+      [wrongSecret, 'invalid_signature'],
+      [stale, 'invalid_signature'],
+      [tampered, 'invalid_signature'],
+      [{ payload: garbage, header: garbageHeader }, 'invalid_payload'],
+      [{ payload: '{}', header: '' }, 'invalid_signature'],
+    ] as const) {
+      const answer = await deliver(server, event);
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toBe(error);
+    }
+    expect(await eventCount(server)).toBe(before);
+  });
+});
+
+describe('checkout, subscriptions and renewals through the API (local checkout, our clock)', () => {
+  let server: TestServer;
+  let now = new Date('2026-11-21T10:00:00Z');
+  beforeAll(async () => {
+    server = await startTestServer({}, undefined, { clock: () => now });
+  });
+  afterAll(() => server?.close());
+
+  it('lists the four tiers with both rows in the spec’s order', async () => {
+    const { body } = await server.client().get('/api/pricing');
+    expect(body.tiers.map((t: { name: string }) => t.name)).toEqual([
+      'Starter',
+      'Explorer',
+      'Stargazer',
+      'Celestial Pro',
+    ]);
+    expect(body.tiers[2]).toMatchObject({
+      popular: true,
+      description: 'Premium access for frequent seekers',
+    });
+    expect(body.tiers[0].rows).toEqual([
+      {
+        billingType: 'subscription',
+        priceMinor: 999,
+        currency: 'usd',
+        price: '9.99',
+        creditsIncluded: 60,
+      },
+      {
+        billingType: 'one_time',
+        priceMinor: 799,
+        currency: 'usd',
+        price: '7.99',
+        creditsIncluded: 40,
+      },
+    ]);
+  });
+
+  it('refuses checkouts for tiers and billing types that do not exist, and anonymous ones', async () => {
+    const { client } = await member(server);
+    for (const body of [
+      { tierId: '2', isSubscription: false },
+      { tierId: 2.5, isSubscription: false },
+      { tierId: 99, isSubscription: true },
+      { tierId: 2 },
+    ]) {
+      const answer = await client.post('/api/checkout', body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.error).toBe('invalid_request');
+    }
+    expect(
+      (await server.client().post('/api/checkout', { tierId: 1, isSubscription: true })).status,
+    ).toBe(401);
+  });
+
+  it('subscribes on the local checkout page, refreshes when due with the rollover rule, and cancels', async () => {
+    try {
+      await subscribeRefreshCancel();
+    } finally {
+      now = new Date('2026-11-21T10:00:00Z');
+    }
+  });
+
+  async function subscribeRefreshCancel() {
+    const { client } = await member(server);
+    const checkout = await client.post('/api/checkout', { tierId: 1, isSubscription: true });
+    expect(checkout.body.url).toBe(`/checkout/local/${checkout.body.sessionId}`);
+    expect((await client.get(`/api/checkout/local/${checkout.body.sessionId}`)).body).toMatchObject(
+      {
+        tierName: 'Starter',
+        billingType: 'subscription',
+        price: '9.99',
+        credits: 60,
+        status: 'open',
+      },
+    );
+    expect(
+      (await client.post(`/api/checkout/local/${checkout.body.sessionId}/pay`)).body.redirectUrl,
+    ).toBe(`/success?session_id=${checkout.body.sessionId}`);
+    await settle();
+    expect(
+      (await client.get(`/api/checkout/sessions/${checkout.body.sessionId}`)).body,
+    ).toMatchObject({ status: 'complete', creditsAdded: 60, remainingCredits: 70 });
+
+    // Not due before the renewal date (the first of next month).
+    const early = await client.post('/api/subscription/refresh');
+    expect(early).toMatchObject({
+      status: 409,
+      body: {
+        error: 'refresh_not_due',
+        message: 'Your next renewal is in 10 days on December 1, 2026.',
+        days: 10,
+      },
+    });
+
+    now = new Date('2026-12-02T09:00:00Z');
+    expect((await client.get('/api/subscription')).body).toMatchObject({
+      isSubscriber: true,
+      needsRefresh: true,
+      creditsRemaining: 70,
+    });
+    const refreshed = await client.post('/api/subscription/refresh');
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.message).toBe(
+      'Monthly credits refreshed! Added 60 credits + 60 rolled over. New balance: 120.',
+    );
+    expect(refreshed.body.subscription).toMatchObject({
+      creditsRemaining: 120,
+      needsRefresh: false,
+      nextRenewalDate: '2027-01-01',
+    });
+    expect((await client.post('/api/subscription/refresh')).body.error).toBe('refresh_not_due');
+
+    const cancelled = await client.post('/api/subscription/cancel', {});
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.message).toBe(
+      'Your subscription is cancelled. Your access continues until January 1, 2027.',
+    );
+    expect(cancelled.body.subscription).toMatchObject({ subscriptionStatus: 'cancelled' });
+    expect((await client.post('/api/subscription/cancel', {})).body).toMatchObject({
+      error: 'no_active_subscription',
+      message: 'User does not have an active subscription',
+    });
+    expect((await client.post('/api/subscription/refresh')).body).toMatchObject({
+      error: 'no_active_subscription',
+    });
+  }
+
+  it('buys a one-time pack on the local checkout page; a cancelled checkout grants nothing', async () => {
+    const { client } = await member(server);
+    const bought = await client.post('/api/checkout', { tierId: 3, isSubscription: false });
+    await client.post(`/api/checkout/local/${bought.body.sessionId}/pay`);
+    await settle();
+    expect(
+      (await client.get(`/api/checkout/sessions/${bought.body.sessionId}`)).body,
+    ).toMatchObject({ status: 'complete', creditsAdded: 180 });
+    expect((await client.post(`/api/checkout/local/${bought.body.sessionId}/pay`)).status).toBe(
+      404,
+    ); // paid once
+
+    const abandoned = await client.post('/api/checkout', { tierId: 1, isSubscription: false });
+    expect(
+      (await client.post(`/api/checkout/local/${abandoned.body.sessionId}/cancel`)).body
+        .redirectUrl,
+    ).toBe('/cancel');
+    expect(
+      (await client.get(`/api/checkout/sessions/${abandoned.body.sessionId}`)).body,
+    ).toMatchObject({ status: 'canceled', creditsAdded: null });
+    expect((await me(client)).remainingCredits).toBe(190);
+    const stranger = await member(server);
+    expect(
+      (await stranger.client.get(`/api/checkout/sessions/${bought.body.sessionId}`)).status,
+    ).toBe(404);
+  });
+
+  it('grants due months itself when no Stripe sends invoices, once per period, and ends cancelled subscriptions', async () => {
+    const { client } = await member(server);
+    const checkout = await client.post('/api/checkout', { tierId: 2, isSubscription: true });
+    await client.post(`/api/checkout/local/${checkout.body.sessionId}/pay`);
+    await settle();
+    expect((await me(client)).remainingCredits).toBe(140); // 130 + 10
+
+    const december = new Date('2026-12-01T06:00:00Z');
+    expect(
+      await grantDueMonths(server.deps.ledger, server.deps.read, december),
+    ).toBeGreaterThanOrEqual(1);
+    await settle();
+    expect((await me(client)).remainingCredits).toBe(260); // 130 + min(140, 130)
+    const again = await grantDueMonths(server.deps.ledger, server.deps.read, december);
+    await settle();
+    expect((await me(client)).remainingCredits).toBe(260);
+    expect(again).toBe(0);
+
+    await client.post('/api/subscription/cancel', {});
+    await grantDueMonths(server.deps.ledger, server.deps.read, new Date('2027-01-02T06:00:00Z'));
+    await settle();
+    expect((await me(client)).subscription).toBeNull();
+  });
+});
+
+describe('checkout through Stripe’s API (a loopback server standing in for it)', () => {
+  const requests: { method: string; path: string; body: URLSearchParams }[] = [];
+  let stripeApi: ReturnType<typeof createServer>;
+  let server: TestServer;
+  beforeAll(async () => {
+    stripeApi = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        const path = req.url ?? '';
+        requests.push({ method: req.method ?? '', path, body: new URLSearchParams(body) });
+        res.setHeader('content-type', 'application/json');
+        if (req.method === 'POST' && path === '/v1/checkout/sessions') {
+          const form = new URLSearchParams(body);
+          return res.end(
+            JSON.stringify({
+              id: 'cs_test_loopback',
+              object: 'checkout.session',
+              url: 'https://checkout.stripe.test/c/pay/cs_test_loopback',
+              mode: form.get('mode'),
+              client_reference_id: form.get('client_reference_id'),
+              metadata: { tierId: form.get('metadata[tierId]') },
+            }),
+          );
+        }
+        if (req.method === 'GET' && path.startsWith('/v1/checkout/sessions/cs_test_loopback')) {
+          const userId = requests
+            .find((r) => r.path === '/v1/checkout/sessions')
+            ?.body.get('client_reference_id');
+          return res.end(
+            JSON.stringify({
+              id: 'cs_test_loopback',
+              object: 'checkout.session',
+              status: 'complete',
+              mode: 'subscription',
+              client_reference_id: userId,
+              subscription: 'sub_loopback',
+              metadata: { tierId: '3' },
+            }),
+          );
+        }
+        if (req.method === 'POST' && path === '/v1/subscriptions/sub_loopback') {
+          return res.end(
+            JSON.stringify({
+              id: 'sub_loopback',
+              object: 'subscription',
+              cancel_at_period_end: true,
+              status: 'active',
+            }),
+          );
+        }
+        res.statusCode = 404;
+        res.end(JSON.stringify({ error: { message: `no route ${req.method} ${path}` } }));
+      });
+    });
+    await new Promise<void>((resolve) => stripeApi.listen(0, '127.0.0.1', resolve));
+    const address = stripeApi.address();
+    server = await startTestServer({
+      STRIPE_SECRET_KEY: 'sk_test_loopback',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_HOST: '127.0.0.1',
+      STRIPE_API_PORT: String(typeof address === 'object' && address ? address.port : 0),
+      STRIPE_API_PROTOCOL: 'http',
+      PUBLIC_URL: 'https://astra.example',
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    stripeApi?.close();
+  });
+
+  it('creates a Stripe Checkout Session with our metadata, URLs and price, and cancels at period end', async () => {
+    const { client, id } = await member(server);
+    const answer = await client.post('/api/checkout', { tierId: 3, isSubscription: true });
+    expect(answer.body).toEqual({
+      url: 'https://checkout.stripe.test/c/pay/cs_test_loopback',
+      sessionId: 'cs_test_loopback',
+    });
+    const form = requests.find((r) => r.path === '/v1/checkout/sessions')!.body;
+    expect(Object.fromEntries(form)).toMatchObject({
+      mode: 'subscription',
+      client_reference_id: id,
+      'metadata[tierId]': '3',
+      'metadata[billingType]': 'subscription',
+      'subscription_data[metadata][tierId]': '3',
+      'subscription_data[metadata][billingType]': 'subscription',
+      'subscription_data[metadata][userId]': id,
+      'line_items[0][price_data][unit_amount]': '3499',
+      'line_items[0][price_data][currency]': 'usd',
+      'line_items[0][price_data][recurring][interval]': 'month',
+      success_url: 'https://astra.example/success?session_id={CHECKOUT_SESSION_ID}',
+      cancel_url: 'https://astra.example/cancel',
+    });
+
+    // The webhook makes the subscription; the status page then finds its credits.
+    await deliver(
+      server,
+      signed('invoice.paid', invoice(id, 3, 'sub_loopback', '2026-11-21T10:00:00Z')),
+    );
+    await settle();
+    expect((await client.get('/api/checkout/sessions/cs_test_loopback')).body).toMatchObject({
+      status: 'complete',
+      creditsAdded: 250,
+      billingType: 'subscription',
+    });
+    expect((await client.get('/api/checkout/local/cs_test_loopback')).status).toBe(404); // no local page with Stripe
+
+    const cancelled = await client.post('/api/subscription/cancel', {});
+    expect(cancelled.status).toBe(200);
+    const update = requests.find((r) => r.path === '/v1/subscriptions/sub_loopback')!;
+    expect(update.method).toBe('POST');
+    expect(update.body.get('cancel_at_period_end')).toBe('true');
+  });
+});
+
+describe('configuration', () => {
+  it('refuses production without Stripe: the local checkout page is for development', () => {
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'a-long-enough-production-secret',
+      PUBLIC_URL: 'https://astra.example',
+    };
+    expect(() => loadConfig(production)).toThrow(ConfigError);
+    expect(() => loadConfig(production)).toThrow(
+      /STRIPE_SECRET_KEY: is required when NODE_ENV=production/,
+    );
+    expect(() =>
+      loadConfig({
+        ...production,
+        STRIPE_SECRET_KEY: 'sk_live_x',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      }),
+    ).not.toThrow();
+    expect(() => loadConfig({ PRICING_AMOUNTS: '1:monthly=999' })).toThrow(/PRICING_AMOUNTS/);
+  });
+});
