@@ -7,12 +7,15 @@ import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: fetchBaseQuery({ baseUrl: '/api', credentials: 'same-origin' }),
-  tagTypes: ['Me', 'Ledger', 'Apps', 'AuthProviders', 'Library', 'Reading'],
+  tagTypes: ['Me', 'Ledger', 'Apps', 'AuthProviders', 'Library', 'Reading', 'Subscription'],
   endpoints: () => ({}),
 });
 
 /** Tags every credit-changing mutation invalidates: the balance badge and the history. */
 export const CREDIT_TAGS = ['Me', 'Ledger'] as const;
+
+/** Tags every money-moving mutation invalidates (payments, refreshes, cancellations). */
+export const MONEY_TAGS = [...CREDIT_TAGS, 'Subscription'] as const;
 
 /** Tags a new reading invalidates: the credits it spent and the library that now holds it. */
 export const READING_CREATED_TAGS = [...CREDIT_TAGS, 'Library'] as const;

@@ -68,6 +68,11 @@ const protectedRoutes: RouteObject[] = [
   },
   { path: 'success', lazy: page(() => import('../features/pricing/PaymentSuccessPage')) },
   { path: 'cancel', lazy: page(() => import('../features/pricing/PaymentCancelPage')) },
+  // Development's stand-in for Stripe's hosted checkout (when Stripe is not configured).
+  {
+    path: 'checkout/local/:sessionId',
+    lazy: page(() => import('../features/checkout/LocalCheckoutPage')),
+  },
 ];
 
 export const routes: RouteObject[] = [

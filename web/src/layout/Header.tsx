@@ -11,6 +11,8 @@ import { Logo } from './Logo';
 import { MobileNavButton } from './MobileNavButton';
 
 const ProfileMenu = lazy(() => import('./ProfileMenu'));
+// Subscribers only: the status re-check and the 'Credits Available!' offer.
+const SubscriptionWatcher = lazy(() => import('../features/subscription/SubscriptionWatcher'));
 
 export function Header() {
   const { me, isLoading } = useSessionRefresh();
@@ -81,6 +83,11 @@ export function Header() {
           )}
         </HStack>
       </Container>
+      {me?.subscription && (
+        <Suspense fallback={null}>
+          <SubscriptionWatcher me={me} />
+        </Suspense>
+      )}
     </Box>
   );
 }

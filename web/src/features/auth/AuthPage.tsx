@@ -7,7 +7,7 @@ import { LoadingState } from '../../ui/LoadingState';
 import { PageTitle } from '../../ui/PageTitle';
 import { Surface } from '../../ui/Surface';
 import { TextLink } from '../../ui/TextLink';
-import { useCurrentUser, useGetAuthProvidersQuery } from './authApi';
+import { FALLBACK_AUTH_PROVIDERS, useCurrentUser, useGetAuthProvidersQuery } from './authApi';
 import { DevSignInForm } from './DevSignInForm';
 import { providerSignInUrl, returnUrlFrom } from './returnUrl';
 import { useSessionEndedArrival } from './sessionEnd';
@@ -15,12 +15,9 @@ import { signInDestination } from './signInDestination';
 
 type Provider = 'google' | 'apple';
 
-/** When the providers list cannot be read, offer Google, the product's main sign-in. */
-const FALLBACK_PROVIDERS = { google: true, apple: false, dev: false };
-
 export default function AuthPage() {
   const { me, isLoading: meLoading } = useCurrentUser();
-  const { data: providers = FALLBACK_PROVIDERS, isLoading: providersLoading } =
+  const { data: providers = FALLBACK_AUTH_PROVIDERS, isLoading: providersLoading } =
     useGetAuthProvidersQuery();
   const location = useLocation();
   const navigate = useNavigate();

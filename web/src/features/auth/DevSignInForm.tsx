@@ -7,9 +7,9 @@ import { AUTH_FAILED, signInErrorMessage } from './authMessages';
 
 interface DevSignInFormProps {
   /** Called before the request, so the page does not treat the new session as a visit. */
-  onStart: () => void;
+  onStart?: () => void;
   onSignedIn: (me: Me) => void;
-  onFailed: () => void;
+  onFailed?: () => void;
 }
 
 /** Development and test sign-in (POST /api/auth/dev-login); shown only when the server offers it. */
@@ -25,11 +25,11 @@ export function DevSignInForm({ onStart, onSignedIn, onFailed }: DevSignInFormPr
     setError(null);
     const body: DevLoginRequest = { email: email.trim() };
     if (fullName.trim()) body.fullName = fullName.trim();
-    onStart();
+    onStart?.();
     try {
       onSignedIn(await devLogin(body).unwrap());
     } catch (failure) {
-      onFailed();
+      onFailed?.();
       const info = describeApiError(failure);
       if (info.status === 'network') setError(signInErrorMessage('network'));
       else if (info.status === 429) setError(signInErrorMessage('too many'));
@@ -62,7 +62,7 @@ export function DevSignInForm({ onStart, onSignedIn, onFailed }: DevSignInFormPr
       </Text>
       <Field.Root required>
         <Field.Label>
-          Email <Field.RequiredIndicator />
+          E-mail <Field.RequiredIndicator />
         </Field.Label>
         <Input
           type="email"
@@ -88,7 +88,7 @@ export function DevSignInForm({ onStart, onSignedIn, onFailed }: DevSignInFormPr
         </Alert.Root>
       )}
       <Button type="submit" variant="outline" loading={isLoading} loadingText="Signing in...">
-        Sign in as developer
+        Sign in
       </Button>
     </Stack>
   );

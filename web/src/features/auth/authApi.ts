@@ -39,6 +39,9 @@ export const authApi = api.injectEndpoints({
 export const { useGetMeQuery, useGetAuthProvidersQuery, useDevLoginMutation, useLogoutMutation } =
   authApi;
 
+/** When the providers list cannot be read, offer Google, the product's main sign-in. */
+export const FALLBACK_AUTH_PROVIDERS: AuthProviders = { google: true, apple: false, dev: false };
+
 /** The current user for components below a protected route (or null when signed out). */
 export function useCurrentUser() {
   const { data, isLoading, isError, refetch } = useGetMeQuery();

@@ -21,11 +21,12 @@ import { Surface } from '../../ui/Surface';
 import { useCurrentUser } from '../auth/authApi';
 import { BalanceChart } from './BalanceChart';
 import { useGetLedgerQuery } from './creditsApi';
+import { LedgerReference } from './LedgerReference';
 import {
   formatLedgerDate,
-  LEDGER_KIND_LABEL,
   LEDGER_KIND_PALETTE,
   ledgerKind,
+  ledgerLabel,
   signedAmount,
 } from './ledgerLabels';
 
@@ -147,10 +148,11 @@ export default function CreditHistoryPage() {
                           <Stack gap="1">
                             <HStack gap="2" wrap="wrap">
                               <Badge colorPalette={LEDGER_KIND_PALETTE[kind]} variant="subtle">
-                                {LEDGER_KIND_LABEL[kind]}
+                                {ledgerLabel(entry)}
                               </Badge>
                               <Text as="span">{entry.reason}</Text>
                             </HStack>
+                            <LedgerReference reference={entry.reference} />
                             {/* On phones the date column folds into the description. */}
                             <Text fontSize="xs" color="fg.muted" hideFrom="md">
                               <time dateTime={entry.occurredAt}>

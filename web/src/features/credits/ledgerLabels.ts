@@ -53,6 +53,41 @@ export const LEDGER_KIND_PALETTE: Record<LedgerKind, string> = {
 export const ledgerKind = (entry: Pick<LedgerEntryView, 'type'>): LedgerKind =>
   KIND_BY_TYPE[entry.type] ?? 'other';
 
+/** Payment and subscription events read better by their own names than by their group. */
+const LABEL_BY_TYPE: Record<string, string> = {
+  SubscriptionActivated: 'Subscription',
+  MonthlyCreditsGranted: 'Monthly credits',
+  RolloverForfeited: 'Rollover forfeited',
+  SubscriptionCancelled: 'Cancelled',
+  SubscriptionEnded: 'Ended',
+  PurchaseReversed: 'Refunded purchase',
+};
+
+/** The entry's badge: 'Purchase' for bought credits, else by type, else by its group. */
+export function ledgerLabel(entry: Pick<LedgerEntryView, 'type' | 'reference'>): string {
+  if (entry.type === 'CreditsGranted' && entry.reference) return 'Purchase';
+  return LABEL_BY_TYPE[entry.type] ?? LEDGER_KIND_LABEL[ledgerKind(entry)];
+}
+
+/** Names of the outside ids a ledger entry may carry (Stripe's, for payments). */
+const REFERENCE_LABEL: Record<string, string> = {
+  checkoutSessionId: 'Checkout session',
+  paymentIntentId: 'Payment intent',
+  invoiceId: 'Invoice',
+  subscriptionId: 'Subscription',
+  chargeId: 'Charge',
+};
+
+/** [['Checkout session', 'cs_…'], …]: known ids first, in a fixed order, then any others. */
+export function referenceParts(reference: Record<string, string> | null): [string, string][] {
+  if (!reference) return [];
+  const known = Object.keys(REFERENCE_LABEL).filter((key) => reference[key]);
+  const others = Object.keys(reference)
+    .filter((key) => !(key in REFERENCE_LABEL) && reference[key])
+    .sort();
+  return [...known, ...others].map((key) => [REFERENCE_LABEL[key] ?? key, reference[key]!]);
+}
+
 /** "+10", "−4", "0": the sign is text, not just colour. */
 export function signedAmount(amount: number): string {
   if (amount > 0) return `+${amount}`;

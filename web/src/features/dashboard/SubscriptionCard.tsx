@@ -1,6 +1,11 @@
 import type { Me, SubscriptionView } from '@astra/contracts';
-import { Badge, Heading, HStack, Progress, Text } from '@chakra-ui/react';
+import { Badge, Button, Heading, HStack, Progress, Stack, Text } from '@chakra-ui/react';
+import { RefreshCw } from 'lucide-react';
+import { LinkButton } from '../../ui/LinkButton';
 import { Surface } from '../../ui/Surface';
+import { CancelSubscriptionDialog } from '../subscription/CancelSubscriptionDialog';
+import { formatRenewalDate } from '../subscription/renewalDate';
+import { useRefreshMonthlyCredits } from '../subscription/useRefreshMonthlyCredits';
 
 /** Spec §9: remaining / monthly credits as a percentage, clamped to 0-100. */
 export function monthlyProgress(remaining: number, perMonth: number): number {
@@ -8,34 +13,27 @@ export function monthlyProgress(remaining: number, perMonth: number): number {
   return Math.min(100, Math.max(0, Math.round((remaining / perMonth) * 100)));
 }
 
-const formatDay = (iso: string | null) =>
-  iso
-    ? new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso).toLocaleDateString('en-US', {
-        year: 'numeric',
-        month: 'long',
-        day: 'numeric',
-        timeZone: 'UTC',
-      })
-    : 'your next renewal date';
-
-/** The subscriber's status; refresh and cancel controls arrive with the payments screens. */
+/** The subscriber's plan: credits this month, renewal, and the refresh and cancel actions. */
 export function SubscriptionCard({ me, subscription }: { me: Me; subscription: SubscriptionView }) {
-  const cancelled = subscription.status === 'cancelled';
+  const { refresh, isRefreshing } = useRefreshMonthlyCredits();
+  const active = subscription.status === 'active';
   const percent = monthlyProgress(me.remainingCredits, subscription.creditsPerMonth);
+  const renewal = formatRenewalDate(subscription.nextRenewalDate);
+
   return (
     <Surface as="section" tone="glow" aria-labelledby="subscription-heading">
       <HStack justify="space-between" wrap="wrap" gap="2">
         <Heading as="h2" size="md" id="subscription-heading">
           {subscription.tierName} Subscription
         </Heading>
-        <Badge colorPalette={cancelled ? 'red' : 'green'} variant="solid" size="md">
-          {cancelled ? 'Cancelled' : 'Active'}
+        <Badge colorPalette={active ? 'green' : 'red'} variant="solid" size="md">
+          {active ? 'Active' : 'Cancelled'}
         </Badge>
       </HStack>
       <Progress.Root value={percent} size="sm" colorPalette="brand">
         <HStack justify="space-between" mb="1">
           <Progress.Label>Credits remaining this month</Progress.Label>
-          <Text fontSize="sm" fontWeight="medium">
+          <Text fontSize="sm" fontWeight="medium" fontVariantNumeric="tabular-nums">
             {me.remainingCredits} / {subscription.creditsPerMonth}
           </Text>
         </HStack>
@@ -43,19 +41,55 @@ export function SubscriptionCard({ me, subscription }: { me: Me; subscription: S
           <Progress.Range />
         </Progress.Track>
       </Progress.Root>
-      {cancelled ? (
-        <Text color="fg.muted" fontSize="sm">
-          Your subscription is cancelled. Your access continues until{' '}
-          {formatDay(subscription.nextRenewalDate)}.
+      {renewal && (
+        <Text fontSize="sm">
+          {active ? 'Next renewal' : 'Access until'}:{' '}
+          <Text as="span" fontWeight="semibold">
+            {renewal}
+          </Text>
         </Text>
-      ) : subscription.needsRefresh ? (
-        <Text color="fg.muted" fontSize="sm">
-          Your monthly credits are ready to be refreshed.
-        </Text>
+      )}
+
+      {!active ? (
+        <Stack gap="3" align="flex-start">
+          <Text color="fg.muted" fontSize="sm">
+            Your subscription is cancelled and will not renew. Your access continues until{' '}
+            {renewal ?? 'your renewal date'}.
+          </Text>
+          <LinkButton to="/pricing" size="sm" variant="outline">
+            View Plans
+          </LinkButton>
+        </Stack>
       ) : (
-        <Text color="fg.muted" fontSize="sm">
-          Your credits refresh automatically on {formatDay(subscription.nextRenewalDate)}.
-        </Text>
+        <Stack gap="3">
+          {subscription.needsRefresh ? (
+            <Text color="fg.muted" fontSize="sm">
+              This month's {subscription.creditsPerMonth} credits are ready for you.
+            </Text>
+          ) : (
+            <Text color="fg.muted" fontSize="sm">
+              Your credits refresh automatically on {renewal ?? 'your next renewal date'}.
+            </Text>
+          )}
+          <HStack gap="3" wrap="wrap">
+            {subscription.needsRefresh && (
+              <Button
+                size="sm"
+                onClick={() => refresh(active)}
+                loading={isRefreshing}
+                loadingText="Refreshing..."
+              >
+                <RefreshCw aria-hidden />
+                Refresh Monthly Credits
+              </Button>
+            )}
+            <CancelSubscriptionDialog
+              tierName={subscription.tierName}
+              nextRenewalDate={subscription.nextRenewalDate}
+              active={active}
+            />
+          </HStack>
+        </Stack>
       )}
     </Surface>
   );

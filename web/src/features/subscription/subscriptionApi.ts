@@ -1,0 +1,31 @@
+import type { SubscriptionStatus, subscriptionActionSchema } from '@astra/contracts';
+import { api, MONEY_TAGS } from '../../app/api';
+
+/** `{success, message, subscription}`: the message is the toast's text. */
+export type SubscriptionAction = ReturnType<typeof subscriptionActionSchema.parse>;
+
+export const subscriptionApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** The spec's derived subscription view, re-checked every 10 minutes for subscribers. */
+    getSubscription: build.query<SubscriptionStatus, void>({
+      query: () => '/subscription',
+      providesTags: ['Subscription'],
+    }),
+    /** The month's credits when the renewal date has come (409 refresh_not_due before). */
+    refreshMonthlyCredits: build.mutation<SubscriptionAction, void>({
+      query: () => ({ url: '/subscription/refresh', method: 'POST' }),
+      invalidatesTags: [...MONEY_TAGS],
+    }),
+    /** Access continues until the renewal date; nothing renews after it. */
+    cancelSubscription: build.mutation<SubscriptionAction, { reason?: string }>({
+      query: (body) => ({ url: '/subscription/cancel', method: 'POST', body }),
+      invalidatesTags: [...MONEY_TAGS],
+    }),
+  }),
+});
+
+export const {
+  useGetSubscriptionQuery,
+  useRefreshMonthlyCreditsMutation,
+  useCancelSubscriptionMutation,
+} = subscriptionApi;
