@@ -4,4 +4,5 @@ export const E2E = {
   oauthPort: 3211,
   controlPort: 3212,
   baseUrl: 'http://127.0.0.1:3210',
+  webhookSecret: 'whsec_astra_e2e_local_checkout',
 };

@@ -68,6 +68,8 @@ const app = spawn('npm', ['start'], {
     GOOGLE_USERINFO_URL: `${oauthBase}/userinfo`,
     ADMIN_EMAILS: 'admin@example.com',
     ADMIN_PASSWORD: 'e2e-admin-password',
+    // No Stripe key: checkout is the local page; its webhooks are signed with this secret.
+    STRIPE_WEBHOOK_SECRET: E2E.webhookSecret,
   },
 });
 
