@@ -56,6 +56,7 @@ export async function meLoadBenchmark() {
         NODE_ENV: 'production',
         STRIPE_SECRET_KEY: 'sk_test_unused',
         STRIPE_WEBHOOK_SECRET: 'whsec_unused',
+        PUBLIC_URL: 'http://127.0.0.1:3902',
       },
       3902,
     );

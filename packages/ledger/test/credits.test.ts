@@ -377,6 +377,62 @@ describe('monthly grant from a renewal (Stripe invoice or scheduler)', () => {
   });
 });
 
+describe('months per subscription, and ended subscriptions', () => {
+  const renewal = (period: string, nextRenewalDate?: string): CreditCommand => ({
+    type: 'GrantMonthlyCredits',
+    tier: starter,
+    period,
+    trigger: 'renewal',
+    reference: null,
+    now,
+    ...(nextRenewalDate ? { nextRenewalDate } : {}),
+  });
+  const month = (period: string): CreditEvent =>
+    creditAccountDecider
+      .decide(renewal(period), fold(creditAccountDecider, [opened, activated()]))
+      .at(-1)!;
+
+  it('takes the next renewal date from the paid period when Stripe gives it', () => {
+    const events = creditAccountDecider.decide(
+      renewal('2026-11', '2026-12-21'),
+      fold(creditAccountDecider, [opened, activated()]),
+    );
+    expect(events.at(-1)).toMatchObject({ data: { nextRenewalDate: '2026-12-21' } });
+  });
+  it('never brings an ended subscription back, nor grants its months again', () => {
+    const ended: CreditEvent[] = [
+      opened,
+      activated(),
+      month('2026-11'),
+      { type: 'SubscriptionEnded', data: { reason: 'stripe' } },
+    ];
+    given(ended)
+      .when({ type: 'ActivateSubscription', tier: starter, subscriptionId: 'sub_1', now })
+      .thenNothingHappens();
+    given(ended).when(renewal('2026-11')).thenThrows('no_active_subscription');
+  });
+  it('grants the same month to a new subscription after the old one ended', () => {
+    const history: CreditEvent[] = [
+      opened,
+      activated(),
+      month('2026-11'),
+      { type: 'SubscriptionEnded', data: { reason: 'stripe' } },
+      {
+        type: 'SubscriptionActivated',
+        data: { ...starter, subscriptionId: 'sub_2', nextRenewalDate: '2026-11-21' },
+      },
+    ];
+    const events = creditAccountDecider.decide(
+      renewal('2026-11'),
+      fold(creditAccountDecider, history),
+    );
+    expect(events.at(-1)).toMatchObject({
+      type: 'MonthlyCreditsGranted',
+      data: { period: '2026-11' },
+    });
+  });
+});
+
 describe('subscription activated / cancelled / ended', () => {
   it('activates a tier, and again only when it changes', () => {
     given([opened])
@@ -415,6 +471,33 @@ describe('subscription activated / cancelled / ended', () => {
     given([opened])
       .when({ type: 'CancelSubscription', reason: 'user_requested' })
       .thenThrows('no_active_subscription', 'User does not have an active subscription');
+  });
+  it('keeps a cancellation at period end through a paid invoice, unless resumed', () => {
+    const cancelled: CreditEvent[] = [
+      opened,
+      activated('2026-12-01'),
+      {
+        type: 'SubscriptionCancelled',
+        data: { reason: 'user_requested', accessUntil: '2026-12-01' },
+      },
+    ];
+    given(cancelled)
+      .when({ type: 'ActivateSubscription', tier: starter, subscriptionId: 'sub_1', now })
+      .thenNothingHappens();
+    given(cancelled)
+      .when({
+        type: 'ActivateSubscription',
+        tier: starter,
+        subscriptionId: 'sub_1',
+        now,
+        resume: true,
+      })
+      .then([
+        {
+          type: 'SubscriptionActivated',
+          data: { ...starter, subscriptionId: 'sub_1', nextRenewalDate: '2026-12-01' },
+        },
+      ]);
   });
   it('ends a subscription once', () => {
     given([opened, activated()])

@@ -135,12 +135,12 @@ export const configSchema = z
         }
       }
     }
-    const providers = [...googleSettings, ...appleSettings].some((name) => config[name]);
-    if (config.NODE_ENV === 'production' && providers && !config.PUBLIC_URL) {
+    if (config.NODE_ENV === 'production' && !config.PUBLIC_URL) {
       ctx.addIssue({
         code: 'custom',
         path: ['PUBLIC_URL'],
-        message: 'is required in production when Google or Apple sign-in is configured',
+        message:
+          'is required in production (sign-in callbacks and payment pages are built from it)',
       });
     }
   })

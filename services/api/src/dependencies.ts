@@ -8,6 +8,7 @@ import type { Sessions } from './http/sessions.ts';
 import type { Ledger } from './ledger/ledger.ts';
 import type { PaymentGateway } from './modules/payments/gateway.ts';
 import type { LocalCheckout } from './modules/payments/localGateway.ts';
+import type { PricingSettings } from './modules/payments/pricing.ts';
 import type { AppDb } from './storage/appDatabase.ts';
 
 /** What the routes work with; assembled once in `server.ts`. */
@@ -26,6 +27,8 @@ export interface AppDeps {
   payments: {
     stripe: Stripe;
     webhookSecret: string;
+    /** Configured amounts, currency and Stripe price ids over the seeded catalogue. */
+    pricing: PricingSettings;
     gateway: PaymentGateway;
     /** Present when there is no Stripe key: our own checkout page. */
     localCheckout: LocalCheckout | null;

@@ -20,7 +20,7 @@ import { purgeIdempotencyKeys } from './http/idempotency.ts';
 import { Sessions } from './http/sessions.ts';
 import { Ledger } from './ledger/ledger.ts';
 import { localGateway } from './modules/payments/localGateway.ts';
-import { applyPricingConfig } from './modules/payments/pricing.ts';
+import { pricingSettingsOf } from './modules/payments/pricing.ts';
 import { grantDueMonths } from './modules/payments/renewals.ts';
 import { stripeGateway } from './modules/payments/stripeGateway.ts';
 import { openAiWriter } from './modules/readings/openAiWriter.ts';
@@ -70,7 +70,7 @@ export async function startServer(
 
   const appDb = appTables(db);
   const read = readModels(db);
-  await applyPricingConfig(read, config);
+  const pricing = pricingSettingsOf(config);
 
   // Stripe's SDK signs and checks webhooks even without a key; with one it is the gateway.
   const stripe = new Stripe(config.STRIPE_SECRET_KEY ?? 'sk_test_astra_local_checkout', {
@@ -82,23 +82,29 @@ export async function startServer(
   const webhookSecret = webhookSecretOf(config);
   let ownUrl = '';
   const localCheckout = localCheckoutEnabled(config)
-    ? localGateway(appDb, read, async (event) => {
-        // The same path as Stripe's deliveries: a signed request to our own endpoint.
-        const payload = JSON.stringify(event);
-        const signature = stripe.webhooks.generateTestHeaderString({
-          payload,
-          secret: webhookSecret,
-        });
-        const answer = await fetch(`${ownUrl}/api/webhooks/stripe`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-          body: payload,
-        });
-        if (!answer.ok)
-          throw new Error(
-            `Our webhook refused ${event.type}: ${answer.status} ${await answer.text()}`,
-          );
-      })
+    ? localGateway(
+        appDb,
+        read,
+        pricing,
+        async (event) => {
+          // The same path as Stripe's deliveries: a signed request to our own endpoint.
+          const payload = JSON.stringify(event);
+          const signature = stripe.webhooks.generateTestHeaderString({
+            payload,
+            secret: webhookSecret,
+          });
+          const answer = await fetch(`${ownUrl}/api/webhooks/stripe`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+            body: payload,
+          });
+          if (!answer.ok)
+            throw new Error(
+              `Our webhook refused ${event.type}: ${answer.status} ${await answer.text()}`,
+            );
+        },
+        clock,
+      )
     : null;
 
   const sessions = new Sessions(db, appDb, progress, config.READ_YOUR_WRITES_TIMEOUT_MS, config);
@@ -122,6 +128,7 @@ export async function startServer(
     payments: {
       stripe,
       webhookSecret,
+      pricing,
       gateway: localCheckout ?? stripeGateway(stripe),
       localCheckout,
     },

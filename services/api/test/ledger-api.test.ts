@@ -234,6 +234,7 @@ describe('configuration', () => {
       SESSION_SECRET: 'a-long-enough-production-secret',
       STRIPE_SECRET_KEY: 'sk_test_unused',
       STRIPE_WEBHOOK_SECRET: 'whsec_unused',
+      PUBLIC_URL: 'https://astra.example',
     });
     try {
       expect(

@@ -334,6 +334,34 @@ describe('the Stripe webhook as a command source of the ledger', () => {
       payment_intent: `pi_unknown_${randomUUID()}`,
     };
     expect((await deliver(server, signed('charge.refunded', charge))).status).toBe(503);
+    // An older charge that paid no credit pack (a subscription invoice, say) is left alone.
+    const old = {
+      ...charge,
+      id: `ch_${randomUUID()}`,
+      created: Math.floor(Date.now() / 1000) - 3600,
+    };
+    expect((await deliver(server, signed('charge.refunded', old))).body.outcome).toBe(
+      'no credit pack was paid by this charge',
+    );
+  });
+
+  it('keeps a cancellation Stripe reports before the first invoice', async () => {
+    const { client, id } = await member(server);
+    const subscriptionId = `sub_${randomUUID()}`;
+    await deliver(
+      server,
+      signed(
+        'customer.subscription.updated',
+        subscription(id, 2, subscriptionId, { cancel_at_period_end: true }),
+      ),
+    );
+    await deliver(
+      server,
+      signed('invoice.paid', invoice(id, 2, subscriptionId, '2026-11-21T10:00:00Z')),
+    );
+    await settle();
+    const mine = await me(client);
+    expect(mine.subscription).toMatchObject({ tierName: 'Explorer', status: 'cancelled' });
   });
 
   it('answers unknown event types 200 and changes nothing', async () => {
@@ -666,6 +694,9 @@ describe('checkout through Stripe’s API (a loopback server standing in for it)
       billingType: 'subscription',
     });
     expect((await client.get('/api/checkout/local/cs_test_loopback')).status).toBe(404); // no local page with Stripe
+
+    // With Stripe, a month comes with its paid invoice, never ahead of it.
+    expect((await client.post('/api/subscription/refresh')).body.error).toBe('renewal_pending');
 
     const cancelled = await client.post('/api/subscription/cancel', {});
     expect(cancelled.status).toBe(200);

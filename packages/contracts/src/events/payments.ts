@@ -9,7 +9,7 @@ export const stripeEventSchemas = {
     /** The Stripe object the event was about (checkout session, invoice, subscription, charge). */
     objectId: z.string(),
     userId: z.string().nullable(),
-    /** What it did: 'granted', 'renewed', 'cancelled', 'ended', 'reversed', or why it did nothing. */
+    /** What it did ('granted', 'renewed', 'cancelled at period end', 'ended', 'reversed', …) or why it did nothing. */
     outcome: z.string(),
   }),
 } as const;

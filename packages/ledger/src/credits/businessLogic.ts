@@ -1,7 +1,7 @@
 import type { CreditEvent, CreditEventOf } from '@astra/contracts';
 import { daysUntil, firstDayOfNextMonth, isoDay, longDate, monthOf } from '../dates.ts';
 import { DomainError } from '../decider.ts';
-import type { CreditAccount } from './credits.ts';
+import { type CreditAccount, monthKey } from './credits.ts';
 
 /** A pricing tier as the command handler looked it up (our table, never the caller's word). */
 export interface Tier {
@@ -24,7 +24,14 @@ export type CreditCommand =
       tierId: number | null;
       reference: Record<string, string> | null;
     }
-  | { type: 'ActivateSubscription'; tier: Tier; subscriptionId: string | null; now: Date }
+  | {
+      type: 'ActivateSubscription';
+      tier: Tier;
+      subscriptionId: string | null;
+      now: Date;
+      /** Undo a cancellation at period end (Stripe says the subscription goes on after all). */
+      resume?: boolean;
+    }
   /** The spec's manual 'Refresh Monthly Credits'; `tier` is undefined when the lookup found none. */
   | { type: 'RefreshMonthlyCredits'; tier: Tier | undefined; now: Date }
   /** A renewal paid (Stripe `invoice.paid`) or due (the scheduler): grants that month once. */
@@ -35,6 +42,8 @@ export type CreditCommand =
       trigger: 'renewal' | 'scheduler';
       reference: Record<string, string> | null;
       now: Date;
+      /** When the paid period ends (Stripe's); otherwise the first of next month. */
+      nextRenewalDate?: string;
     }
   | {
       type: 'SpendCredits';
@@ -101,6 +110,7 @@ export const monthlyGrant = (
   now: Date,
   trigger: CreditEventOf<'MonthlyCreditsGranted'>['data']['trigger'],
   reference: Record<string, string> | null,
+  nextRenewalDate = firstDayOfNextMonth(now),
 ): CreditEvent[] => {
   const monthly = tier.creditsPerMonth;
   const rolledOver = Math.min(state.balance, monthly);
@@ -121,7 +131,7 @@ export const monthlyGrant = (
       amount: monthly,
       previousBalance: state.balance,
       rolledOver,
-      nextRenewalDate: firstDayOfNextMonth(now),
+      nextRenewalDate,
       grantedOn: isoDay(now),
       trigger,
       reference,
@@ -162,14 +172,16 @@ export const decide = (command: CreditCommand, state: CreditAccount): CreditEven
 
     case 'ActivateSubscription': {
       requireOpen(state);
-      const current = state.subscription;
-      if (
-        current?.status === 'active' &&
-        current.tierId === command.tier.tierId &&
-        current.subscriptionId === command.subscriptionId
-      ) {
+      // An ended subscription stays ended, whatever arrives late about it.
+      if (command.subscriptionId && state.endedSubscriptions.includes(command.subscriptionId))
         return [];
-      }
+      const current = state.subscription;
+      const same =
+        current?.tierId === command.tier.tierId &&
+        current.subscriptionId === command.subscriptionId;
+      if (same && current?.status === 'active') return [];
+      // A cancellation at period end holds (a paid invoice does not undo it) unless resumed.
+      if (same && current?.status === 'cancelled' && !command.resume) return [];
       return [
         {
           type: 'SubscriptionActivated',
@@ -196,7 +208,7 @@ export const decide = (command: CreditCommand, state: CreditAccount): CreditEven
         throw errors.refreshNotDue(subscription.nextRenewalDate, command.now);
       }
       const period = monthOf(subscription.nextRenewalDate);
-      if (subscription.grantedPeriods.includes(period)) {
+      if (state.grantedMonths.includes(monthKey(subscription.subscriptionId, period))) {
         throw errors.refreshNotDue(firstDayOfNextMonth(command.now), command.now);
       }
       return monthlyGrant(state, command.tier, period, command.now, 'manual_refresh', null);
@@ -207,7 +219,8 @@ export const decide = (command: CreditCommand, state: CreditAccount): CreditEven
       const subscription = state.subscription;
       if (!subscription) throw errors.noActiveSubscription();
       if (!command.tier || command.tier.tierId !== subscription.tierId) throw errors.invalidTier();
-      if (subscription.grantedPeriods.includes(command.period)) return [];
+      if (state.grantedMonths.includes(monthKey(subscription.subscriptionId, command.period)))
+        return [];
       return monthlyGrant(
         state,
         command.tier,
@@ -215,6 +228,7 @@ export const decide = (command: CreditCommand, state: CreditAccount): CreditEven
         command.now,
         command.trigger,
         command.reference,
+        command.nextRenewalDate,
       );
     }
 

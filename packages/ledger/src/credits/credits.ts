@@ -12,8 +12,6 @@ export interface Subscription {
   status: SubscriptionStatus;
   nextRenewalDate: string;
   lastRefreshDate: string | null;
-  /** Months (`YYYY-MM`) whose credits were granted, so each is granted once. */
-  grantedPeriods: readonly string[];
 }
 
 export interface RecentSpend {
@@ -38,7 +36,15 @@ export interface CreditAccount {
   purchases: Readonly<Record<string, number>>;
   recentSpends: readonly RecentSpend[];
   subscription: Subscription | null;
+  /** Months granted, as `subscriptionId:YYYY-MM`: each subscription's month is granted once. */
+  grantedMonths: readonly string[];
+  /** Subscriptions that ended: a late event never brings one back. */
+  endedSubscriptions: readonly string[];
 }
+
+/** The key of a subscription's month in `grantedMonths`. */
+export const monthKey = (subscriptionId: string | null, period: string) =>
+  `${subscriptionId ?? '-'}:${period}`;
 
 export const initialCreditAccount = (): CreditAccount => ({
   status: 'unopened',
@@ -50,6 +56,8 @@ export const initialCreditAccount = (): CreditAccount => ({
   purchases: {},
   recentSpends: [],
   subscription: null,
+  grantedMonths: [],
+  endedSubscriptions: [],
 });
 
 /** The signed change an event makes to the balance. */
@@ -129,17 +137,19 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
           status: 'active',
           nextRenewalDate: event.data.nextRenewalDate,
           lastRefreshDate: state.subscription?.lastRefreshDate ?? null,
-          grantedPeriods: state.subscription?.grantedPeriods ?? [],
         },
       };
     case 'MonthlyCreditsGranted':
       return {
         ...next,
+        grantedMonths: [
+          ...state.grantedMonths,
+          monthKey(state.subscription?.subscriptionId ?? null, event.data.period),
+        ],
         subscription: state.subscription && {
           ...state.subscription,
           nextRenewalDate: event.data.nextRenewalDate,
           lastRefreshDate: event.data.grantedOn,
-          grantedPeriods: [...state.subscription.grantedPeriods, event.data.period],
         },
       };
     case 'SubscriptionCancelled':
@@ -148,7 +158,13 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
         subscription: state.subscription && { ...state.subscription, status: 'cancelled' },
       };
     case 'SubscriptionEnded':
-      return { ...next, subscription: null };
+      return {
+        ...next,
+        subscription: null,
+        endedSubscriptions: state.subscription?.subscriptionId
+          ? [...state.endedSubscriptions, state.subscription.subscriptionId]
+          : state.endedSubscriptions,
+      };
     case 'CreditsSpent':
       return {
         ...next,

@@ -16,6 +16,7 @@ export {
   type CreditEvent,
   grantedBy,
   initialCreditAccount,
+  monthKey,
   REFUNDABLE_SPENDS,
   type RecentSpend,
   type Subscription,

@@ -33,7 +33,7 @@ export function checkoutRoutes(deps: AppDeps) {
   const { gateway } = deps.payments;
 
   router.get('/pricing', async (_req, res) => {
-    res.json(await pricingOf(read));
+    res.json(await pricingOf(read, deps.payments.pricing));
   });
 
   router.post('/checkout', requireUser, async (req, res) => {
@@ -41,7 +41,12 @@ export function checkoutRoutes(deps: AppDeps) {
     const user = req.user!;
     if (user.status === 'blocked')
       throw new HttpError(403, 'account_blocked', readingMessages.accountBlocked);
-    const offer = await offerOf(read, tierId, isSubscription ? 'subscription' : 'one_time');
+    const offer = await offerOf(
+      read,
+      deps.payments.pricing,
+      tierId,
+      isSubscription ? 'subscription' : 'one_time',
+    );
     if (!offer) {
       throw new HttpError(400, 'invalid_request', 'No such tier and billing type', {
         fields: [
@@ -67,7 +72,7 @@ export function checkoutRoutes(deps: AppDeps) {
     const user = req.user!;
     const session = await gateway.checkoutOf(String(req.params.id), user.id);
     if (!session) throw notFound('No such checkout session');
-    const offer = await offerOf(read, session.tierId, session.billingType);
+    const offer = await offerOf(read, deps.payments.pricing, session.tierId, session.billingType);
     const creditsAdded = await creditsAddedBy(read, user.id, session);
     const status: CheckoutStatus = {
       sessionId: session.id,
@@ -100,7 +105,7 @@ export function localCheckoutRoutes(gateway: LocalCheckout) {
       sessionId: String(req.params.id),
       tierName: offer.tierName,
       billingType: offer.billingType,
-      price: formatPrice(offer.priceMinor),
+      price: formatPrice(offer.priceMinor, offer.currency),
       currency: offer.currency,
       credits: offer.creditsIncluded,
       status,

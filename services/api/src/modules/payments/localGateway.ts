@@ -1,13 +1,12 @@
 import type { ReadDb } from '@astra/projections';
 import type { AppDb } from '../../storage/appDatabase.ts';
 import { checkoutMetadata, type PaymentGateway } from './gateway.ts';
-import { offerOf, type TierOffer } from './pricing.ts';
+import { offerOf, type PricingSettings, type TierOffer } from './pricing.ts';
 import {
   completedCheckoutSession,
   newLocalIds,
   paidInvoice,
   stripeEventOf,
-  subscriptionObject,
 } from './stripeShapes.ts';
 
 /** Sends a Stripe-shaped event, signed like Stripe signs it, to our own webhook endpoint. */
@@ -27,7 +26,13 @@ export interface LocalCheckout extends PaymentGateway {
  * webhook events Stripe would (checkout.session.completed, and invoice.paid for a subscription)
  * to our webhook endpoint. Production refuses to start in this mode.
  */
-export function localGateway(app: AppDb, read: ReadDb, deliver: WebhookDelivery): LocalCheckout {
+export function localGateway(
+  app: AppDb,
+  read: ReadDb,
+  pricing: PricingSettings,
+  deliver: WebhookDelivery,
+  clock: () => Date,
+): LocalCheckout {
   const rowOf = (sessionId: string, userId: string) =>
     app
       .selectFrom('local_checkout_sessions')
@@ -72,13 +77,13 @@ export function localGateway(app: AppDb, read: ReadDb, deliver: WebhookDelivery)
 
     async sessionOf(sessionId, userId) {
       const row = await rowOf(sessionId, userId);
-      const offer = row && (await offerOf(read, row.tier_id, row.billing_type));
+      const offer = row && (await offerOf(read, pricing, row.tier_id, row.billing_type));
       return row && offer && { offer, status: row.status };
     },
 
     async pay(sessionId, userId) {
       const row = await rowOf(sessionId, userId);
-      const offer = row && (await offerOf(read, row.tier_id, row.billing_type));
+      const offer = row && (await offerOf(read, pricing, row.tier_id, row.billing_type));
       if (!row || !offer || row.status !== 'open') return false;
       const purchase = { sessionId, userId, offer, metadata: checkoutMetadata(userId, offer) };
       const subscription = offer.billingType === 'subscription';
@@ -86,6 +91,16 @@ export function localGateway(app: AppDb, read: ReadDb, deliver: WebhookDelivery)
         paymentIntentId: subscription ? null : newLocalIds.paymentIntent(),
         subscriptionId: subscription ? newLocalIds.subscription() : null,
       };
+      // Delivered first: if our webhook refuses, the session stays open and 'Pay' can be tried
+      // again (the grants are idempotent by checkout session).
+      await deliver(
+        stripeEventOf('checkout.session.completed', completedCheckoutSession(purchase, ids)),
+      );
+      if (ids.subscriptionId) {
+        await deliver(
+          stripeEventOf('invoice.paid', paidInvoice(purchase, ids.subscriptionId, clock())),
+        );
+      }
       await app
         .updateTable('local_checkout_sessions')
         .set({
@@ -95,14 +110,6 @@ export function localGateway(app: AppDb, read: ReadDb, deliver: WebhookDelivery)
         })
         .where('id', '=', sessionId)
         .execute();
-      await deliver(
-        stripeEventOf('checkout.session.completed', completedCheckoutSession(purchase, ids)),
-      );
-      if (ids.subscriptionId) {
-        await deliver(
-          stripeEventOf('invoice.paid', paidInvoice(purchase, ids.subscriptionId, new Date())),
-        );
-      }
       return true;
     },
 
@@ -117,24 +124,7 @@ export function localGateway(app: AppDb, read: ReadDb, deliver: WebhookDelivery)
       return true;
     },
 
-    async cancelAtPeriodEnd(subscriptionId) {
-      const row = await app
-        .selectFrom('local_checkout_sessions')
-        .selectAll()
-        .where('subscription_id', '=', subscriptionId)
-        .executeTakeFirst();
-      if (!row) return;
-      const offer = await offerOf(read, row.tier_id, row.billing_type);
-      if (!offer) return;
-      await deliver(
-        stripeEventOf(
-          'customer.subscription.updated',
-          subscriptionObject(subscriptionId, checkoutMetadata(row.user_id, offer), {
-            cancel_at_period_end: true,
-            status: 'active',
-          }),
-        ),
-      );
-    },
+    // No billing runs behind the local checkout: the ledger's own cancellation is all there is.
+    async cancelAtPeriodEnd() {},
   };
 }

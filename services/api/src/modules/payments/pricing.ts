@@ -17,27 +17,35 @@ export interface TierOffer {
 
 const key = (tierId: number, billingType: BillingType) => `${tierId}:${billingType}`;
 
-/** Puts the configured amounts, currency and Stripe price ids into the catalogue (at start). */
-export async function applyPricingConfig(read: ReadDb, config: Config) {
-  const rows = await read.selectFrom('pricing_rows').select(['tier_id', 'billing_type']).execute();
-  for (const row of rows) {
-    const id = key(row.tier_id, row.billing_type);
-    const amount = config.PRICING_AMOUNTS.get(id);
-    await read
-      .updateTable('pricing_rows')
-      .set({
-        currency: config.PRICING_CURRENCY,
-        provider_price_id: config.STRIPE_PRICE_IDS.get(id) ?? null,
-        ...(amount ? { price_minor: amount } : {}),
-      })
-      .where('tier_id', '=', row.tier_id)
-      .where('billing_type', '=', row.billing_type)
-      .execute();
-  }
+/** What configuration says about prices: amounts and currency, and Stripe's price ids. */
+export interface PricingSettings {
+  amounts: ReadonlyMap<string, number>;
+  currency: string;
+  providerPriceIds: ReadonlyMap<string, string>;
 }
+
+export const pricingSettingsOf = (config: Config): PricingSettings => ({
+  amounts: config.PRICING_AMOUNTS,
+  currency: config.PRICING_CURRENCY,
+  providerPriceIds: config.STRIPE_PRICE_IDS,
+});
+
+/** A catalogue row as sold: the seeded amount unless configuration sets one. */
+const sold = (
+  settings: PricingSettings,
+  row: { tier_id: number; billing_type: BillingType; price_minor: number },
+) => {
+  const id = key(row.tier_id, row.billing_type);
+  return {
+    priceMinor: settings.amounts.get(id) ?? row.price_minor,
+    currency: settings.currency,
+    providerPriceId: settings.providerPriceIds.get(id) ?? null,
+  };
+};
 
 export async function offerOf(
   read: ReadDb,
+  settings: PricingSettings,
   tierId: number,
   billingType: BillingType,
 ): Promise<TierOffer | undefined> {
@@ -50,9 +58,7 @@ export async function offerOf(
       'pricing_tiers.credits_per_month',
       'pricing_rows.billing_type',
       'pricing_rows.price_minor',
-      'pricing_rows.currency',
       'pricing_rows.credits_included',
-      'pricing_rows.provider_price_id',
     ])
     .where('pricing_rows.tier_id', '=', tierId)
     .where('pricing_rows.billing_type', '=', billingType)
@@ -63,33 +69,43 @@ export async function offerOf(
       tierName: row.tier_name,
       creditsPerMonth: row.credits_per_month,
       billingType: row.billing_type,
-      priceMinor: row.price_minor,
-      currency: row.currency,
       creditsIncluded: row.credits_included,
-      providerPriceId: row.provider_price_id,
+      ...sold(settings, {
+        tier_id: row.tier_id,
+        billing_type: row.billing_type,
+        price_minor: row.price_minor,
+      }),
     }
   );
 }
 
 /** A subscription tier as the ledger's monthly grants need it: its month of credits. */
-export const subscriptionTier = async (
+export async function subscriptionTier(
   read: ReadDb,
   tierId: number | null,
-): Promise<Tier | undefined> => {
-  if (tierId === null) return undefined;
-  const offer = await offerOf(read, tierId, 'subscription');
+): Promise<Tier | undefined> {
+  if (tierId === null || !Number.isInteger(tierId)) return undefined;
+  const row = await read
+    .selectFrom('pricing_rows')
+    .innerJoin('pricing_tiers', 'pricing_tiers.tier_id', 'pricing_rows.tier_id')
+    .select(['pricing_tiers.tier_id', 'pricing_tiers.tier_name', 'pricing_rows.credits_included'])
+    .where('pricing_rows.tier_id', '=', tierId)
+    .where('pricing_rows.billing_type', '=', 'subscription')
+    .executeTakeFirst();
   return (
-    offer && {
-      tierId: offer.tierId,
-      tierName: offer.tierName,
-      creditsPerMonth: offer.creditsIncluded,
-    }
+    row && { tierId: row.tier_id, tierName: row.tier_name, creditsPerMonth: row.credits_included }
   );
+}
+
+/** A price in minor units as the currency writes it: '9.99', or '1200' for yen. */
+export const formatPrice = (minor: number, currency: string) => {
+  const digits =
+    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+      .maximumFractionDigits ?? 2;
+  return (minor / 10 ** digits).toFixed(digits);
 };
 
-export const formatPrice = (minor: number) => (minor / 100).toFixed(2);
-
-export async function pricingOf(read: ReadDb): Promise<PricingResponse> {
+export async function pricingOf(read: ReadDb, settings: PricingSettings): Promise<PricingResponse> {
   const [tiers, rows] = await Promise.all([
     read.selectFrom('pricing_tiers').selectAll().orderBy('display_order').execute(),
     read
@@ -109,13 +125,16 @@ export async function pricingOf(read: ReadDb): Promise<PricingResponse> {
       creditsPerMonth: tier.credits_per_month,
       rows: rows
         .filter((row) => row.tier_id === tier.tier_id)
-        .map((row) => ({
-          billingType: row.billing_type,
-          priceMinor: row.price_minor,
-          currency: row.currency,
-          price: formatPrice(row.price_minor),
-          creditsIncluded: row.credits_included,
-        })),
+        .map((row) => {
+          const { priceMinor, currency } = sold(settings, row);
+          return {
+            billingType: row.billing_type,
+            priceMinor,
+            currency,
+            price: formatPrice(priceMinor, currency),
+            creditsIncluded: row.credits_included,
+          };
+        }),
     })),
   };
 }

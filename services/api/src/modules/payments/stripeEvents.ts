@@ -1,10 +1,13 @@
-import { isDomainError, monthOf } from '@astra/ledger';
+import { isDomainError, isoDay, monthOf } from '@astra/ledger';
 import type { ReadDb } from '@astra/projections';
 import { sql } from 'kysely';
 import type Stripe from 'stripe';
 import { HttpError } from '../../http/errors.ts';
 import type { CommandContext, Ledger } from '../../ledger/ledger.ts';
-import { offerOf, subscriptionTier } from './pricing.ts';
+import { offerOf, type PricingSettings, subscriptionTier } from './pricing.ts';
+
+/** Long enough for any purchase to reach the read models; Stripe redelivers until then. */
+const PURCHASE_VISIBLE_WITHIN_MS = 10 * 60_000;
 
 export interface StripeEventOutcome {
   duplicate?: true;
@@ -52,6 +55,7 @@ const unlessRefused = async (objectId: string, userId: string, work: () => Promi
 export async function applyStripeEvent(
   ledger: Ledger,
   read: ReadDb,
+  pricing: PricingSettings,
   event: Stripe.Event,
   now: Date,
 ): Promise<StripeEventOutcome> {
@@ -104,7 +108,7 @@ export async function applyStripeEvent(
     if (session.payment_status !== 'paid')
       return nothing(session.id, userId, `not paid yet (${session.payment_status})`);
     if (!userId) return nothing(session.id, null, 'no user on the session');
-    const offer = await offerOf(read, Number(session.metadata?.tierId), 'one_time');
+    const offer = await offerOf(read, pricing, Number(session.metadata?.tierId), 'one_time');
     if (!offer) return nothing(session.id, userId, `no one-time tier ${session.metadata?.tierId}`);
     return unlessRefused(session.id, userId, async () => {
       const paymentIntentId = idOf(session.payment_intent);
@@ -144,7 +148,10 @@ export async function applyStripeEvent(
     const tier = await subscriptionTier(read, Number(details.metadata?.tierId));
     if (!tier)
       return nothing(invoice.id, userId, `no subscription tier ${details.metadata?.tierId}`);
-    const periodStart = invoice.lines?.data?.[0]?.period?.start ?? invoice.period_start;
+    // The paid period: its start names the month, its end is the next renewal.
+    const period = invoice.lines?.data?.[0]?.period;
+    const periodStart = period?.start ?? invoice.period_start ?? Math.floor(now.getTime() / 1000);
+    const periodEnd = period?.end ?? invoice.period_end;
     return unlessRefused(invoice.id, userId, async () => {
       await ledger.credits(
         userId,
@@ -160,6 +167,9 @@ export async function applyStripeEvent(
           trigger: 'renewal',
           reference: { invoiceId: invoice.id, subscriptionId },
           now,
+          ...(periodEnd && periodEnd > periodStart
+            ? { nextRenewalDate: isoDay(new Date(periodEnd * 1000)) }
+            : {}),
         },
         context,
       );
@@ -177,6 +187,16 @@ export async function applyStripeEvent(
     if (!userId) return nothing(subscription.id, null, 'no user on the subscription');
     return unlessRefused(subscription.id, userId, async () => {
       if (subscription.cancel_at_period_end) {
+        // Stripe may report the cancellation before the first invoice: know the subscription first.
+        const tier = await subscriptionTier(read, Number(subscription.metadata?.tierId));
+        const { state } = await ledger.creditAccountOf(userId);
+        if (!state.subscription && tier) {
+          await ledger.credits(
+            userId,
+            { type: 'ActivateSubscription', tier, subscriptionId: subscription.id, now },
+            context,
+          );
+        }
         const cancelled = await ledger.credits(
           userId,
           { type: 'CancelSubscription', reason: 'cancel_at_period_end' },
@@ -194,7 +214,7 @@ export async function applyStripeEvent(
         return nothing(subscription.id, userId, 'no change');
       const activated = await ledger.credits(
         userId,
-        { type: 'ActivateSubscription', tier, subscriptionId: subscription.id, now },
+        { type: 'ActivateSubscription', tier, subscriptionId: subscription.id, now, resume: true },
         context,
       );
       return {
@@ -237,7 +257,11 @@ export async function applyStripeEvent(
       .executeTakeFirst();
     const checkoutSessionId = purchase?.reference?.checkoutSessionId;
     if (!purchase || !checkoutSessionId) {
-      // The purchase may not be readable yet: fail so that Stripe delivers the event again.
+      // A charge that paid no credit pack (a subscription invoice, say) is not ours to reverse.
+      if (now.getTime() - charge.created * 1000 > PURCHASE_VISIBLE_WITHIN_MS) {
+        return nothing(charge.id, null, 'no credit pack was paid by this charge');
+      }
+      // A fresh purchase may not be readable yet: fail so that Stripe delivers the event again.
       throw new HttpError(
         503,
         'purchase_not_found_yet',

@@ -41,8 +41,15 @@ export function stripeGateway(stripe: Stripe): PaymentGateway {
 
     async checkoutOf(sessionId, userId) {
       if (!sessionId.startsWith('cs_')) return undefined;
-      const session = await stripe.checkout.sessions.retrieve(sessionId).catch(() => undefined);
-      if (!session || session.client_reference_id !== userId) return undefined;
+      let session: Stripe.Checkout.Session;
+      try {
+        session = await stripe.checkout.sessions.retrieve(sessionId);
+      } catch (error) {
+        // Unknown to Stripe is unknown here; an outage is an error, not a "not found".
+        if ((error as { code?: string }).code === 'resource_missing') return undefined;
+        throw error;
+      }
+      if (session.client_reference_id !== userId) return undefined;
       return {
         id: session.id,
         userId,

@@ -53,8 +53,9 @@ export function paidInvoice(
   subscriptionId: string,
   periodStart: Date,
 ) {
+  // The local checkout bills by calendar month, as the spec's refresh rule counts months.
   const periodEnd = new Date(
-    Date.UTC(periodStart.getUTCFullYear(), periodStart.getUTCMonth() + 1, periodStart.getUTCDate()),
+    Date.UTC(periodStart.getUTCFullYear(), periodStart.getUTCMonth() + 1, 1),
   );
   const period = { start: seconds(periodStart), end: seconds(periodEnd) };
   return {
@@ -77,14 +78,6 @@ export function paidInvoice(
       data: [{ id: localId('il'), object: 'line_item', period }],
     },
   };
-}
-
-export function subscriptionObject(
-  subscriptionId: string,
-  metadata: Record<string, string>,
-  changes: { cancel_at_period_end: boolean; status: string },
-) {
-  return { id: subscriptionId, object: 'subscription', metadata, ...changes };
 }
 
 export const newLocalIds = {

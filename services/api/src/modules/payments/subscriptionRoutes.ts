@@ -1,4 +1,5 @@
 import { cancelSubscriptionRequestSchema, type SubscriptionStatus } from '@astra/contracts';
+import { ConcurrencyError } from '@astra/event-store';
 import { isDomainError, isoDay, longDate, refreshSummary } from '@astra/ledger';
 import { type Profile, readModels } from '@astra/projections';
 import { Router } from 'express';
@@ -43,6 +44,14 @@ export function subscriptionRoutes(deps: AppDeps) {
 
   router.post('/subscription/refresh', requireUser, async (req, res) => {
     const user = req.user!;
+    // With Stripe a month comes with its paid invoice; refreshing ahead would give it unpaid.
+    if (gateway.kind === 'stripe' && user.subscription_status === 'active') {
+      throw new HttpError(
+        409,
+        'renewal_pending',
+        'Your credits are added as soon as your renewal payment is confirmed.',
+      );
+    }
     try {
       const tier = await subscriptionTier(read, user.tier_id);
       const refreshed = await ledger.credits(
@@ -57,7 +66,7 @@ export function subscriptionRoutes(deps: AppDeps) {
         subscription: subscriptionStatusOf(await freshProfile(user.id), isoDay(clock())),
       });
     } catch (error) {
-      if (isDomainError(error)) throw error;
+      if (isDomainError(error) || error instanceof ConcurrencyError) throw error;
       console.error('Refreshing monthly credits failed:', error);
       throw new HttpError(500, 'refresh_failed', 'Failed to refresh user credits');
     }

@@ -36,7 +36,13 @@ export function stripeWebhookRoutes(deps: AppDeps) {
             `The signature does not match: ${message.split('\n')[0]}`,
           );
     }
-    const outcome = await applyStripeEvent(deps.ledger, deps.read, event, deps.clock());
+    const outcome = await applyStripeEvent(
+      deps.ledger,
+      deps.read,
+      deps.payments.pricing,
+      event,
+      deps.clock(),
+    );
     // Answer once the read models show it: a payment page polling for its credits sees them.
     await deps.consistency.settle(req, outcome.position ?? null);
     res.json({ received: true, ...outcome, position: outcome.position?.toString() });
