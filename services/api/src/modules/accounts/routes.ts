@@ -5,15 +5,16 @@ import { requireUser } from '../../http/auth.ts';
 import { tryReleaseAvatars } from '../../storage/avatarStore.ts';
 import { deleteAccount } from './deletion.ts';
 import { LEDGER_PAGE_SIZE, ledgerOf } from './queries.ts';
-import { ledgerEntryView, meView } from './views.ts';
+import { ledgerEntryView, meView, subscriptionContextOf } from './views.ts';
 
 /** The signed-in user's account: who they are, their credit history, and deleting it. */
-export function accountRoutes({ ledger, read, appDb, sessions, consistency }: AppDeps) {
+export function accountRoutes(deps: AppDeps) {
+  const { ledger, read, appDb, sessions, consistency } = deps;
   const router = Router();
   const user = requireUser;
 
   router.get('/me', user, (req, res) => {
-    res.json(meView(req.user!));
+    res.json(meView(req.user!, subscriptionContextOf(deps)));
   });
 
   router.get('/me/ledger', user, async (req, res) => {

@@ -1,13 +1,28 @@
 import type { LedgerEntryView, Me } from '@astra/contracts';
 import { isoDay } from '@astra/ledger';
 import type { LedgerEntry, Profile } from '@astra/projections';
+import type { AppDeps } from '../../dependencies.ts';
 
 const iso = (value: Date | string) =>
   (value instanceof Date ? value : new Date(value)).toISOString();
 
+/** What a view of a subscription depends on besides the profile. */
+export interface SubscriptionContext {
+  today: string;
+  /** A due month may be refreshed by hand (no Stripe renews it with an invoice). */
+  manualRefresh: boolean;
+}
+
+export const subscriptionContextOf = (
+  deps: Pick<AppDeps, 'clock' | 'payments'>,
+): SubscriptionContext => ({
+  today: isoDay(deps.clock()),
+  manualRefresh: deps.payments.gateway.kind === 'local',
+});
+
 export const subscriptionOf = (
   profile: Profile,
-  today = isoDay(new Date()),
+  { today, manualRefresh }: SubscriptionContext,
 ): Me['subscription'] => {
   if (profile.subscription_type !== 'subscription' || profile.tier_id === null) return null;
   const status = profile.subscription_status === 'cancelled' ? 'cancelled' : 'active';
@@ -20,13 +35,14 @@ export const subscriptionOf = (
     lastRefreshDate: profile.last_credit_refresh_date,
     rolloverCredits: profile.credits_rollover_remaining,
     needsRefresh:
+      manualRefresh &&
       status === 'active' &&
       profile.next_renewal_date !== null &&
       profile.next_renewal_date <= today,
   };
 };
 
-export const meView = (profile: Profile): Me => ({
+export const meView = (profile: Profile, context: SubscriptionContext): Me => ({
   id: profile.id,
   email: profile.email ?? '',
   fullName: profile.full_name,
@@ -42,7 +58,7 @@ export const meView = (profile: Profile): Me => ({
   status: profile.status as Me['status'],
   remainingCredits: profile.remaining_credits,
   totalCredits: profile.credits,
-  subscription: subscriptionOf(profile),
+  subscription: subscriptionOf(profile, context),
   createdAt: iso(profile.created_at),
 });
 

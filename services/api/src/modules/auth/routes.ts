@@ -12,7 +12,7 @@ import { HttpError, notFound } from '../../http/errors.ts';
 import { signInLimit } from '../../http/rateLimits.ts';
 import { profileOf } from '../accounts/queries.ts';
 import { type Identity, signIn } from '../accounts/registration.ts';
-import { meView } from '../accounts/views.ts';
+import { meView, subscriptionContextOf } from '../accounts/views.ts';
 import { appleStrategy } from './apple.ts';
 import { googleStrategy } from './google.ts';
 import { identityOf } from './identity.ts';
@@ -77,7 +77,8 @@ const authenticate = (
  * Sign-in: Google (and Apple, when configured) through passport without sessions, the
  * development sign-in, the list of providers, and sign-out.
  */
-export function authRoutes({ config, ledger, read, sessions, consistency }: AppDeps) {
+export function authRoutes(deps: AppDeps) {
+  const { config, ledger, read, sessions, consistency } = deps;
   const router = Router();
   const policy = { freeCredits: config.FREE_CREDITS, adminEmails: config.ADMIN_EMAILS };
   // An authenticator of its own: strategies differ between apps in one process (tests).
@@ -221,7 +222,7 @@ export function authRoutes({ config, ledger, read, sessions, consistency }: AppD
     await consistency.settle(req, position);
     const profile = await profileOf(read, userId);
     if (!profile) throw accountNotReadyYet();
-    res.json(meView(profile));
+    res.json(meView(profile, subscriptionContextOf(deps)));
   });
 
   router.post('/auth/logout', async (req, res) => {

@@ -6,12 +6,19 @@ import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
 import { HttpError } from '../../http/errors.ts';
-import { subscriptionOf } from '../accounts/views.ts';
+import {
+  type SubscriptionContext,
+  subscriptionContextOf,
+  subscriptionOf,
+} from '../accounts/views.ts';
 import { subscriptionTier } from './pricing.ts';
 
 /** The spec's derived subscription view of a profile. */
-export const subscriptionStatusOf = (profile: Profile, today: string): SubscriptionStatus => {
-  const subscription = subscriptionOf(profile, today);
+export const subscriptionStatusOf = (
+  profile: Profile,
+  context: SubscriptionContext,
+): SubscriptionStatus => {
+  const subscription = subscriptionOf(profile, context);
   return {
     isSubscriber: subscription !== null,
     subscriptionTier: subscription?.tierName ?? null,
@@ -39,7 +46,7 @@ export function subscriptionRoutes(deps: AppDeps) {
       .executeTakeFirstOrThrow();
 
   router.get('/subscription', requireUser, (req, res) => {
-    res.json(subscriptionStatusOf(req.user!, isoDay(clock())));
+    res.json(subscriptionStatusOf(req.user!, subscriptionContextOf(deps)));
   });
 
   router.post('/subscription/refresh', requireUser, async (req, res) => {
@@ -63,7 +70,10 @@ export function subscriptionRoutes(deps: AppDeps) {
       res.json({
         success: true,
         message: refreshSummary(refreshed.newEvents),
-        subscription: subscriptionStatusOf(await freshProfile(user.id), isoDay(clock())),
+        subscription: subscriptionStatusOf(
+          await freshProfile(user.id),
+          subscriptionContextOf(deps),
+        ),
       });
     } catch (error) {
       if (isDomainError(error) || error instanceof ConcurrencyError) throw error;
@@ -97,7 +107,7 @@ export function subscriptionRoutes(deps: AppDeps) {
       message: until
         ? `Your subscription is cancelled. Your access continues until ${longDate(until)}.`
         : 'Your subscription is cancelled.',
-      subscription: subscriptionStatusOf(profile, isoDay(clock())),
+      subscription: subscriptionStatusOf(profile, subscriptionContextOf(deps)),
     });
   });
 

@@ -11,7 +11,7 @@ import {
   tryReleaseAvatars,
 } from '../../storage/avatarStore.ts';
 import { profileOf } from '../accounts/queries.ts';
-import { meView } from '../accounts/views.ts';
+import { meView, subscriptionContextOf } from '../accounts/views.ts';
 import { sniffImageType } from './imageType.ts';
 
 /** The spec's words for the profile page's read-only e-mail. */
@@ -42,7 +42,8 @@ const rawPicture: RequestHandler = (req, res, next) =>
   });
 
 /** Editing one's profile: birth data and names, and the picture. */
-export function profileRoutes({ ledger, read, appDb, consistency }: AppDeps) {
+export function profileRoutes(deps: AppDeps) {
+  const { ledger, read, appDb, consistency } = deps;
   const router = Router();
   const user = requireUser;
 
@@ -51,7 +52,7 @@ export function profileRoutes({ ledger, read, appDb, consistency }: AppDeps) {
     await consistency.settle(req, position);
     const profile = await profileOf(read, req.user!.id);
     if (!profile) throw notFound('No such user');
-    res.json(meView(profile));
+    res.json(meView(profile, subscriptionContextOf(deps)));
   };
 
   router.patch('/me', user, async (req, res) => {
