@@ -115,7 +115,7 @@ export function localGateway(
 
     async cancel(sessionId, userId) {
       const row = await rowOf(sessionId, userId);
-      if (!row || row.status !== 'open') return false;
+      if (row?.status !== 'open') return false;
       await app
         .updateTable('local_checkout_sessions')
         .set({ status: 'canceled' })
