@@ -1,6 +1,6 @@
 import { cancelSubscriptionRequestSchema, type SubscriptionStatus } from '@astra/contracts';
 import { ConcurrencyError } from '@astra/event-store';
-import { isDomainError, isoDay, longDate, refreshSummary } from '@astra/ledger';
+import { isDomainError, longDate, refreshSummary } from '@astra/ledger';
 import { type Profile, readModels } from '@astra/projections';
 import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
