@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '../web/e2e/chromium.ts';
 import { writeSection } from './report.ts';
 
 const dist = join(import.meta.dirname, '../web/dist');
@@ -50,16 +51,7 @@ export async function webBundleBenchmark() {
     cwd: join(import.meta.dirname, '..'),
   });
   const server = await serveDist();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const page = await browser.newPage();
     const scripts = new Set<string>();

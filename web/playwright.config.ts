@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumLaunchOptions } from './e2e/chromium.ts';
 import { E2E } from './e2e/ports.ts';
 
 /**
  * Browser tests in Debian's Chromium (never a downloaded browser). Without Chromium they are
  * skipped with one line; REQUIRE_TEST_SERVICES=1 (CI) makes that a failure.
  */
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromium = chromiumLaunchOptions.executablePath;
 const hasChromium = existsSync(chromium);
 if (!hasChromium) {
   const line = `Chromium not available (no ${chromium}; apt-get install -y chromium)`;
@@ -29,16 +30,7 @@ export default defineConfig({
     baseURL: E2E.baseUrl,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: chromium,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: hasChromium

@@ -35,6 +35,20 @@ const nothing = (objectId: string, userId: string | null, outcome: string): Appl
   outcome,
 });
 
+/** What a ledger command did: `done` when it appended events, `unchanged` when it had nothing to add. */
+const outcomeOf = (
+  objectId: string,
+  userId: string,
+  handled: { newEvents: unknown[]; position: bigint | null },
+  done: string,
+  unchanged: string,
+): Applied => ({
+  objectId,
+  userId,
+  outcome: handled.newEvents.length ? done : unchanged,
+  position: handled.position,
+});
+
 /** A refused ledger command that a redelivery would not change: record it, answer 200. */
 const unlessRefused = async (objectId: string, userId: string, work: () => Promise<Applied>) => {
   try {
@@ -129,12 +143,7 @@ export async function applyStripeEvent(
         },
         context,
       );
-      return {
-        objectId: session.id,
-        userId,
-        outcome: granted.newEvents.length ? 'granted' : 'already granted',
-        position: granted.position,
-      };
+      return outcomeOf(session.id, userId, granted, 'granted', 'already granted');
     });
   }
 
@@ -173,12 +182,7 @@ export async function applyStripeEvent(
         },
         context,
       );
-      return {
-        objectId: invoice.id,
-        userId,
-        outcome: granted.newEvents.length ? 'renewed' : 'month already granted',
-        position: granted.position,
-      };
+      return outcomeOf(invoice.id, userId, granted, 'renewed', 'month already granted');
     });
   }
 
@@ -202,12 +206,13 @@ export async function applyStripeEvent(
           { type: 'CancelSubscription', reason: 'cancel_at_period_end' },
           context,
         );
-        return {
-          objectId: subscription.id,
+        return outcomeOf(
+          subscription.id,
           userId,
-          outcome: cancelled.newEvents.length ? 'cancelled at period end' : 'already cancelled',
-          position: cancelled.position,
-        };
+          cancelled,
+          'cancelled at period end',
+          'already cancelled',
+        );
       }
       const tier = await subscriptionTier(read, Number(subscription.metadata?.tierId));
       if (!tier || subscription.status !== 'active')
@@ -217,12 +222,7 @@ export async function applyStripeEvent(
         { type: 'ActivateSubscription', tier, subscriptionId: subscription.id, now, resume: true },
         context,
       );
-      return {
-        objectId: subscription.id,
-        userId,
-        outcome: activated.newEvents.length ? 'active' : 'no change',
-        position: activated.position,
-      };
+      return outcomeOf(subscription.id, userId, activated, 'active', 'no change');
     });
   }
 
@@ -235,12 +235,7 @@ export async function applyStripeEvent(
         { type: 'EndSubscription', reason: 'stripe_subscription_deleted' },
         context,
       );
-      return {
-        objectId: subscription.id,
-        userId,
-        outcome: ended.newEvents.length ? 'ended' : 'already ended',
-        position: ended.position,
-      };
+      return outcomeOf(subscription.id, userId, ended, 'ended', 'already ended');
     });
   }
 
@@ -278,12 +273,7 @@ export async function applyStripeEvent(
         },
         context,
       );
-      return {
-        objectId: charge.id,
-        userId: purchase.user_id,
-        outcome: reversed.newEvents.length ? 'reversed' : 'already reversed',
-        position: reversed.position,
-      };
+      return outcomeOf(charge.id, purchase.user_id, reversed, 'reversed', 'already reversed');
     });
   }
 }
