@@ -6,6 +6,7 @@ export * from './api/me.ts';
 export * from './api/payments.ts';
 export * from './api/profile.ts';
 export * from './api/readings.ts';
+export * from './api/tarot.ts';
 export * from './events/credits.ts';
 export * from './events/metadata.ts';
 export * from './events/payments.ts';

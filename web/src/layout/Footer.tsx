@@ -34,6 +34,17 @@ function FooterLinks({ title, children }: { title: string; children: React.React
   );
 }
 
+/** The list items of links to pages of this site. */
+function PageLinks({ links }: { links: readonly { to: string; label: string }[] }) {
+  return links.map((link) => (
+    <li key={link.to}>
+      <Link asChild color="fg.muted" fontSize="sm">
+        <RouterLink to={link.to}>{link.label}</RouterLink>
+      </Link>
+    </li>
+  ));
+}
+
 export function Footer() {
   return (
     <Box as="footer" bg="bg.subtle" borderTopWidth="1px" borderColor="border" mt="auto">
@@ -46,22 +57,10 @@ export function Footer() {
             </Text>
           </Stack>
           <FooterLinks title="Quick Links">
-            {QUICK_LINKS.map((link) => (
-              <li key={link.to}>
-                <Link asChild color="fg.muted" fontSize="sm">
-                  <RouterLink to={link.to}>{link.label}</RouterLink>
-                </Link>
-              </li>
-            ))}
+            <PageLinks links={QUICK_LINKS} />
           </FooterLinks>
           <FooterLinks title="Legal">
-            {LEGAL_LINKS.map((link) => (
-              <li key={link.to}>
-                <Link asChild color="fg.muted" fontSize="sm">
-                  <RouterLink to={link.to}>{link.label}</RouterLink>
-                </Link>
-              </li>
-            ))}
+            <PageLinks links={LEGAL_LINKS} />
           </FooterLinks>
           <FooterLinks title="Follow Us">
             {SOCIAL_LINKS.map((link) => (

@@ -4,7 +4,9 @@
  * Meanings are written for this product, in our own words.
  */
 
-export type Suit = 'wands' | 'cups' | 'swords' | 'pentacles';
+import { TAROT_RANKS, TAROT_SUITS, type TarotSuit } from '@astra/contracts';
+
+export type Suit = TarotSuit;
 export type Orientation = 'upright' | 'reversed';
 
 export interface CardMeaning {
@@ -222,23 +224,6 @@ const MAJOR: readonly Entry[] = [
     'Something is almost complete but a last step is missing. Tie up the loose ends before you move on.',
   ],
 ];
-
-const RANKS = [
-  'Ace',
-  'Two',
-  'Three',
-  'Four',
-  'Five',
-  'Six',
-  'Seven',
-  'Eight',
-  'Nine',
-  'Ten',
-  'Page',
-  'Knight',
-  'Queen',
-  'King',
-] as const;
 
 /** Per suit, Ace … King: [upright keywords, upright, reversed keywords, reversed]. */
 type MinorEntry = readonly [string, string, string, string];
@@ -604,11 +589,11 @@ function buildDeck(): TarotCard[] {
     upright: { keywords: split(uk), text: u },
     reversed: { keywords: split(rk), text: r },
   }));
-  for (const suit of Object.keys(MINOR) as Suit[]) {
+  for (const suit of TAROT_SUITS) {
     MINOR[suit].forEach(([uk, u, rk, r], i) => {
       deck.push({
         id: `${suit}-${String(i + 1).padStart(2, '0')}`,
-        name: `${RANKS[i]} of ${SUITS[suit].name}`,
+        name: `${TAROT_RANKS[i]} of ${SUITS[suit].name}`,
         arcana: 'minor',
         number: i + 1,
         suit,

@@ -1,7 +1,7 @@
 import type { Me } from '@astra/contracts';
-import { Button, Center, Heading, Stack, Text } from '@chakra-ui/react';
+import { Center, Heading, Stack, Text } from '@chakra-ui/react';
 import { MoonStar } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { LoadingState } from '../../ui/LoadingState';
 import { PageTitle } from '../../ui/PageTitle';
@@ -9,11 +9,10 @@ import { Surface } from '../../ui/Surface';
 import { TextLink } from '../../ui/TextLink';
 import { FALLBACK_AUTH_PROVIDERS, useCurrentUser, useGetAuthProvidersQuery } from './authApi';
 import { DevSignInForm } from './DevSignInForm';
-import { providerSignInUrl, returnUrlFrom } from './returnUrl';
+import { providerSignInUrl, returnUrlFrom, type SignInProvider } from './returnUrl';
+import { SignInButtons, useConnectingProvider } from './SignInButtons';
 import { useSessionEndedArrival } from './sessionEnd';
 import { signInDestination } from './signInDestination';
-
-type Provider = 'google' | 'apple';
 
 export default function AuthPage() {
   const { me, isLoading: meLoading } = useCurrentUser();
@@ -24,18 +23,9 @@ export default function AuthPage() {
   const returnUrl = returnUrlFrom(location.search);
   // Just signed out: the cached user is stale until the cache reset lands; show the sign-in.
   const sessionEnded = useSessionEndedArrival();
-  const [connecting, setConnecting] = useState<Provider | null>(null);
+  const [connecting, setConnecting] = useConnectingProvider();
   // A developer sign-in in flight owns the navigation; the "already signed in" rule waits.
   const [devSignInActive, setDevSignInActive] = useState(false);
-
-  // Coming back with the browser's Back button restores this page from the cache; un-busy it.
-  useEffect(() => {
-    const onPageShow = (event: PageTransitionEvent) => {
-      if (event.persisted) setConnecting(null);
-    };
-    window.addEventListener('pageshow', onPageShow);
-    return () => window.removeEventListener('pageshow', onPageShow);
-  }, []);
 
   if (meLoading || providersLoading) return <LoadingState />;
 
@@ -48,7 +38,7 @@ export default function AuthPage() {
     );
   }
 
-  const startProviderSignIn = (provider: Provider) => {
+  const startProviderSignIn = (provider: SignInProvider) => {
     setConnecting(provider);
     window.location.assign(providerSignInUrl(provider, returnUrl));
   };
@@ -73,32 +63,11 @@ export default function AuthPage() {
         </Stack>
 
         <Stack gap="3">
-          <Button
-            size="lg"
-            onClick={() => startProviderSignIn('google')}
-            loading={connecting === 'google'}
-            loadingText="Connecting..."
-            disabled={!providers.google || connecting !== null}
-          >
-            Continue with Google
-          </Button>
-          {!providers.google && (
-            <Text fontSize="sm" color="fg.muted" textAlign="center">
-              Google sign-in is not available right now.
-            </Text>
-          )}
-          {providers.apple && (
-            <Button
-              size="lg"
-              variant="outline"
-              onClick={() => startProviderSignIn('apple')}
-              loading={connecting === 'apple'}
-              loadingText="Connecting..."
-              disabled={connecting !== null}
-            >
-              Continue with Apple
-            </Button>
-          )}
+          <SignInButtons
+            providers={providers}
+            connecting={connecting}
+            onStart={startProviderSignIn}
+          />
         </Stack>
 
         {providers.dev && (

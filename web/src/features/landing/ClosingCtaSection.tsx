@@ -1,6 +1,6 @@
 import { Container, Heading, Stack, Text } from '@chakra-ui/react';
-import { LinkButton } from '../../ui/LinkButton';
 import { Section } from '../../ui/Surface';
+import { SignUpButton } from './SignUpButton';
 
 export function ClosingCtaSection() {
   return (
@@ -14,16 +14,7 @@ export function ClosingCtaSection() {
             Create your account in a few seconds and receive free welcome credits for your first
             reading.
           </Text>
-          <LinkButton
-            to="/auth"
-            size="xl"
-            bg="gold.300"
-            color="navy.900"
-            _hover={{ bg: 'gold.200' }}
-            focusRingColor="gold.300"
-          >
-            Get Your First Reading
-          </LinkButton>
+          <SignUpButton>Get Your First Reading</SignUpButton>
         </Stack>
       </Container>
     </Section>

@@ -1,7 +1,7 @@
 import { Box, Container, Heading, HStack, Stack, Text } from '@chakra-ui/react';
 import { Star } from 'lucide-react';
-import { LinkButton } from '../../ui/LinkButton';
 import { Section } from '../../ui/Surface';
+import { SignUpButton } from './SignUpButton';
 
 export function HeroSection() {
   return (
@@ -19,16 +19,7 @@ export function HeroSection() {
             them through with an AI voice guide who knows your reading.
           </Text>
           <Stack direction={{ base: 'column', sm: 'row' }} gap="3" w={{ base: 'full', sm: 'auto' }}>
-            <LinkButton
-              to="/auth"
-              size="xl"
-              bg="gold.300"
-              color="navy.900"
-              _hover={{ bg: 'gold.200' }}
-              focusRingColor="gold.300"
-            >
-              Begin Your Journey
-            </LinkButton>
+            <SignUpButton>Begin Your Journey</SignUpButton>
           </Stack>
           <HStack gap="2" color="night.muted" fontSize="sm">
             <Box as="span" display="inline-flex" color="night.accent" aria-hidden>

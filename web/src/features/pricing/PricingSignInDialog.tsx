@@ -1,16 +1,15 @@
-import { Alert, Button, CloseButton, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
-import { useEffect, useState } from 'react';
+import { Alert, CloseButton, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
+import { useState } from 'react';
 import { FALLBACK_AUTH_PROVIDERS, useGetAuthProvidersQuery } from '../auth/authApi';
 import { DevSignInForm } from '../auth/DevSignInForm';
-import { providerSignInUrl } from '../auth/returnUrl';
+import { providerSignInUrl, type SignInProvider } from '../auth/returnUrl';
+import { SignInButtons, useConnectingProvider } from '../auth/SignInButtons';
 import { rememberSignInTarget } from './pendingPurchase';
-
-type Provider = 'google' | 'apple';
 
 /** Where the identity provider brings the visitor back: the pricing page, to resume. */
 const RETURN_URL = '/pricing';
 
-const PROVIDER_FAILED: Record<Provider, string> = {
+const PROVIDER_FAILED: Record<SignInProvider, string> = {
   google: 'Failed to sign in with Google',
   apple: 'Failed to sign in with Apple',
 };
@@ -28,19 +27,10 @@ export function PricingSignInDialog({ open, onDismiss }: PricingSignInDialogProp
   const { data: providers = FALLBACK_AUTH_PROVIDERS } = useGetAuthProvidersQuery(undefined, {
     skip: !open,
   });
-  const [connecting, setConnecting] = useState<Provider | null>(null);
+  const [connecting, setConnecting] = useConnectingProvider();
   const [error, setError] = useState<string | null>(null);
 
-  // Coming back with the browser's Back button restores this page from the cache; un-busy it.
-  useEffect(() => {
-    const onPageShow = (event: PageTransitionEvent) => {
-      if (event.persisted) setConnecting(null);
-    };
-    window.addEventListener('pageshow', onPageShow);
-    return () => window.removeEventListener('pageshow', onPageShow);
-  }, []);
-
-  const startProviderSignIn = (provider: Provider) => {
+  const startProviderSignIn = (provider: SignInProvider) => {
     setError(null);
     setConnecting(provider);
     try {
@@ -85,32 +75,11 @@ export function PricingSignInDialog({ open, onDismiss }: PricingSignInDialogProp
                     </Alert.Content>
                   </Alert.Root>
                 )}
-                <Button
-                  size="lg"
-                  onClick={() => startProviderSignIn('google')}
-                  loading={connecting === 'google'}
-                  loadingText="Connecting..."
-                  disabled={!providers.google || connecting !== null}
-                >
-                  Continue with Google
-                </Button>
-                {!providers.google && (
-                  <Text fontSize="sm" color="fg.muted" textAlign="center">
-                    Google sign-in is not available right now.
-                  </Text>
-                )}
-                {providers.apple && (
-                  <Button
-                    size="lg"
-                    variant="outline"
-                    onClick={() => startProviderSignIn('apple')}
-                    loading={connecting === 'apple'}
-                    loadingText="Connecting..."
-                    disabled={connecting !== null}
-                  >
-                    Continue with Apple
-                  </Button>
-                )}
+                <SignInButtons
+                  providers={providers}
+                  connecting={connecting}
+                  onStart={startProviderSignIn}
+                />
                 {providers.dev && <DevSignInForm onSignedIn={() => undefined} />}
               </Stack>
             </Dialog.Body>

@@ -1,5 +1,5 @@
 import { Field, Fieldset, Grid, NativeSelect } from '@chakra-ui/react';
-import { useMemo } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import {
   type BirthDateParts,
   DAY_OPTIONS,
@@ -19,6 +19,39 @@ interface BirthDateSelectProps {
   required?: boolean;
   /** Shown while only some of the three parts are chosen. */
   partialHint?: string;
+}
+
+interface PartSelectProps {
+  /** Also the placeholder: 'Day', 'Month' or 'Year'. */
+  label: string;
+  name: string;
+  required?: boolean;
+  value: string;
+  onChange: (value: string) => void;
+  /** The <option>s. */
+  children: ReactNode;
+}
+
+/** One of the three selectors: day, month or year. */
+function PartSelect({ label, name, required, value, onChange, children }: PartSelectProps) {
+  return (
+    <Field.Root required={required}>
+      <Field.Label fontSize="xs" color="fg.muted">
+        {label}
+      </Field.Label>
+      <NativeSelect.Root>
+        <NativeSelect.Field
+          name={name}
+          placeholder={label}
+          value={value}
+          onChange={(event) => onChange(event.currentTarget.value)}
+        >
+          {children}
+        </NativeSelect.Field>
+        <NativeSelect.Indicator />
+      </NativeSelect.Root>
+    </Field.Root>
+  );
 }
 
 const SAVED_WHEN_COMPLETE = 'The birth date is saved only once day, month and year are all chosen.';
@@ -47,66 +80,45 @@ export function BirthDateSelect({
         Birth date
       </Fieldset.Legend>
       <Grid templateColumns="minmax(5rem, 1fr) minmax(0, 2fr) minmax(6rem, 1.3fr)" gap="2">
-        <Field.Root required={required}>
-          <Field.Label fontSize="xs" color="fg.muted">
-            Day
-          </Field.Label>
-          <NativeSelect.Root>
-            <NativeSelect.Field
-              name="birthDay"
-              placeholder="Day"
-              value={value.day}
-              onChange={(event) => onChange({ ...value, day: event.currentTarget.value })}
-            >
-              {DAY_OPTIONS.map((day) => (
-                <option key={day} value={day}>
-                  {day}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        </Field.Root>
-        <Field.Root required={required}>
-          <Field.Label fontSize="xs" color="fg.muted">
-            Month
-          </Field.Label>
-          <NativeSelect.Root>
-            <NativeSelect.Field
-              name="birthMonth"
-              placeholder="Month"
-              value={value.month}
-              onChange={(event) => onChange({ ...value, month: event.currentTarget.value })}
-            >
-              {MONTH_OPTIONS.map((month) => (
-                <option key={month.value} value={month.value}>
-                  {month.label}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        </Field.Root>
-        <Field.Root required={required}>
-          <Field.Label fontSize="xs" color="fg.muted">
-            Year
-          </Field.Label>
-          <NativeSelect.Root>
-            <NativeSelect.Field
-              name="birthYear"
-              placeholder="Year"
-              value={value.year}
-              onChange={(event) => onChange({ ...value, year: event.currentTarget.value })}
-            >
-              {years.map((year) => (
-                <option key={year} value={year}>
-                  {year}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        </Field.Root>
+        <PartSelect
+          label="Day"
+          name="birthDay"
+          required={required}
+          value={value.day}
+          onChange={(day) => onChange({ ...value, day })}
+        >
+          {DAY_OPTIONS.map((day) => (
+            <option key={day} value={day}>
+              {day}
+            </option>
+          ))}
+        </PartSelect>
+        <PartSelect
+          label="Month"
+          name="birthMonth"
+          required={required}
+          value={value.month}
+          onChange={(month) => onChange({ ...value, month })}
+        >
+          {MONTH_OPTIONS.map((month) => (
+            <option key={month.value} value={month.value}>
+              {month.label}
+            </option>
+          ))}
+        </PartSelect>
+        <PartSelect
+          label="Year"
+          name="birthYear"
+          required={required}
+          value={value.year}
+          onChange={(year) => onChange({ ...value, year })}
+        >
+          {years.map((year) => (
+            <option key={year} value={year}>
+              {year}
+            </option>
+          ))}
+        </PartSelect>
       </Grid>
       {impossible ? (
         <Fieldset.ErrorText>That day does not exist in the chosen month.</Fieldset.ErrorText>

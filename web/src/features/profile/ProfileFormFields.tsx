@@ -1,5 +1,6 @@
 import { Field, Input, SimpleGrid } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
+import { TextField } from '../../ui/TextField';
 import { BirthDateSelect } from './BirthDateSelect';
 import type { ProfileDraft } from './profileDraft';
 
@@ -23,26 +24,24 @@ export function ProfileFormFields({
 
   return (
     <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
-      <Field.Root disabled={disabled}>
-        <Field.Label>First name</Field.Label>
-        <Input
-          name="firstName"
-          autoComplete="given-name"
-          maxLength={100}
-          value={draft.firstName}
-          onChange={(event) => set('firstName', event.target.value)}
-        />
-      </Field.Root>
-      <Field.Root disabled={disabled}>
-        <Field.Label>Last name</Field.Label>
-        <Input
-          name="lastName"
-          autoComplete="family-name"
-          maxLength={100}
-          value={draft.lastName}
-          onChange={(event) => set('lastName', event.target.value)}
-        />
-      </Field.Root>
+      <TextField
+        label="First name"
+        name="firstName"
+        autoComplete="given-name"
+        maxLength={100}
+        disabled={disabled}
+        value={draft.firstName}
+        onChange={(value) => set('firstName', value)}
+      />
+      <TextField
+        label="Last name"
+        name="lastName"
+        autoComplete="family-name"
+        maxLength={100}
+        disabled={disabled}
+        value={draft.lastName}
+        onChange={(value) => set('lastName', value)}
+      />
       {afterNames}
       <BirthDateSelect
         value={draft.birthDate}
@@ -59,26 +58,24 @@ export function ProfileFormFields({
         />
         <Field.HelperText>As exact as you know it: it sets your rising sign.</Field.HelperText>
       </Field.Root>
-      <Field.Root disabled={disabled}>
-        <Field.Label>Birth city</Field.Label>
-        <Input
-          name="birthCity"
-          autoComplete="address-level2"
-          maxLength={120}
-          value={draft.birthCity}
-          onChange={(event) => set('birthCity', event.target.value)}
-        />
-      </Field.Root>
-      <Field.Root disabled={disabled}>
-        <Field.Label>Birth country</Field.Label>
-        <Input
-          name="birthCountry"
-          autoComplete="country-name"
-          maxLength={120}
-          value={draft.birthCountry}
-          onChange={(event) => set('birthCountry', event.target.value)}
-        />
-      </Field.Root>
+      <TextField
+        label="Birth city"
+        name="birthCity"
+        autoComplete="address-level2"
+        maxLength={120}
+        disabled={disabled}
+        value={draft.birthCity}
+        onChange={(value) => set('birthCity', value)}
+      />
+      <TextField
+        label="Birth country"
+        name="birthCountry"
+        autoComplete="country-name"
+        maxLength={120}
+        disabled={disabled}
+        value={draft.birthCountry}
+        onChange={(value) => set('birthCountry', value)}
+      />
     </SimpleGrid>
   );
 }

@@ -10,7 +10,7 @@ import { ReadingReport } from '../result/ReadingReport';
 import { ReadingText } from '../result/ReadingText';
 import { ResultFallback } from '../result/ResultFallback';
 import { ResultHeader } from '../result/ResultHeader';
-import { formatLongDate, parseJsonParam } from '../result/resultFields';
+import { parseJsonParam } from '../result/resultFields';
 import { useReadingSource } from '../result/useReadingSource';
 import { useReportHighlight } from '../result/useReportHighlight';
 import { CelticCrossLayout } from './CelticCrossLayout';
@@ -45,7 +45,6 @@ export default function CelticCrossResultPage() {
     );
   }
   const { view, reading } = source;
-  const generatedOn = formatLongDate(reading?.createdAt);
 
   return (
     <PageContainer maxW="5xl">
@@ -72,7 +71,7 @@ export default function CelticCrossResultPage() {
         title="Your Full Celtic Cross Reading"
         reportRef={ref}
         highlighted={highlighted}
-        meta={generatedOn && `Generated on ${generatedOn}`}
+        generatedAt={reading?.createdAt}
       >
         <ReadingText text={view.text} />
       </ReadingReport>

@@ -10,7 +10,6 @@ import { ReadingReport } from '../result/ReadingReport';
 import { ReadingText } from '../result/ReadingText';
 import { ResultFallback } from '../result/ResultFallback';
 import { ResultHeader } from '../result/ResultHeader';
-import { formatLongDate } from '../result/resultFields';
 import { useReadingSource } from '../result/useReadingSource';
 import { useReportHighlight } from '../result/useReportHighlight';
 import { COMPATIBILITY_SCORE_MAX, compatibilityFromReading } from './compatibilityReading';
@@ -36,7 +35,6 @@ export default function CompatibilityResultPage() {
     );
   }
   const { view, reading } = source;
-  const generatedOn = formatLongDate(reading?.createdAt);
 
   return (
     <PageContainer maxW="4xl">
@@ -92,7 +90,7 @@ export default function CompatibilityResultPage() {
         title="Your Complete Compatibility Analysis"
         reportRef={ref}
         highlighted={highlighted}
-        meta={generatedOn && `Generated on ${generatedOn}`}
+        generatedAt={reading?.createdAt}
       >
         <ReadingText text={view.report} />
       </ReadingReport>

@@ -1,4 +1,5 @@
 import { Field, Input, SimpleGrid } from '@chakra-ui/react';
+import { TextField } from '../../../ui/TextField';
 import { PlaceCombobox } from '../../places/PlaceCombobox';
 import { BirthDateSelect } from '../../profile/BirthDateSelect';
 import { type BirthDataDraft, choosePlace } from './birthDataDraft';
@@ -28,28 +29,26 @@ export function BirthDataFields({
 
   return (
     <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
-      <Field.Root required invalid={Boolean(errorOf('firstName'))}>
-        <Field.Label>First name</Field.Label>
-        <Input
-          name={`${fieldPath}firstName`}
-          autoComplete={fieldPath ? 'off' : 'given-name'}
-          maxLength={100}
-          value={value.firstName}
-          onChange={(event) => set('firstName', event.target.value)}
-        />
-        <Field.ErrorText>{errorOf('firstName')}</Field.ErrorText>
-      </Field.Root>
-      <Field.Root required invalid={Boolean(errorOf('lastName'))}>
-        <Field.Label>Last name</Field.Label>
-        <Input
-          name={`${fieldPath}lastName`}
-          autoComplete={fieldPath ? 'off' : 'family-name'}
-          maxLength={100}
-          value={value.lastName}
-          onChange={(event) => set('lastName', event.target.value)}
-        />
-        <Field.ErrorText>{errorOf('lastName')}</Field.ErrorText>
-      </Field.Root>
+      <TextField
+        label="First name"
+        name={`${fieldPath}firstName`}
+        autoComplete={fieldPath ? 'off' : 'given-name'}
+        maxLength={100}
+        required
+        value={value.firstName}
+        onChange={(firstName) => set('firstName', firstName)}
+        errorText={errorOf('firstName')}
+      />
+      <TextField
+        label="Last name"
+        name={`${fieldPath}lastName`}
+        autoComplete={fieldPath ? 'off' : 'family-name'}
+        maxLength={100}
+        required
+        value={value.lastName}
+        onChange={(lastName) => set('lastName', lastName)}
+        errorText={errorOf('lastName')}
+      />
       <BirthDateSelect
         value={value.birthDate}
         onChange={(birthDate) => set('birthDate', birthDate)}
@@ -80,19 +79,16 @@ export function BirthDataFields({
         errorText={errorOf('city')}
         required
       />
-      <Field.Root required invalid={Boolean(errorOf('country'))}>
-        <Field.Label>Country</Field.Label>
-        <Input
-          name={`${fieldPath}country`}
-          autoComplete={fieldPath ? 'off' : 'country-name'}
-          maxLength={120}
-          value={value.country}
-          onChange={(event) =>
-            onChange({ ...value, country: event.target.value, coordinates: null })
-          }
-        />
-        <Field.ErrorText>{errorOf('country')}</Field.ErrorText>
-      </Field.Root>
+      <TextField
+        label="Country"
+        name={`${fieldPath}country`}
+        autoComplete={fieldPath ? 'off' : 'country-name'}
+        maxLength={120}
+        required
+        value={value.country}
+        onChange={(country) => onChange({ ...value, country, coordinates: null })}
+        errorText={errorOf('country')}
+      />
     </SimpleGrid>
   );
 }

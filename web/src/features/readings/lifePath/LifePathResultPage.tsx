@@ -8,7 +8,7 @@ import { ReadingReport } from '../result/ReadingReport';
 import { ReadingText } from '../result/ReadingText';
 import { ResultFallback } from '../result/ResultFallback';
 import { ResultHeader } from '../result/ResultHeader';
-import { formatLongDate, parseJsonParam } from '../result/resultFields';
+import { parseJsonParam } from '../result/resultFields';
 import { useReadingSource } from '../result/useReadingSource';
 import { useReportHighlight } from '../result/useReportHighlight';
 import { lifePathFromResult } from './lifePathReading';
@@ -41,7 +41,6 @@ export default function LifePathResultPage() {
   const { view, reading } = source;
   const name = [view.firstName, view.lastName].filter(Boolean).join(' ');
   const born = view.birthDate ? formatBirthDate(view.birthDate) : undefined;
-  const generatedOn = formatLongDate(reading?.createdAt);
 
   return (
     <PageContainer maxW="4xl">
@@ -55,7 +54,7 @@ export default function LifePathResultPage() {
         title="Your Full Numerology Reading"
         reportRef={ref}
         highlighted={highlighted}
-        meta={generatedOn && `Generated on ${generatedOn}`}
+        generatedAt={reading?.createdAt}
       >
         <ReadingText text={view.text} />
       </ReadingReport>

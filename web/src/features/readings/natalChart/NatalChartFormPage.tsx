@@ -1,7 +1,6 @@
 import { NATAL_FIRST_YEAR, readingMessages } from '@astra/contracts';
-import { Alert, Heading, HStack, Stack, Text } from '@chakra-ui/react';
-import { type SyntheticEvent, useState } from 'react';
-import { Surface } from '../../../ui/Surface';
+import { Alert } from '@chakra-ui/react';
+import { useState } from 'react';
 import { notifyError } from '../../../ui/toaster';
 import { BirthDataFields } from '../form/BirthDataFields';
 import {
@@ -11,7 +10,7 @@ import {
   EMPTY_BIRTH_DATA,
 } from '../form/birthDataDraft';
 import { GenerateButton } from '../form/GenerateButton';
-import { ImportFromProfileButton } from '../form/ImportFromProfileButton';
+import { ReadingForm } from '../form/ReadingForm';
 import { ReadingFormPage } from '../form/ReadingFormPage';
 import { useGenerateReading } from '../form/useGenerateReading';
 import { APP_IDS } from '../readingCatalog';
@@ -25,8 +24,7 @@ export default function NatalChartFormPage() {
   );
   const complete = birthDataIsComplete(draft);
 
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = () => {
     if (!complete) {
       notifyError('Missing birth information', readingMessages.missingBirthInformation);
       return;
@@ -41,46 +39,36 @@ export default function NatalChartFormPage() {
       intro="Your chart is the sky at the moment you were born. Enter your birth date, exact time and place; the time sets your rising sign and houses."
       generating={generating}
     >
-      <Surface asChild gap="5">
-        <form noValidate onSubmit={submit} aria-labelledby="natal-form-heading">
-          <HStack justify="space-between" wrap="wrap" gap="3">
-            <Stack gap="1">
-              <Heading as="h2" size="md" id="natal-form-heading">
-                Your Birth Details
-              </Heading>
-              <Text fontSize="sm" color="fg.muted">
-                All fields are required.
-              </Text>
-            </Stack>
-            <ImportFromProfileButton
-              onImport={(me) => {
-                const imported = birthDataFromProfile(me, draft);
-                if (imported) setDraft(imported);
-                return imported !== null;
-              }}
-            />
-          </HStack>
-          <BirthDataFields
-            value={draft}
-            onChange={(next) => {
-              setDraft(next);
-              clearFieldErrors();
-            }}
-            firstYear={NATAL_FIRST_YEAR}
-            errors={fieldErrors}
-          />
-          {!complete && (
-            <Alert.Root status="warning" role="status">
-              <Alert.Indicator />
-              <Alert.Content>
-                <Alert.Title>Missing birth information</Alert.Title>
-                <Alert.Description>{readingMessages.missingBirthInformation}</Alert.Description>
-              </Alert.Content>
-            </Alert.Root>
-          )}
-          <GenerateButton label={NATAL_SUBMIT_LABEL} cost={cost} disabled={!complete} />
-        </form>
-      </Surface>
+      <ReadingForm
+        heading="Your Birth Details"
+        description="All fields are required."
+        onImport={(me) => {
+          const imported = birthDataFromProfile(me, draft);
+          if (imported) setDraft(imported);
+          return imported !== null;
+        }}
+        onSubmit={submit}
+      >
+        <BirthDataFields
+          value={draft}
+          onChange={(next) => {
+            setDraft(next);
+            clearFieldErrors();
+          }}
+          firstYear={NATAL_FIRST_YEAR}
+          errors={fieldErrors}
+        />
+        {!complete && (
+          <Alert.Root status="warning" role="status">
+            <Alert.Indicator />
+            <Alert.Content>
+              <Alert.Title>Missing birth information</Alert.Title>
+              <Alert.Description>{readingMessages.missingBirthInformation}</Alert.Description>
+            </Alert.Content>
+          </Alert.Root>
+        )}
+        <GenerateButton label={NATAL_SUBMIT_LABEL} cost={cost} disabled={!complete} />
+      </ReadingForm>
     </ReadingFormPage>
   );
 }

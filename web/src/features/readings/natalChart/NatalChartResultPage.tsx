@@ -9,7 +9,6 @@ import { ReadingReport } from '../result/ReadingReport';
 import { ReadingText } from '../result/ReadingText';
 import { ResultFallback } from '../result/ResultFallback';
 import { ResultHeader } from '../result/ResultHeader';
-import { formatLongDate } from '../result/resultFields';
 import { useReadingSource } from '../result/useReadingSource';
 import { useReportHighlight } from '../result/useReportHighlight';
 import { BirthInfoCard } from './BirthInfoCard';
@@ -35,7 +34,6 @@ export default function NatalChartResultPage() {
     );
   }
   const { view, reading } = source;
-  const generatedOn = formatLongDate(reading?.createdAt);
 
   return (
     <PageContainer maxW="4xl">
@@ -61,7 +59,7 @@ export default function NatalChartResultPage() {
           title="Your Full Natal Report"
           reportRef={ref}
           highlighted={highlighted}
-          meta={generatedOn && `Generated on ${generatedOn}`}
+          generatedAt={reading?.createdAt}
         >
           <ReadingText text={view.report} />
         </ReadingReport>

@@ -1,13 +1,14 @@
 import { Heading, Text } from '@chakra-ui/react';
 import type { ReactNode, RefObject } from 'react';
 import { Surface } from '../../../ui/Surface';
+import { formatLongDate } from './resultFields';
 
 interface ReadingReportProps {
   title: string;
   reportRef: RefObject<HTMLElement | null>;
   highlighted: boolean;
-  /** A line under the title, e.g. 'Generated on March 14, 2026'. */
-  meta?: string;
+  /** When the reading was made (its createdAt), shown as 'Generated on March 14, 2026'. */
+  generatedAt?: string;
   children: ReactNode;
 }
 
@@ -16,9 +17,10 @@ export function ReadingReport({
   title,
   reportRef,
   highlighted,
-  meta,
+  generatedAt,
   children,
 }: ReadingReportProps) {
+  const generatedOn = formatLongDate(generatedAt);
   return (
     <Surface
       as="section"
@@ -38,9 +40,9 @@ export function ReadingReport({
       <Heading as="h2" textStyle="sectionTitle" id="reading-report-heading">
         {title}
       </Heading>
-      {meta && (
+      {generatedOn && (
         <Text fontSize="sm" color="fg.muted" mt="-2">
-          {meta}
+          {`Generated on ${generatedOn}`}
         </Text>
       )}
       {children}

@@ -10,7 +10,6 @@ import { ReadingReport } from '../result/ReadingReport';
 import { ReadingText } from '../result/ReadingText';
 import { ResultFallback } from '../result/ResultFallback';
 import { ResultHeader } from '../result/ResultHeader';
-import { formatLongDate } from '../result/resultFields';
 import { useReadingSource } from '../result/useReadingSource';
 import { useReportHighlight } from '../result/useReportHighlight';
 import { TarotCardTile } from './TarotCardTile';
@@ -41,7 +40,6 @@ export default function TarotResultPage() {
     );
   }
   const { view, reading } = source;
-  const generatedOn = formatLongDate(reading?.createdAt);
 
   return (
     <PageContainer maxW="4xl">
@@ -72,7 +70,7 @@ export default function TarotResultPage() {
         title="Your Full Tarot Reading"
         reportRef={ref}
         highlighted={highlighted}
-        meta={generatedOn && `Generated on ${generatedOn}`}
+        generatedAt={reading?.createdAt}
       >
         <ReadingText text={view.readingText} />
       </ReadingReport>

@@ -1,5 +1,7 @@
+import { TAROT_RANKS, TAROT_SUITS, type TarotSuit } from '@astra/contracts';
+
 /** What a drawn card shows on its face: its number or rank, and its suit (docs/readings.md). */
-export type Suit = 'major' | 'wands' | 'cups' | 'swords' | 'pentacles';
+export type Suit = 'major' | TarotSuit;
 
 export interface CardFace {
   /** Roman numeral for the major arcana (0 for The Fool), rank mark for the minor ones. */
@@ -57,24 +59,8 @@ const ROMAN = [
   'XXI',
 ];
 
-const RANKS = [
-  'Ace',
-  'Two',
-  'Three',
-  'Four',
-  'Five',
-  'Six',
-  'Seven',
-  'Eight',
-  'Nine',
-  'Ten',
-  'Page',
-  'Knight',
-  'Queen',
-  'King',
-];
+/** TAROT_RANKS as a card face shows them. */
 const RANK_MARKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'P', 'Kn', 'Q', 'K'];
-const SUITS: Suit[] = ['wands', 'cups', 'swords', 'pentacles'];
 
 export const SUIT_NAMES: Record<Suit, string> = {
   major: 'Major Arcana',
@@ -97,8 +83,8 @@ export function cardFace(name: string, cardId?: string): CardFace {
   if (major >= 0) return { suit: 'major', mark: ROMAN[major]! };
   const minor = /^(\w+) of (\w+)$/i.exec(name.trim());
   if (minor) {
-    const rank = RANKS.findIndex((r) => r.toLowerCase() === minor[1]!.toLowerCase());
-    const suit = SUITS.find((s) => s === minor[2]!.toLowerCase());
+    const rank = TAROT_RANKS.findIndex((r) => r.toLowerCase() === minor[1]!.toLowerCase());
+    const suit = TAROT_SUITS.find((s) => s === minor[2]!.toLowerCase());
     if (suit) return { suit, mark: RANK_MARKS[rank] ?? '' };
   }
   return { suit: 'major', mark: '' };
