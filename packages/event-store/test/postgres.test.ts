@@ -1,5 +1,7 @@
-import { describe } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 import { connectPostgres, PostgresEventStore } from '../src/index.ts';
+import { readAllSql } from '../src/postgres/postgres-event-store.ts';
 import { createThrowawayDatabase, postgresForTests } from '../src/testing.ts';
 import { eventStoreContract } from './contract.ts';
 
@@ -39,5 +41,33 @@ describe.runIf(available)('PostgreSQL', () => {
         await database.drop();
       },
     };
+  });
+
+  it('reads a page of the global order by walking the position index, even before any ANALYZE', async () => {
+    const database = await createThrowawayDatabase();
+    const connection = await connectPostgres({ databaseUrl: database.url });
+    if (connection.kind !== 'postgres') throw new Error('expected PostgreSQL');
+    try {
+      const store = await PostgresEventStore.open(connection.sql);
+      const events = Array.from({ length: 20_000 }, (_, i) => ({ type: 'Counted', data: { i } }));
+      await store.append(`bulk-${randomUUID()}`, events, { expected: 'no_stream' });
+      // A freshly loaded or restored table: no statistics until autovacuum gets to it.
+      await connection.sql.exec("DELETE FROM pg_statistic WHERE starelid = 'events'::regclass");
+      const { rows } = await connection.sql.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN ${readAllSql.replace('$1::bigint', '0').replace('$2', '100')}`,
+      );
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+      // Fetching and sorting everything after the checkpoint would cost a subscriber each page.
+      expect(plan).toMatch(/Index (Only )?Scan using events_pkey/);
+      expect(plan).not.toMatch(/Sort|Bitmap/);
+
+      let read = 0;
+      for await (const _ of store.readAll({ batch: 5000 })) read++;
+      expect(read).toBe(20_000);
+      await store.close();
+    } finally {
+      await connection.close();
+      await database.drop();
+    }
   });
 });

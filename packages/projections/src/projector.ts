@@ -132,8 +132,11 @@ export class Projector implements ProjectionProgress {
     const names = this.projections.map((p) => p.name);
     await this.db.transaction().execute(async (trx) => {
       await lockProjections(trx, names);
-      // Unqualified table names in a projection's SQL mean this projector's schema.
-      await sql`SELECT set_config('search_path', ${this.schema}, true)`.execute(trx);
+      // Unqualified table names in a projection's SQL mean this projector's schema. The commit
+      // need not wait for the disk: rows and checkpoint are lost together in a crash and the
+      // events are applied again from the durable log.
+      await sql`SELECT set_config('search_path', ${this.schema}, true),
+        set_config('synchronous_commit', 'off', true)`.execute(trx);
       const read = readModels(trx, this.schema);
       const stored = new Map(
         (await read.selectFrom('checkpoints').selectAll().where('name', 'in', names).execute()).map(

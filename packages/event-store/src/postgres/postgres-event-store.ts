@@ -81,10 +81,15 @@ const appendStatements = {
 } as const;
 
 // Only positions below the oldest running transaction are final: nothing can commit there later.
-const readAllSql = `
-SELECT ${columns} FROM events
-WHERE position > $1::bigint
-  AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${ORDINAL_BITS})
+// The horizon is a value of its own so that the plan walks the position index from the checkpoint
+// and stops at the limit; as a range bound it could lead the planner, on a table without
+// statistics (fresh, just restored), to fetch and sort everything after the checkpoint.
+export const readAllSql = `
+WITH horizon AS MATERIALIZED (
+  SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${ORDINAL_BITS} AS bound
+)
+SELECT ${columns} FROM events, horizon
+WHERE events.position > $1::bigint AND events.position < horizon.bound
 ORDER BY events.position
 LIMIT $2`;
 
