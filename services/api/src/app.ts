@@ -25,6 +25,9 @@ export const webDist = join(dirname(fileURLToPath(import.meta.url)), '../../../w
 export function createApp(deps: AppDeps) {
   const app = express();
   app.disable('x-powered-by');
+  // API answers are per-user and change with every write: hashing each body for an ETag costs
+  // every request and spares nothing.
+  app.set('etag', false);
   if (deps.config.NODE_ENV === 'production') app.set('trust proxy', 1);
 
   // Stripe's webhook needs its raw body and is no browser: before the JSON API's middleware.

@@ -107,7 +107,13 @@ export async function startServer(
       )
     : null;
 
-  const sessions = new Sessions(db, appDb, progress, config.READ_YOUR_WRITES_TIMEOUT_MS, config);
+  const sessions = new Sessions(
+    storage.connection.sql,
+    appDb,
+    progress,
+    config.READ_YOUR_WRITES_TIMEOUT_MS,
+    config,
+  );
   const deps: AppDeps = {
     config,
     ledger: new Ledger(storage.store),

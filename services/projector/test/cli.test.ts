@@ -19,17 +19,13 @@ import { randomHistory } from '../../../packages/projections/test/support.ts';
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../../..');
 
-/** Runs a CLI as `npm run` would, returning its exit code and output. */
-async function cli(script: string, env: Record<string, string>) {
+/** Runs one of the README's commands (`npm run …`), returning its exit code and output. */
+async function cli(script: 'projections:rebuild' | 'ledger:verify', env: Record<string, string>) {
   try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'services/projector/src', script)],
-      {
-        cwd: root,
-        env: { ...process.env, ...env },
-      },
-    );
+    const { stdout, stderr } = await run('npm', ['run', '--silent', script], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -50,11 +46,11 @@ describe.runIf(await postgresForTests())(
         await new Projector(storage.store, db, allProjections).catchUp();
         const env = { DATABASE_URL: database.url };
 
-        const rebuilt = await cli('rebuild.ts', env);
+        const rebuilt = await cli('projections:rebuild', env);
         expect(rebuilt.code, rebuilt.output).toBe(0);
         expect(rebuilt.output).toMatch(/Rebuilt the read models from \d+ events/);
 
-        const verified = await cli('verify.ts', env);
+        const verified = await cli('ledger:verify', env);
         expect(verified.code, verified.output).toBe(0);
         expect(verified.output).toMatch(/Ledger verified: 8 accounts/);
 
@@ -63,7 +59,7 @@ describe.runIf(await postgresForTests())(
           .set({ remaining_credits: 999_999 })
           .where('id', '=', users[0]!)
           .execute();
-        const tampered = await cli('verify.ts', env);
+        const tampered = await cli('ledger:verify', env);
         expect(tampered.code).toBe(1);
         expect(tampered.output).toContain(
           `DIFFERENCE profile ${users[0]}: remaining_credits 999999`,
@@ -76,7 +72,7 @@ describe.runIf(await postgresForTests())(
     }, 120_000);
 
     it('exits 2 with the reason when it cannot run', async () => {
-      const result = await cli('verify.ts', { DATABASE_URL: 'mysql://nope' });
+      const result = await cli('ledger:verify', { DATABASE_URL: 'mysql://nope' });
       expect(result.code).toBe(2);
       expect(result.output).toMatch(/DATABASE_URL/);
     });
@@ -88,7 +84,7 @@ describe('on PGlite', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'astra-cli-'));
     const storage = await openStorage({ dataDir });
     try {
-      const result = await cli('verify.ts', { DATA_DIR: dataDir });
+      const result = await cli('ledger:verify', { DATA_DIR: dataDir });
       expect(result.code).toBe(2);
       expect(result.output).toContain(`is in use by process ${process.pid}`);
     } finally {

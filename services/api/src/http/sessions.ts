@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { SqlClient } from '@astra/event-store';
 import type { Profile, ProjectionProgress } from '@astra/projections';
 import { READ_SCHEMA } from '@astra/projections';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import { APP_SCHEMA, type AppDb } from '../storage/appDatabase.ts';
 import { cookieFrom } from './cookies.ts';
@@ -22,6 +22,14 @@ export interface Session {
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
 
+// Every API request runs it: a named statement, prepared once per connection.
+const sessionWithProfileSql = `
+SELECT s.user_id, s.expires_at, s.admin_unlocked_until, s.last_position::text AS last_position,
+       to_jsonb(p) AS profile
+FROM ${APP_SCHEMA}.sessions s
+LEFT JOIN ${READ_SCHEMA}.profiles p ON p.id = s.user_id
+WHERE s.id_hash = $1 AND s.expires_at > now()`;
+
 type SessionRow = {
   user_id: string;
   expires_at: Date;
@@ -40,7 +48,7 @@ export class Sessions {
   private readonly secure: boolean;
 
   constructor(
-    private readonly db: Kysely<unknown>,
+    private readonly sql: SqlClient,
     private readonly app: AppDb,
     private readonly progress: ProjectionProgress,
     private readonly readTimeoutMs: number,
@@ -155,12 +163,11 @@ export class Sessions {
   }
 
   private async find(idHash: string) {
-    const { rows } = await sql<SessionRow>`
-      SELECT s.user_id, s.expires_at, s.admin_unlocked_until, s.last_position::text AS last_position,
-             to_jsonb(p) AS profile
-      FROM ${sql.table(`${APP_SCHEMA}.sessions`)} s
-      LEFT JOIN ${sql.table(`${READ_SCHEMA}.profiles`)} p ON p.id = s.user_id
-      WHERE s.id_hash = ${idHash} AND s.expires_at > now()`.execute(this.db);
+    const { rows } = await this.sql.query<SessionRow>(
+      sessionWithProfileSql,
+      [idHash],
+      'session_with_profile',
+    );
     return rows[0];
   }
 
