@@ -82,6 +82,12 @@ test.describe('readings', () => {
     for (const slot of ['Past', 'Present', 'Future'])
       await expect(page.getByText(slot, { exact: true }).first()).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Your Full Tarot Reading' })).toBeVisible();
+    // 'Go to Reading' moves focus to the report and highlights it for two seconds.
+    await page.getByRole('button', { name: 'Go to Reading' }).click();
+    const report = page.getByRole('region', { name: 'Your Full Tarot Reading' });
+    await expect(report).toBeFocused();
+    await expect(report).toHaveAttribute('data-highlighted', 'true');
+    await expect(report).not.toHaveAttribute('data-highlighted', { timeout: 5_000 });
     credits -= 4;
     await expectBadge();
     await screenshot(page, 'result-tarot-traditional');

@@ -1,5 +1,6 @@
 import type { LibraryItem } from '@astra/contracts';
-import { Button, CloseButton, Dialog, Portal, Text } from '@chakra-ui/react';
+import { Text } from '@chakra-ui/react';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { notifyError, notifySuccess } from '../../ui/toaster';
 import { appTitle } from '../readings/readingCatalog';
 import { useDeleteReadingMutation } from './libraryApi';
@@ -27,50 +28,24 @@ export function DeleteReadingDialog({ item, onClose }: DeleteReadingDialogProps)
   };
 
   return (
-    <Dialog.Root
-      role="alertdialog"
+    <ConfirmDialog
       open={item !== null}
-      onOpenChange={(event) => {
-        if (!event.open) onClose();
+      onOpenChange={(open) => {
+        if (!open) onClose();
       }}
+      title="Delete this reading?"
+      cancelLabel="Cancel"
+      confirmLabel="Delete"
+      busyLabel="Deleting..."
+      busy={isLoading}
+      onConfirm={confirm}
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content mx="4">
-            <Dialog.Header>
-              <Dialog.Title>Delete this reading?</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              {item && (
-                <Text>
-                  Your {appTitle(item.appId, item.appName)} reading from{' '}
-                  {formatLibraryDate(item.createdAt)} will be removed from your library. This cannot
-                  be undone.
-                </Text>
-              )}
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Dialog.ActionTrigger asChild>
-                <Button variant="outline" disabled={isLoading}>
-                  Cancel
-                </Button>
-              </Dialog.ActionTrigger>
-              <Button
-                colorPalette="red"
-                loading={isLoading}
-                loadingText="Deleting..."
-                onClick={confirm}
-              >
-                Delete
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Close" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      {item && (
+        <Text>
+          Your {appTitle(item.appId, item.appName)} reading from {formatLibraryDate(item.createdAt)}{' '}
+          will be removed from your library. This cannot be undone.
+        </Text>
+      )}
+    </ConfirmDialog>
   );
 }

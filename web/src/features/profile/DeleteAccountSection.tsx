@@ -1,7 +1,8 @@
-import { Button, CloseButton, Dialog, Heading, Portal, Text } from '@chakra-ui/react';
+import { Button, Heading, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { describeApiError } from '../../app/apiErrors';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Surface } from '../../ui/Surface';
 import { notifyError, notifySuccess } from '../../ui/toaster';
 import { SESSION_ENDED_STATE } from '../auth/sessionEnd';
@@ -38,49 +39,30 @@ export function DeleteAccountSection() {
         Closing your account signs you out everywhere and forfeits your remaining credits. This
         cannot be undone.
       </Text>
-      <Dialog.Root role="alertdialog" open={open} onOpenChange={(event) => setOpen(event.open)}>
-        <Dialog.Trigger asChild>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        trigger={
           <Button colorPalette="red" variant="outline" alignSelf="flex-start">
             Delete Account
           </Button>
-        </Dialog.Trigger>
-        <Portal>
-          <Dialog.Backdrop />
-          <Dialog.Positioner>
-            <Dialog.Content>
-              <Dialog.Header>
-                <Dialog.Title>Delete your account?</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body display="flex" flexDirection="column" gap="3">
-                <Text>
-                  Your account will be closed, you will be signed out on every device, and your
-                  remaining credits are forfeited.
-                </Text>
-                <Text color="fg.muted" fontSize="sm">
-                  Your credit history is kept, as our records must be, and the free welcome credits
-                  are not granted again if you sign up later with the same e-mail address.
-                </Text>
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Dialog.ActionTrigger asChild>
-                  <Button variant="outline">Cancel</Button>
-                </Dialog.ActionTrigger>
-                <Button
-                  colorPalette="red"
-                  loading={isLoading}
-                  loadingText="Deleting..."
-                  onClick={confirmDeletion}
-                >
-                  Yes, delete my account
-                </Button>
-              </Dialog.Footer>
-              <Dialog.CloseTrigger asChild>
-                <CloseButton size="sm" aria-label="Close" />
-              </Dialog.CloseTrigger>
-            </Dialog.Content>
-          </Dialog.Positioner>
-        </Portal>
-      </Dialog.Root>
+        }
+        title="Delete your account?"
+        cancelLabel="Cancel"
+        confirmLabel="Yes, delete my account"
+        busyLabel="Deleting..."
+        busy={isLoading}
+        onConfirm={confirmDeletion}
+      >
+        <Text>
+          Your account will be closed, you will be signed out on every device, and your remaining
+          credits are forfeited.
+        </Text>
+        <Text color="fg.muted" fontSize="sm">
+          Your credit history is kept, as our records must be, and the free welcome credits are not
+          granted again if you sign up later with the same e-mail address.
+        </Text>
+      </ConfirmDialog>
     </Surface>
   );
 }

@@ -7,12 +7,10 @@ import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
 import { QuestionQuote } from '../result/QuestionQuote';
 import { ReadingReport } from '../result/ReadingReport';
-import { ReadingText } from '../result/ReadingText';
-import { ResultFallback } from '../result/ResultFallback';
+import { ReadingResultPage } from '../result/ReadingResultPage';
 import { ResultHeader } from '../result/ResultHeader';
 import { parseJsonParam } from '../result/resultFields';
 import { useReadingSource } from '../result/useReadingSource';
-import { useReportHighlight } from '../result/useReportHighlight';
 import { CelticCrossLayout } from './CelticCrossLayout';
 import { CelticCrossList } from './CelticCrossList';
 import { celticCrossFromQuery, celticCrossFromResult } from './celticCrossReading';
@@ -29,52 +27,45 @@ export default function CelticCrossResultPage() {
     (reading) => celticCrossFromResult(reading.result, reading.firstName, reading.question),
     legacy,
   );
-  const { ref, highlighted, goToReading } = useReportHighlight();
-
-  if (source.status !== 'found') {
-    return (
-      <ResultFallback
-        source={source}
-        loadingLabel="Loading your reading..."
-        notFound={{
-          text: "We couldn't find this Celtic Cross reading. Please generate a new one.",
-          actionLabel: 'Generate a New Reading',
-          actionTo: '/tarot-celtic-cross',
-        }}
-      />
-    );
-  }
-  const { view, reading } = source;
 
   return (
-    <PageContainer maxW="5xl">
-      <ResultHeader
-        title="Your Celtic Cross Reading"
-        subtitle={view.firstName ? `Ten cards for ${view.firstName}.` : undefined}
-      />
-      <QuestionQuote question={view.question} firstName={view.firstName} />
-      <HowToUseCard onGoToReading={goToReading} />
-      {view.cards.length > 0 && (
-        <Surface as="section" aria-labelledby="spread-heading" gap="4">
-          <Heading as="h2" textStyle="sectionTitle" id="spread-heading">
-            Your Spread
-          </Heading>
-          <Text color="fg.muted" fontSize="sm">
-            The cross shows your situation; the staff beside it, how you stand in it and where it
-            leads.
-          </Text>
-          <CelticCrossLayout cards={view.cards} />
-          <CelticCrossList cards={view.cards} />
-        </Surface>
+    <ReadingResultPage
+      source={source}
+      loadingLabel="Loading your reading..."
+      notFound={{
+        text: "We couldn't find this Celtic Cross reading. Please generate a new one.",
+        actionLabel: 'Generate a New Reading',
+        actionTo: '/tarot-celtic-cross',
+      }}
+    >
+      {({ view, reading }) => (
+        <PageContainer maxW="5xl">
+          <ResultHeader
+            title="Your Celtic Cross Reading"
+            subtitle={view.firstName ? `Ten cards for ${view.firstName}.` : undefined}
+          />
+          <QuestionQuote question={view.question} firstName={view.firstName} />
+          <HowToUseCard />
+          {view.cards.length > 0 && (
+            <Surface as="section" aria-labelledby="spread-heading" gap="4">
+              <Heading as="h2" textStyle="sectionTitle" id="spread-heading">
+                Your Spread
+              </Heading>
+              <Text color="fg.muted" fontSize="sm">
+                The cross shows your situation; the staff beside it, how you stand in it and where
+                it leads.
+              </Text>
+              <CelticCrossLayout cards={view.cards} />
+              <CelticCrossList cards={view.cards} />
+            </Surface>
+          )}
+          <ReadingReport
+            title="Your Full Celtic Cross Reading"
+            generatedAt={reading?.createdAt}
+            text={view.text}
+          />
+        </PageContainer>
       )}
-      <ReadingReport
-        title="Your Full Celtic Cross Reading"
-        reportRef={ref}
-        highlighted={highlighted}
-        generatedAt={reading?.createdAt}
-      >
-        <ReadingText text={view.text} />
-      </ReadingReport>
-    </PageContainer>
+    </ReadingResultPage>
   );
 }

@@ -7,11 +7,9 @@ import { Surface } from '../../../ui/Surface';
 import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
 import { ReadingReport } from '../result/ReadingReport';
-import { ReadingText } from '../result/ReadingText';
-import { ResultFallback } from '../result/ResultFallback';
+import { ReadingResultPage } from '../result/ReadingResultPage';
 import { ResultHeader } from '../result/ResultHeader';
 import { useReadingSource } from '../result/useReadingSource';
-import { useReportHighlight } from '../result/useReportHighlight';
 import { COMPATIBILITY_SCORE_MAX, compatibilityFromReading } from './compatibilityReading';
 import { PersonCard } from './PersonCard';
 import { ScoreRing } from './ScoreRing';
@@ -19,81 +17,79 @@ import { ScoreRing } from './ScoreRing';
 export default function CompatibilityResultPage() {
   const { readingId } = useParams();
   const source = useReadingSource(readingId, APP_IDS.compatibility, compatibilityFromReading, null);
-  const { ref, highlighted, goToReading } = useReportHighlight();
-
-  if (source.status !== 'found') {
-    return (
-      <ResultFallback
-        source={source}
-        loadingLabel="Loading your compatibility reading..."
-        notFound={{
-          text: "We couldn't find your compatibility reading. Please try generating a new one.",
-          actionLabel: 'Back to Compatibility',
-          actionTo: '/compatibility',
-        }}
-      />
-    );
-  }
-  const { view, reading } = source;
 
   return (
-    <PageContainer maxW="4xl">
-      <ResultHeader
-        title="Compatibility Reading"
-        actions={
-          <LinkButton to="/compatibility" size="sm">
-            <Plus aria-hidden />
-            New Reading
-          </LinkButton>
-        }
-      />
-      <HowToUseCard onGoToReading={goToReading} voiceLabel="Activate Voice Guide" />
-      <Surface
-        as="section"
-        aria-labelledby="score-heading"
-        tone="glow"
-        flexDirection={{ base: 'column', sm: 'row' }}
-        alignItems="center"
-        gap="6"
-      >
-        <ScoreRing score={view.score} animationKey={readingId ?? ''} />
-        <Stack
-          gap="3"
-          align={{ base: 'center', sm: 'flex-start' }}
-          textAlign={{ base: 'center', sm: 'start' }}
-        >
-          <Heading as="h2" textStyle="sectionTitle" id="score-heading">
-            Your Compatibility Score
-          </Heading>
-          <Text color="fg.muted">
-            {view.score} of a possible {COMPATIBILITY_SCORE_MAX} points, counted from the contacts
-            between your two charts.
-          </Text>
-          {view.description && (
-            <Badge size="lg" colorPalette="brand" variant="solid" alignSelf={{ sm: 'flex-start' }}>
-              <VisuallyHidden>Rating: </VisuallyHidden>
-              {view.description}
-            </Badge>
-          )}
-        </Stack>
-      </Surface>
-      <Stack as="section" aria-labelledby="people-heading" gap="3">
-        <Heading as="h2" size="md" id="people-heading">
-          The Two of You
-        </Heading>
-        <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
-          <PersonCard person={view.person1} number={1} />
-          <PersonCard person={view.person2} number={2} />
-        </SimpleGrid>
-      </Stack>
-      <ReadingReport
-        title="Your Complete Compatibility Analysis"
-        reportRef={ref}
-        highlighted={highlighted}
-        generatedAt={reading?.createdAt}
-      >
-        <ReadingText text={view.report} />
-      </ReadingReport>
-    </PageContainer>
+    <ReadingResultPage
+      source={source}
+      loadingLabel="Loading your compatibility reading..."
+      notFound={{
+        text: "We couldn't find your compatibility reading. Please try generating a new one.",
+        actionLabel: 'Back to Compatibility',
+        actionTo: '/compatibility',
+      }}
+    >
+      {({ view, reading }) => (
+        <PageContainer maxW="4xl">
+          <ResultHeader
+            title="Compatibility Reading"
+            actions={
+              <LinkButton to="/compatibility" size="sm">
+                <Plus aria-hidden />
+                New Reading
+              </LinkButton>
+            }
+          />
+          <HowToUseCard voiceLabel="Activate Voice Guide" />
+          <Surface
+            as="section"
+            aria-labelledby="score-heading"
+            tone="glow"
+            flexDirection={{ base: 'column', sm: 'row' }}
+            alignItems="center"
+            gap="6"
+          >
+            <ScoreRing score={view.score} animationKey={readingId ?? ''} />
+            <Stack
+              gap="3"
+              align={{ base: 'center', sm: 'flex-start' }}
+              textAlign={{ base: 'center', sm: 'start' }}
+            >
+              <Heading as="h2" textStyle="sectionTitle" id="score-heading">
+                Your Compatibility Score
+              </Heading>
+              <Text color="fg.muted">
+                {view.score} of a possible {COMPATIBILITY_SCORE_MAX} points, counted from the
+                contacts between your two charts.
+              </Text>
+              {view.description && (
+                <Badge
+                  size="lg"
+                  colorPalette="brand"
+                  variant="solid"
+                  alignSelf={{ sm: 'flex-start' }}
+                >
+                  <VisuallyHidden>Rating: </VisuallyHidden>
+                  {view.description}
+                </Badge>
+              )}
+            </Stack>
+          </Surface>
+          <Stack as="section" aria-labelledby="people-heading" gap="3">
+            <Heading as="h2" size="md" id="people-heading">
+              The Two of You
+            </Heading>
+            <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
+              <PersonCard person={view.person1} number={1} />
+              <PersonCard person={view.person2} number={2} />
+            </SimpleGrid>
+          </Stack>
+          <ReadingReport
+            title="Your Complete Compatibility Analysis"
+            generatedAt={reading?.createdAt}
+            text={view.report}
+          />
+        </PageContainer>
+      )}
+    </ReadingResultPage>
   );
 }

@@ -5,12 +5,10 @@ import { formatBirthDate } from '../../profile/birthDateParts';
 import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
 import { ReadingReport } from '../result/ReadingReport';
-import { ReadingText } from '../result/ReadingText';
-import { ResultFallback } from '../result/ResultFallback';
+import { ReadingResultPage } from '../result/ReadingResultPage';
 import { ResultHeader } from '../result/ResultHeader';
 import { parseJsonParam } from '../result/resultFields';
 import { useReadingSource } from '../result/useReadingSource';
-import { useReportHighlight } from '../result/useReportHighlight';
 import { lifePathFromResult } from './lifePathReading';
 import { NumberCards } from './NumberCards';
 
@@ -23,41 +21,36 @@ export default function LifePathResultPage() {
     (reading) => lifePathFromResult(reading.result),
     legacy,
   );
-  const { ref, highlighted, goToReading } = useReportHighlight();
-
-  if (source.status !== 'found') {
-    return (
-      <ResultFallback
-        source={source}
-        loadingLabel="Loading your reading..."
-        notFound={{
-          text: "We couldn't find this life path reading. Please calculate your numbers again.",
-          actionLabel: 'Calculate Again',
-          actionTo: '/lifepathnumber',
-        }}
-      />
-    );
-  }
-  const { view, reading } = source;
-  const name = [view.firstName, view.lastName].filter(Boolean).join(' ');
-  const born = view.birthDate ? formatBirthDate(view.birthDate) : undefined;
 
   return (
-    <PageContainer maxW="4xl">
-      <ResultHeader
-        title="Your Life Path Reading"
-        subtitle={name ? `The numbers of ${name}${born ? `, born ${born}` : ''}.` : undefined}
-      />
-      <NumberCards view={view} />
-      <HowToUseCard onGoToReading={goToReading} dismissible />
-      <ReadingReport
-        title="Your Full Numerology Reading"
-        reportRef={ref}
-        highlighted={highlighted}
-        generatedAt={reading?.createdAt}
-      >
-        <ReadingText text={view.text} />
-      </ReadingReport>
-    </PageContainer>
+    <ReadingResultPage
+      source={source}
+      loadingLabel="Loading your reading..."
+      notFound={{
+        text: "We couldn't find this life path reading. Please calculate your numbers again.",
+        actionLabel: 'Calculate Again',
+        actionTo: '/lifepathnumber',
+      }}
+    >
+      {({ view, reading }) => {
+        const name = [view.firstName, view.lastName].filter(Boolean).join(' ');
+        const born = view.birthDate ? formatBirthDate(view.birthDate) : undefined;
+        return (
+          <PageContainer maxW="4xl">
+            <ResultHeader
+              title="Your Life Path Reading"
+              subtitle={name ? `The numbers of ${name}${born ? `, born ${born}` : ''}.` : undefined}
+            />
+            <NumberCards view={view} />
+            <HowToUseCard dismissible />
+            <ReadingReport
+              title="Your Full Numerology Reading"
+              generatedAt={reading?.createdAt}
+              text={view.text}
+            />
+          </PageContainer>
+        );
+      }}
+    </ReadingResultPage>
   );
 }

@@ -6,64 +6,55 @@ import { NatalChartWheel } from '../chartWheel/NatalChartWheel';
 import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
 import { ReadingReport } from '../result/ReadingReport';
-import { ReadingText } from '../result/ReadingText';
-import { ResultFallback } from '../result/ResultFallback';
+import { ReadingResultPage } from '../result/ReadingResultPage';
 import { ResultHeader } from '../result/ResultHeader';
 import { useReadingSource } from '../result/useReadingSource';
-import { useReportHighlight } from '../result/useReportHighlight';
 import { BirthInfoCard } from './BirthInfoCard';
 import { natalFromReading } from './natalReading';
 
 export default function NatalChartResultPage() {
   const { readingId } = useParams();
   const source = useReadingSource(readingId, APP_IDS.natalChart, natalFromReading, null);
-  const { ref, highlighted, goToReading } = useReportHighlight();
-
-  if (source.status !== 'found') {
-    return (
-      <ResultFallback
-        source={source}
-        loadingLabel="Loading your chart..."
-        notFound={{
-          title: 'Chart not found',
-          text: "The natal chart you're looking for doesn't exist or has expired.",
-          actionLabel: 'Back to Dashboard',
-          actionTo: '/app',
-        }}
-      />
-    );
-  }
-  const { view, reading } = source;
 
   return (
-    <PageContainer maxW="4xl">
-      <ResultHeader
-        title="Natal Birth Chart"
-        subtitle={view.name ? `The sky at the moment ${view.name} was born.` : undefined}
-      />
-      <HowToUseCard onGoToReading={goToReading} />
-      <BirthInfoCard birth={view.birth} />
-      <Surface as="section" aria-labelledby="wheel-heading" gap="4" px={{ base: '3', md: '6' }}>
-        <Heading as="h2" size="md" id="wheel-heading">
-          Your Chart
-        </Heading>
-        <NatalChartWheel chart={view.chart} aspects={view.aspects} />
-        {view.houseSystemNote && (
-          <Text fontSize="sm" color="fg.muted">
-            {view.houseSystemNote}
-          </Text>
-        )}
-      </Surface>
-      {view.report && (
-        <ReadingReport
-          title="Your Full Natal Report"
-          reportRef={ref}
-          highlighted={highlighted}
-          generatedAt={reading?.createdAt}
-        >
-          <ReadingText text={view.report} />
-        </ReadingReport>
+    <ReadingResultPage
+      source={source}
+      loadingLabel="Loading your chart..."
+      notFound={{
+        title: 'Chart not found',
+        text: "The natal chart you're looking for doesn't exist or has expired.",
+        actionLabel: 'Back to Dashboard',
+        actionTo: '/app',
+      }}
+    >
+      {({ view, reading }) => (
+        <PageContainer maxW="4xl">
+          <ResultHeader
+            title="Natal Birth Chart"
+            subtitle={view.name ? `The sky at the moment ${view.name} was born.` : undefined}
+          />
+          <HowToUseCard />
+          <BirthInfoCard birth={view.birth} />
+          <Surface as="section" aria-labelledby="wheel-heading" gap="4" px={{ base: '3', md: '6' }}>
+            <Heading as="h2" size="md" id="wheel-heading">
+              Your Chart
+            </Heading>
+            <NatalChartWheel chart={view.chart} aspects={view.aspects} />
+            {view.houseSystemNote && (
+              <Text fontSize="sm" color="fg.muted">
+                {view.houseSystemNote}
+              </Text>
+            )}
+          </Surface>
+          {view.report && (
+            <ReadingReport
+              title="Your Full Natal Report"
+              generatedAt={reading?.createdAt}
+              text={view.report}
+            />
+          )}
+        </PageContainer>
       )}
-    </PageContainer>
+    </ReadingResultPage>
   );
 }

@@ -12,9 +12,9 @@ import {
 import { ArrowDown, Mic } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Surface } from '../../../ui/Surface';
+import { useReportHighlightContext } from './useReportHighlight';
 
 interface HowToUseCardProps {
-  onGoToReading: () => void;
   /** Tarot and life path let people put the card away (spec §2). */
   dismissible?: boolean;
   /** The voice button's label on this page. */
@@ -54,10 +54,10 @@ function Step({ number, title, children }: { number: number; title: string; chil
  * is kept with a disabled button and a note.
  */
 export function HowToUseCard({
-  onGoToReading,
   dismissible = false,
   voiceLabel = 'Speak to Voice Guide',
 }: HowToUseCardProps) {
+  const { goToReading } = useReportHighlightContext();
   const [dismissed, setDismissed] = useState(false);
   if (dismissed) return null;
 
@@ -82,7 +82,7 @@ export function HowToUseCard({
           <Text color="fg.muted" fontSize="sm">
             Read your full reading below, at your own pace. It is saved in your library.
           </Text>
-          <Button size="sm" alignSelf="flex-start" onClick={onGoToReading}>
+          <Button size="sm" alignSelf="flex-start" onClick={goToReading}>
             <ArrowDown aria-hidden />
             Go to Reading
           </Button>

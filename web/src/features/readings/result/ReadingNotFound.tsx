@@ -5,7 +5,7 @@ import { PageContainer } from '../../../ui/PageContainer';
 import { PageTitle } from '../../../ui/PageTitle';
 import { Surface } from '../../../ui/Surface';
 
-interface ReadingNotFoundProps {
+export interface ReadingNotFoundProps {
   title?: string;
   text: string;
   actionLabel: string;

@@ -1,30 +1,26 @@
 import { Heading, Text } from '@chakra-ui/react';
-import type { ReactNode, RefObject } from 'react';
+import type { RefObject } from 'react';
 import { Surface } from '../../../ui/Surface';
+import { ReadingText } from './ReadingText';
 import { formatLongDate } from './resultFields';
+import { useReportHighlightContext } from './useReportHighlight';
 
 interface ReadingReportProps {
   title: string;
-  reportRef: RefObject<HTMLElement | null>;
-  highlighted: boolean;
   /** When the reading was made (its createdAt), shown as 'Generated on March 14, 2026'. */
   generatedAt?: string;
-  children: ReactNode;
+  /** The reading's text (paragraphs and its few marks, see ReadingText). */
+  text: string;
 }
 
 /** The reading's text section: the target of 'Go to Reading', highlighted for 2 seconds. */
-export function ReadingReport({
-  title,
-  reportRef,
-  highlighted,
-  generatedAt,
-  children,
-}: ReadingReportProps) {
+export function ReadingReport({ title, generatedAt, text }: ReadingReportProps) {
+  const { ref, highlighted } = useReportHighlightContext();
   const generatedOn = formatLongDate(generatedAt);
   return (
     <Surface
       as="section"
-      ref={reportRef as RefObject<HTMLDivElement>}
+      ref={ref as RefObject<HTMLDivElement>}
       id="reading-report"
       tabIndex={-1}
       aria-labelledby="reading-report-heading"
@@ -45,7 +41,7 @@ export function ReadingReport({
           {`Generated on ${generatedOn}`}
         </Text>
       )}
-      {children}
+      <ReadingText text={text} />
     </Surface>
   );
 }

@@ -2,13 +2,13 @@ import { Navigate } from 'react-router';
 import { LoadingState } from '../../../ui/LoadingState';
 import { PageTitle } from '../../../ui/PageTitle';
 import { ReadingLoadError } from './ReadingLoadError';
-import { ReadingNotFound } from './ReadingNotFound';
+import { ReadingNotFound, type ReadingNotFoundProps } from './ReadingNotFound';
 import type { ReadingSource } from './useReadingSource';
 
 interface ResultFallbackProps {
   source: Exclude<ReadingSource<unknown>, { status: 'found' }>;
   loadingLabel: string;
-  notFound: { title?: string; text: string; actionLabel: string; actionTo: string };
+  notFound: ReadingNotFoundProps;
 }
 
 /** Everything a result page shows before it has a reading: loading, not found, error. */

@@ -1,10 +1,18 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
 
 /** Spec §9: the report stays highlighted for 2 seconds after 'Go to Reading'. */
 export const REPORT_HIGHLIGHT_MS = 2000;
 
+export interface ReportHighlight {
+  /** The report's element: the target of 'Go to Reading'. */
+  ref: React.RefObject<HTMLElement | null>;
+  highlighted: boolean;
+  /** Scrolls the report into view, moves focus to it and highlights it briefly. */
+  goToReading: () => void;
+}
+
 /** 'Go to Reading': scroll the report into view, move focus to it and highlight it briefly. */
-export function useReportHighlight() {
+export function useReportHighlight(): ReportHighlight {
   const ref = useRef<HTMLElement>(null);
   const [flashes, setFlashes] = useState(0);
   const [highlighted, setHighlighted] = useState(false);
@@ -26,4 +34,13 @@ export function useReportHighlight() {
   }, []);
 
   return { ref, highlighted, goToReading };
+}
+
+/** The result page's report highlight, shared by its 'How to use' card and its report. */
+export const ReportHighlightContext = createContext<ReportHighlight | null>(null);
+
+export function useReportHighlightContext() {
+  const highlight = useContext(ReportHighlightContext);
+  if (!highlight) throw new Error('A reading report part is used outside ReadingResultPage');
+  return highlight;
 }

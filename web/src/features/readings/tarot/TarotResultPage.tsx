@@ -7,11 +7,9 @@ import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
 import { QuestionQuote } from '../result/QuestionQuote';
 import { ReadingReport } from '../result/ReadingReport';
-import { ReadingText } from '../result/ReadingText';
-import { ResultFallback } from '../result/ResultFallback';
+import { ReadingResultPage } from '../result/ReadingResultPage';
 import { ResultHeader } from '../result/ResultHeader';
 import { useReadingSource } from '../result/useReadingSource';
-import { useReportHighlight } from '../result/useReportHighlight';
 import { TarotCardTile } from './TarotCardTile';
 import { tarotFromQuery, tarotFromResult } from './tarotReading';
 
@@ -24,56 +22,51 @@ export default function TarotResultPage() {
     (reading) => tarotFromResult(reading.result, reading.firstName, reading.question),
     legacy,
   );
-  const { ref, highlighted, goToReading } = useReportHighlight();
-
-  if (source.status !== 'found') {
-    return (
-      <ResultFallback
-        source={source}
-        loadingLabel="Loading your reading..."
-        notFound={{
-          text: "We couldn't find this tarot reading. Please draw your cards again.",
-          actionLabel: 'Draw New Cards',
-          actionTo: '/tarot-traditional',
-        }}
-      />
-    );
-  }
-  const { view, reading } = source;
 
   return (
-    <PageContainer maxW="4xl">
-      <ResultHeader
-        title="Your Tarot Reading"
-        subtitle={view.firstName ? `Past, present and future for ${view.firstName}.` : undefined}
-      />
-      <QuestionQuote question={view.question} firstName={view.firstName} />
-      <HowToUseCard onGoToReading={goToReading} dismissible />
-      {view.cards.length > 0 && (
-        <Surface as="section" aria-labelledby="cards-heading" gap="5">
-          <Heading as="h2" textStyle="sectionTitle" id="cards-heading">
-            Your Cards
-          </Heading>
-          <SimpleGrid
-            as="ul"
-            columns={{ base: 1, sm: 3 }}
-            gap={{ base: '5', sm: '4' }}
-            listStyleType="none"
-          >
-            {view.cards.map((card) => (
-              <TarotCardTile key={card.position} card={card} />
-            ))}
-          </SimpleGrid>
-        </Surface>
+    <ReadingResultPage
+      source={source}
+      loadingLabel="Loading your reading..."
+      notFound={{
+        text: "We couldn't find this tarot reading. Please draw your cards again.",
+        actionLabel: 'Draw New Cards',
+        actionTo: '/tarot-traditional',
+      }}
+    >
+      {({ view, reading }) => (
+        <PageContainer maxW="4xl">
+          <ResultHeader
+            title="Your Tarot Reading"
+            subtitle={
+              view.firstName ? `Past, present and future for ${view.firstName}.` : undefined
+            }
+          />
+          <QuestionQuote question={view.question} firstName={view.firstName} />
+          <HowToUseCard dismissible />
+          {view.cards.length > 0 && (
+            <Surface as="section" aria-labelledby="cards-heading" gap="5">
+              <Heading as="h2" textStyle="sectionTitle" id="cards-heading">
+                Your Cards
+              </Heading>
+              <SimpleGrid
+                as="ul"
+                columns={{ base: 1, sm: 3 }}
+                gap={{ base: '5', sm: '4' }}
+                listStyleType="none"
+              >
+                {view.cards.map((card) => (
+                  <TarotCardTile key={card.position} card={card} />
+                ))}
+              </SimpleGrid>
+            </Surface>
+          )}
+          <ReadingReport
+            title="Your Full Tarot Reading"
+            generatedAt={reading?.createdAt}
+            text={view.readingText}
+          />
+        </PageContainer>
       )}
-      <ReadingReport
-        title="Your Full Tarot Reading"
-        reportRef={ref}
-        highlighted={highlighted}
-        generatedAt={reading?.createdAt}
-      >
-        <ReadingText text={view.readingText} />
-      </ReadingReport>
-    </PageContainer>
+    </ReadingResultPage>
   );
 }

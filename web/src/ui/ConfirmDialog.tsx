@@ -1,0 +1,64 @@
+import { Button, CloseButton, Dialog, Portal } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+
+interface ConfirmDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The button that opens the dialog, when it has one of its own. */
+  trigger?: ReactNode;
+  title: ReactNode;
+  /** What will happen, in a sentence or two. */
+  children: ReactNode;
+  cancelLabel: string;
+  confirmLabel: string;
+  /** The confirm button's label while the action runs, e.g. 'Deleting...'. */
+  busyLabel: string;
+  busy: boolean;
+  onConfirm: () => void;
+}
+
+/** Asks before something that cannot be taken back: an alert dialog with a red confirm button. */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  trigger,
+  title,
+  children,
+  cancelLabel,
+  confirmLabel,
+  busyLabel,
+  busy,
+  onConfirm,
+}: ConfirmDialogProps) {
+  return (
+    <Dialog.Root role="alertdialog" open={open} onOpenChange={(event) => onOpenChange(event.open)}>
+      {trigger && <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>}
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content mx="4">
+            <Dialog.Header>
+              <Dialog.Title>{title}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body display="flex" flexDirection="column" gap="3">
+              {children}
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Dialog.ActionTrigger asChild>
+                <Button variant="outline" disabled={busy}>
+                  {cancelLabel}
+                </Button>
+              </Dialog.ActionTrigger>
+              <Button colorPalette="red" loading={busy} loadingText={busyLabel} onClick={onConfirm}>
+                {confirmLabel}
+              </Button>
+            </Dialog.Footer>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label="Close" />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
