@@ -81,17 +81,16 @@ const appendStatements = {
 } as const;
 
 // Only positions below the oldest running transaction are final: nothing can commit there later.
-// The horizon is a value of its own so that the plan walks the position index from the checkpoint
-// and stops at the limit; as a range bound it could lead the planner, on a table without
-// statistics (fresh, just restored), to fetch and sort everything after the checkpoint.
+// The page is taken first (the next events after the checkpoint, by the position index) and then
+// cut at that horizon. Written as one range, `position > $1 AND position < horizon`, the planner
+// guesses its size from a default selectivity on a table without statistics (just loaded, just
+// restored) and fetched and sorted every later event for each page instead.
 export const readAllSql = `
-WITH horizon AS MATERIALIZED (
-  SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${ORDINAL_BITS} AS bound
-)
-SELECT ${columns} FROM events, horizon
-WHERE events.position > $1::bigint AND events.position < horizon.bound
-ORDER BY events.position
-LIMIT $2`;
+SELECT ${columns} FROM (
+  SELECT * FROM events WHERE position > $1::bigint ORDER BY position LIMIT $2
+) AS events
+WHERE events.position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${ORDINAL_BITS})
+ORDER BY events.position`;
 
 const readStreamSql = `
 SELECT ${columns} FROM events

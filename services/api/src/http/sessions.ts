@@ -22,7 +22,9 @@ export interface Session {
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
 
-// Every API request runs it: a named statement, prepared once per connection.
+// Every API request runs it: a named statement, prepared once per connection. PostgreSQL plans it
+// again after a migration or a rebuild's schema swap; the profile stays one jsonb column, since a
+// prepared statement whose result columns changed (`p.*` after a new column) would fail.
 const sessionWithProfileSql = `
 SELECT s.user_id, s.expires_at, s.admin_unlocked_until, s.last_position::text AS last_position,
        to_jsonb(p) AS profile
