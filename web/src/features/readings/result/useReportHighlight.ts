@@ -1,11 +1,19 @@
-import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import {
+  createContext,
+  type RefObject,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 
 /** Spec §9: the report stays highlighted for 2 seconds after 'Go to Reading'. */
 export const REPORT_HIGHLIGHT_MS = 2000;
 
 export interface ReportHighlight {
   /** The report's element: the target of 'Go to Reading'. */
-  ref: React.RefObject<HTMLElement | null>;
+  ref: RefObject<HTMLElement | null>;
   highlighted: boolean;
   /** Scrolls the report into view, moves focus to it and highlights it briefly. */
   goToReading: () => void;
