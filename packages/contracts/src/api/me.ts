@@ -1,6 +1,18 @@
 import { z } from 'zod';
 import { roleSchema, userStatusSchema } from '../events/users.ts';
 
+/**
+ * What the balance is made of, by where the credits came from. Only subscription credits are
+ * capped at a renewal; free, purchased and promotional credits never expire.
+ */
+export const creditLotsSchema = z.object({
+  subscription: z.number().int(),
+  free: z.number().int(),
+  purchased: z.number().int(),
+  promotional: z.number().int(),
+});
+export type CreditLots = z.infer<typeof creditLotsSchema>;
+
 export const subscriptionViewSchema = z.object({
   tierId: z.number().int(),
   tierName: z.string(),
@@ -8,7 +20,10 @@ export const subscriptionViewSchema = z.object({
   creditsPerMonth: z.number().int(),
   nextRenewalDate: z.string().nullable(),
   lastRefreshDate: z.string().nullable(),
+  /** Subscription credits that will carry over at the next renewal (at most one month's). */
   rolloverCredits: z.number().int().nullable(),
+  /** Subscription credits above one month's that the next renewal takes away. */
+  forfeitAtRenewal: z.number().int(),
   /** The renewal date has come: a manual refresh would grant the month. */
   needsRefresh: z.boolean(),
 });
@@ -30,6 +45,7 @@ export const meSchema = z.object({
   status: userStatusSchema,
   remainingCredits: z.number().int(),
   totalCredits: z.number().int(),
+  creditLots: creditLotsSchema,
   subscription: subscriptionViewSchema.nullable(),
   createdAt: z.string(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { creditLotsSchema } from './me.ts';
 
 export const billingTypeSchema = z.enum(['subscription', 'one_time']);
 export type BillingType = z.infer<typeof billingTypeSchema>;
@@ -12,6 +13,8 @@ export const pricingRowSchema = z.object({
   /** The price with two decimals, e.g. '9.99'. */
   price: z.string(),
   creditsIncluded: z.number().int(),
+  /** What this way of buying gives: true of its billing type (a pack never "rolls over"). */
+  features: z.array(z.string()),
 });
 
 export const pricingTierSchema = z.object({
@@ -19,14 +22,17 @@ export const pricingTierSchema = z.object({
   name: z.string(),
   description: z.string(),
   popular: z.boolean(),
-  features: z.array(z.string()),
   creditsPerMonth: z.number().int(),
   rows: z.array(pricingRowSchema),
 });
 export type PricingTier = z.infer<typeof pricingTierSchema>;
 
 /** `GET /api/pricing`: the tiers in the spec's order (Starter, Explorer, Stargazer, Celestial Pro). */
-export const pricingResponseSchema = z.object({ tiers: z.array(pricingTierSchema) });
+export const pricingResponseSchema = z.object({
+  /** The one currency every price and refund rule is written in (ISO 4217, lower case). */
+  currency: z.string(),
+  tiers: z.array(pricingTierSchema),
+});
 export type PricingResponse = z.infer<typeof pricingResponseSchema>;
 
 /** `POST /api/checkout`. The tier id is an integer of an existing tier with that billing type. */
@@ -36,6 +42,22 @@ export const checkoutRequestSchema = z.strictObject({
 });
 export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
 export const checkoutResponseSchema = z.object({ url: z.string(), sessionId: z.string() });
+/**
+ * `409 checkout_in_progress` from `POST /api/checkout`: a subscription checkout of this account is
+ * still open; its `url` continues it (no second subscription can be started beside it).
+ * `409 subscription_active`: the account has a plan; `POST /api/subscription/change` changes it.
+ */
+export const checkoutConflictSchema = z.object({
+  error: z.enum(['checkout_in_progress', 'subscription_active']),
+  message: z.string(),
+  url: z.string().optional(),
+  sessionId: z.string().optional(),
+});
+
+/** `POST /api/subscription/change`: another plan from the next renewal (no money moves now). */
+export const changePlanRequestSchema = z.strictObject({
+  tierId: z.number({ error: 'must be a number' }).int('must be a whole number'),
+});
 
 /** `GET /api/checkout/sessions/:id`: has the payment landed (the webhook arrived)? */
 export const checkoutStatusSchema = z.object({
@@ -74,6 +96,9 @@ export const subscriptionStatusSchema = z.object({
   needsRefresh: z.boolean(),
   lastRefreshDate: z.string().nullable(),
   rolloverCredits: z.number().int().nullable(),
+  /** Subscription credits above one month's that the next renewal takes away. */
+  forfeitAtRenewal: z.number().int(),
+  creditLots: creditLotsSchema,
 });
 export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
 
