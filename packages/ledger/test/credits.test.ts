@@ -5,6 +5,7 @@ import {
   type CreditCommand,
   creditAccountDecider,
   fold,
+  lotTotals,
   REFUNDABLE_SPENDS,
   refreshSummary,
   type Tier,
@@ -46,6 +47,22 @@ const activated = (nextRenewalDate = '2026-11-01', tier: Tier = starter): Credit
   data: { ...tier, subscriptionId: 'sub_1', nextRenewalDate },
 });
 const now = new Date('2026-11-21T10:00:00Z');
+/** A month of Starter granted to `sub_1`. */
+const month = (period: string, amount = 60): CreditEvent => ({
+  type: 'MonthlyCreditsGranted',
+  data: {
+    period,
+    tierId: 1,
+    tierName: 'Starter',
+    amount,
+    previousBalance: 0,
+    rolledOver: 0,
+    nextRenewalDate: '2026-11-01',
+    grantedOn: `${period}-01`,
+    trigger: 'renewal',
+    reference: { subscriptionId: 'sub_1' },
+  },
+});
 
 describe('open account', () => {
   it('opens an account once', () => {
@@ -153,11 +170,19 @@ describe('refund of a spend', () => {
     spendId,
     reason: 'generation_failed',
   });
-  it('gives back exactly what the spend took, once', () => {
+  it('gives back exactly what the spend took, to the lots it took it from, once', () => {
     given([opened, free(10), spent(4, 'sp1')])
       .when(refund('sp1'))
       .then([
-        { type: 'SpendRefunded', data: { spendId: 'sp1', amount: 4, reason: 'generation_failed' } },
+        {
+          type: 'SpendRefunded',
+          data: {
+            spendId: 'sp1',
+            amount: 4,
+            reason: 'generation_failed',
+            lots: [{ lot: 'free', source: 'free', amount: 4 }],
+          },
+        },
       ]);
     given([
       opened,
@@ -179,7 +204,15 @@ describe('refund of a spend', () => {
     given([opened, granted(500), spent(1, 'old'), ...many.slice(1)])
       .when(refund('old'))
       .then([
-        { type: 'SpendRefunded', data: { spendId: 'old', amount: 1, reason: 'generation_failed' } },
+        {
+          type: 'SpendRefunded',
+          data: {
+            spendId: 'old',
+            amount: 1,
+            reason: 'generation_failed',
+            lots: [{ lot: 'g-500', source: 'purchased', amount: 1 }],
+          },
+        },
       ]);
   });
 });
@@ -267,7 +300,7 @@ describe('monthly refresh (accounts spec §4)', () => {
         days: 10,
       });
   });
-  it('grants the month plus what remained when that is at most one month', () => {
+  it('grants the month; free credits are kept beside it and are no part of the rollover', () => {
     given([opened, free(10), activated()])
       .when(refresh())
       .then([
@@ -279,7 +312,7 @@ describe('monthly refresh (accounts spec §4)', () => {
             tierName: 'Starter',
             amount: 60,
             previousBalance: 10,
-            rolledOver: 10,
+            rolledOver: 0,
             nextRenewalDate: '2026-12-01',
             grantedOn: '2026-11-21',
             trigger: 'manual_refresh',
@@ -288,22 +321,32 @@ describe('monthly refresh (accounts spec §4)', () => {
         },
       ]);
   });
-  it('rolls over at most one month: the excess is forfeited as its own event first', () => {
-    const events = creditAccountDecider.decide(
-      refresh(),
-      fold(creditAccountDecider, [opened, granted(100), activated()]),
-    );
+  it('rolls over at most one month of subscription credits: the excess is forfeited first', () => {
+    // Two months of subscription credits unspent (120), and 100 purchased beside them.
+    const history = [opened, granted(100), activated(), month('2026-09'), month('2026-10')];
+    const events = creditAccountDecider.decide(refresh(), fold(creditAccountDecider, history));
     expect(events.map((e) => e.type)).toEqual(['RolloverForfeited', 'MonthlyCreditsGranted']);
     expect(events[0]).toEqual({
       type: 'RolloverForfeited',
-      data: { period: '2026-11', amount: 40, monthlyCredits: 60 },
+      data: { period: '2026-11', amount: 60, monthlyCredits: 60 },
     });
-    const after = fold(creditAccountDecider, [opened, granted(100), activated(), ...events]);
-    expect(after.balance).toBe(120); // 60 + min(100, 60)
-    expect(after.totalGranted).toBe(160); // total earned grows by the month only
+    const after = fold(creditAccountDecider, [...history, ...events]);
+    expect(after.balance).toBe(220); // 60 new + 60 rolled over + 100 purchased, kept
+    expect(lotTotals(after.lots)).toEqual({
+      subscription: 120,
+      free: 0,
+      promotional: 0,
+      purchased: 100,
+    });
     expect(refreshSummary(events)).toBe(
-      'Monthly credits refreshed! Added 60 credits + 60 rolled over. New balance: 120.',
+      'Monthly credits refreshed! Added 60 credits + 60 rolled over. New balance: 220.',
     );
+  });
+  it('never forfeits purchased or free credits: a 320 pack, then Starter, keeps all 330', () => {
+    const history = [opened, free(10), granted(320), activated()];
+    const events = creditAccountDecider.decide(refresh(), fold(creditAccountDecider, history));
+    expect(events.map((e) => e.type)).toEqual(['MonthlyCreditsGranted']);
+    expect(fold(creditAccountDecider, [...history, ...events]).balance).toBe(390);
   });
   it('moves the next renewal to the first of next month, so a second refresh waits', () => {
     const first = creditAccountDecider.decide(
@@ -354,7 +397,7 @@ describe('monthly grant from a renewal (Stripe invoice or scheduler)', () => {
           tierName: 'Starter',
           amount: 60,
           previousBalance: 10,
-          rolledOver: 10,
+          rolledOver: 0,
           nextRenewalDate: '2026-12-01',
           grantedOn: '2026-11-21',
           trigger: 'renewal',
@@ -535,41 +578,253 @@ describe('account deletion (accounts spec §4)', () => {
   });
 });
 
-describe('purchase reversal (Stripe refund)', () => {
-  const reverse: CreditCommand = {
-    type: 'ReversePurchase',
-    grantId: 'g-100',
-    reference: { chargeId: 'ch_1' },
-  };
-  it('takes back the whole purchase when the balance holds it', () => {
-    given([opened, granted(100)])
-      .when(reverse)
-      .then([
-        {
-          type: 'PurchaseReversed',
-          data: { grantId: 'g-100', amount: 100, shortfall: 0, reference: { chargeId: 'ch_1' } },
-        },
-      ]);
+describe('purchase refund (Stripe charge.refunded)', () => {
+  const pack = (amount: number, pi = 'pi_1', grantId = `checkout:cs_${pi}`): CreditEvent => ({
+    type: 'CreditsGranted',
+    data: {
+      grantId,
+      kind: 'purchase',
+      amount,
+      reason: 'Explorer pack',
+      tierId: 2,
+      reference: { checkoutSessionId: `cs_${pi}`, paymentIntentId: pi },
+    },
   });
-  it('never goes below zero: what was already spent is recorded as the shortfall, once', () => {
-    const events = [opened, granted(100), spent(70)];
-    given(events)
-      .when(reverse)
+  const refund = (refundedMinor: number, pi = 'pi_1'): CreditCommand => ({
+    type: 'RefundPurchase',
+    paymentIntentId: pi,
+    chargeId: 'ch_1',
+    refundedMinor,
+    paidMinor: 1799,
+    currency: 'usd',
+  });
+  const stripeRefund = (refundedMinor: number, pi = 'pi_1') => ({
+    paymentIntentId: pi,
+    chargeId: 'ch_1',
+    refundedMinor,
+    paidMinor: 1799,
+    currency: 'usd',
+  });
+  const reversed = (amount: number, shortfall: number, refundedMinor: number): CreditEvent => ({
+    type: 'PurchaseReversed',
+    data: {
+      grantId: 'checkout:cs_pi_1',
+      amount,
+      shortfall,
+      reference: { chargeId: 'ch_1', paymentIntentId: 'pi_1' },
+      refund: stripeRefund(refundedMinor),
+    },
+  });
+
+  it('takes back the whole purchase when it is unspent', () => {
+    given([opened, pack(100)])
+      .when(refund(1799))
+      .then([reversed(100, 0, 1799)]);
+  });
+  it('takes back only what remains of that purchase: what was spent of it is the shortfall', () => {
+    // Free credits go first, so 80 of the 100 purchased were spent.
+    given([opened, free(10), pack(100), spent(90)])
+      .when(refund(1799))
+      .then([reversed(20, 80, 1799)]);
+  });
+  it('never touches other credits: another pack and free credits stay', () => {
+    const history = [opened, free(10), pack(100), pack(40, 'pi_2'), spent(50)];
+    const events = creditAccountDecider.decide(refund(1799), fold(creditAccountDecider, history));
+    const after = fold(creditAccountDecider, [...history, ...events]);
+    // Spent: 10 free, then 40 of the older pack; the refund takes its 60 left, pack 2 stays.
+    expect(events).toEqual([reversed(60, 40, 1799)]);
+    expect(lotTotals(after.lots)).toMatchObject({ free: 0, purchased: 40 });
+  });
+  it('reverses partial refunds in proportion, rounded down, and a repeat changes nothing', () => {
+    // 30% of 17.99 is 5.39 (539): floor(100 × 539 / 1799) = 29 credits.
+    given([opened, pack(100)])
+      .when(refund(539))
+      .then([reversed(29, 0, 539)]);
+    given([opened, pack(100), reversed(29, 0, 539)])
+      .when(refund(539))
+      .thenNothingHappens();
+    // The rest refunded: the total is the whole purchase, 71 more.
+    given([opened, pack(100), reversed(29, 0, 539)])
+      .when(refund(1799))
+      .then([reversed(71, 0, 1799)]);
+    given([opened, pack(100), reversed(29, 0, 539), reversed(71, 0, 1799)])
+      .when(refund(1799))
+      .thenNothingHappens();
+  });
+  it('remembers a refund that comes before its purchase, and applies it when the purchase lands', () => {
+    given([opened])
+      .when(refund(1799))
+      .then([{ type: 'PurchaseRefundPending', data: stripeRefund(1799) }]);
+    given([opened, { type: 'PurchaseRefundPending', data: stripeRefund(1799) }])
+      .when(refund(1799))
+      .thenNothingHappens();
+    const grant = pack(100);
+    given([opened, free(10), { type: 'PurchaseRefundPending', data: stripeRefund(1799) }])
+      .when({
+        type: 'GrantCredits',
+        ...(grant.data as Extract<CreditCommand, { type: 'GrantCredits' }>),
+      } as CreditCommand)
+      .then([grant, reversed(100, 0, 1799)]);
+  });
+  it('refuses refunds that are not a part of what was paid', () => {
+    for (const refundedMinor of [-1, 1800, 2.5])
+      given([opened, pack(100)])
+        .when(refund(refundedMinor))
+        .thenThrows('invalid_amount');
+  });
+  it('replays an old whole reversal (before lots) as taking back the whole purchase', () => {
+    const old: CreditEvent = {
+      type: 'PurchaseReversed',
+      data: { grantId: 'checkout:cs_pi_1', amount: 30, shortfall: 70, reference: null },
+    };
+    const state = fold(creditAccountDecider, [opened, free(50), pack(100), spent(120), old]);
+    expect(state.balance).toBe(0);
+    given([opened, free(50), pack(100), spent(120), old])
+      .when(refund(1799))
+      .thenNothingHappens();
+  });
+});
+
+describe('credit lots', () => {
+  it('spends subscription credits first, then free, then promotional, then purchased, oldest first', () => {
+    const promo: CreditEvent = {
+      type: 'CreditsAdjusted',
+      data: { amount: 5, reason: 'Goodwill', adminId: 'a' },
+    };
+    const history = [
+      opened,
+      granted(100, 'p1'),
+      free(10),
+      promo,
+      activated(),
+      month('2026-11', 20),
+    ];
+    const take = (amount: number) =>
+      lotTotals(fold(creditAccountDecider, [...history, spent(amount)]).lots);
+    expect(take(20)).toEqual({ subscription: 0, free: 10, promotional: 5, purchased: 100 });
+    expect(take(30)).toEqual({ subscription: 0, free: 0, promotional: 5, purchased: 100 });
+    expect(take(35)).toEqual({ subscription: 0, free: 0, promotional: 0, purchased: 100 });
+    const twoPacks = [opened, granted(10, 'older'), granted(10, 'newer'), spent(15)];
+    expect(fold(creditAccountDecider, twoPacks).lots).toEqual([
+      { id: 'newer', source: 'purchased', remaining: 5 },
+    ]);
+  });
+  it('a refunded spend gives its credits back to the lots it came from', () => {
+    const history = [opened, free(10), granted(100, 'p1'), activated(), month('2026-11', 20)];
+    const events = creditAccountDecider.decide(
+      { type: 'RefundSpend', spendId: 's-40', reason: 'generation_failed' },
+      fold(creditAccountDecider, [...history, spent(40)]),
+    );
+    const after = fold(creditAccountDecider, [...history, spent(40), ...events]);
+    expect(lotTotals(after.lots)).toEqual({
+      subscription: 20,
+      free: 10,
+      promotional: 0,
+      purchased: 100,
+    });
+  });
+  it('an account deletion forfeits every lot', () => {
+    const history = [opened, free(10), granted(100, 'p1')];
+    const events = creditAccountDecider.decide(
+      { type: 'CloseAccount' },
+      fold(creditAccountDecider, history),
+    );
+    expect(fold(creditAccountDecider, [...history, ...events]).lots).toEqual([]);
+  });
+});
+
+describe('one subscription per account', () => {
+  const checkout = (sessionId: string, at = now): CreditCommand => ({
+    type: 'StartSubscriptionCheckout',
+    sessionId,
+    url: `https://checkout/${sessionId}`,
+    tierId: 1,
+    expiresAt: '2026-11-21T10:30:00.000Z',
+    now: at,
+  });
+  const started = (sessionId: string): CreditEvent => ({
+    type: 'SubscriptionCheckoutStarted',
+    data: {
+      sessionId,
+      url: `https://checkout/${sessionId}`,
+      tierId: 1,
+      expiresAt: '2026-11-21T10:30:00.000Z',
+    },
+  });
+  it('opens one subscription checkout at a time, until it closes or expires', () => {
+    given([opened])
+      .when(checkout('cs_1'))
+      .then([started('cs_1')]);
+    given([opened, started('cs_1')])
+      .when(checkout('cs_1'))
+      .thenNothingHappens();
+    given([opened, started('cs_1')])
+      .when(checkout('cs_2'))
+      .thenThrows('checkout_in_progress', undefined, {
+        sessionId: 'cs_1',
+        url: 'https://checkout/cs_1',
+      });
+    given([opened, started('cs_1')])
+      .when(checkout('cs_2', new Date('2026-11-21T10:31:00Z')))
+      .then([started('cs_2')]);
+    const closed: CreditEvent = {
+      type: 'SubscriptionCheckoutClosed',
+      data: { sessionId: 'cs_1', outcome: 'canceled' },
+    };
+    given([opened, started('cs_1')])
+      .when({ type: 'CloseSubscriptionCheckout', sessionId: 'cs_1', outcome: 'canceled' })
+      .then([closed]);
+    given([opened, started('cs_1'), closed])
+      .when(checkout('cs_2'))
+      .then([started('cs_2')]);
+    given([opened, started('cs_1'), activated()])
+      .when(checkout('cs_2'))
+      .thenThrows('subscription_active');
+  });
+  it('refuses a checkout and a second subscription while a plan runs, cancelled or not', () => {
+    given([opened, activated()])
+      .when(checkout('cs_2'))
+      .thenThrows(
+        'subscription_active',
+        'You already have the Starter plan. To switch, change your plan instead of subscribing again.',
+      );
+    given([opened, activated()])
+      .when({ type: 'ActivateSubscription', tier: starter, subscriptionId: 'sub_2', now })
+      .thenThrows('subscription_active');
+    const cancelled: CreditEvent = {
+      type: 'SubscriptionCancelled',
+      data: { reason: 'user_requested', accessUntil: '2026-12-01' },
+    };
+    given([opened, activated(), cancelled])
+      .when(checkout('cs_2'))
+      .thenThrows('subscription_active');
+    const ended: CreditEvent = { type: 'SubscriptionEnded', data: { reason: 'stripe' } };
+    given([opened, activated(), cancelled, ended])
+      .when(checkout('cs_2'))
+      .then([started('cs_2')]);
+  });
+  it('changes plan from the next renewal, refusing the same plan and no plan', () => {
+    const explorer: Tier = { tierId: 2, tierName: 'Explorer', creditsPerMonth: 120 };
+    given([opened, activated('2026-12-01')])
+      .when({ type: 'ChangePlan', tier: explorer })
       .then([
         {
-          type: 'PurchaseReversed',
-          data: { grantId: 'g-100', amount: 30, shortfall: 70, reference: { chargeId: 'ch_1' } },
+          type: 'SubscriptionPlanChanged',
+          data: {
+            fromTierId: 1,
+            tierId: 2,
+            tierName: 'Explorer',
+            creditsPerMonth: 120,
+            effectiveFrom: '2026-12-01',
+          },
         },
       ]);
-    given([
-      ...events,
-      {
-        type: 'PurchaseReversed',
-        data: { grantId: 'g-100', amount: 30, shortfall: 70, reference: null },
-      },
-    ])
-      .when(reverse)
-      .thenNothingHappens();
+    given([opened, activated()])
+      .when({ type: 'ChangePlan', tier: starter })
+      .thenThrows('same_plan');
+    given([opened])
+      .when({ type: 'ChangePlan', tier: explorer })
+      .thenThrows('no_active_subscription');
   });
 });
 

@@ -1,3 +1,4 @@
+import type { CreditLot } from '@astra/ledger';
 import type { ColumnType, Insertable, Selectable } from 'kysely';
 
 /** `bigint` columns arrive as strings from both `pg` and PGlite. */
@@ -23,6 +24,12 @@ export interface ProfilesTable {
   credits: number;
   credits_per_month: number | null;
   credits_rollover_remaining: number | null;
+  /** The balance in lots by source, as the ledger keeps it, and its totals by source. */
+  credit_lots: Json<CreditLot[]>;
+  subscription_credits: number;
+  free_credits: number;
+  promotional_credits: number;
+  purchased_credits: number;
   tier_id: number | null;
   subscription_tier: string | null;
   subscription_type: string | null;

@@ -1,6 +1,14 @@
 import type { CreditEvent } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
-import { balanceChange, type CreditAccount, creditAccountDecider, streamId } from '@astra/ledger';
+import {
+  balanceChange,
+  type CreditAccount,
+  creditAccountDecider,
+  lotsBalance,
+  lotTotals,
+  SPENDING_ORDER,
+  streamId,
+} from '@astra/ledger';
 import type { Kysely } from 'kysely';
 import { checkpointOf } from './checkpoints.ts';
 import { READ_SCHEMA, readModels } from './database.ts';
@@ -28,7 +36,15 @@ export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Prom
       const entriesAt = await checkpointOf(trx, READ_SCHEMA, ['ledger_entries']);
       const profiles = await read
         .selectFrom('profiles')
-        .select(['id', 'remaining_credits', 'credits'])
+        .select([
+          'id',
+          'remaining_credits',
+          'credits',
+          'subscription_credits',
+          'free_credits',
+          'promotional_credits',
+          'purchased_credits',
+        ])
         .execute();
       const entries = await read
         .selectFrom('ledger_entries')
@@ -99,6 +115,20 @@ export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Prom
     if (profile.credits !== state.totalGranted) {
       differences.push(
         `profile ${userId}: credits ${profile.credits}, ledger says ${state.totalGranted}`,
+      );
+    }
+    const lots = lotTotals(state.lots);
+    for (const source of SPENDING_ORDER) {
+      const shown = profile[`${source}_credits`];
+      if (shown !== lots[source]) {
+        differences.push(
+          `profile ${userId}: ${source}_credits ${shown}, ledger says ${lots[source]}`,
+        );
+      }
+    }
+    if (lotsBalance(state.lots) !== state.balance) {
+      differences.push(
+        `ledger ${userId}: lots hold ${lotsBalance(state.lots)}, balance is ${state.balance}`,
       );
     }
   }

@@ -220,7 +220,7 @@ export async function randomHistory(
         amount: pick([40, 100, 180]),
         reason: 'Credit pack',
         tierId: 2,
-        reference: { checkoutSessionId: `cs_${i}` },
+        reference: { checkoutSessionId: `cs_${i}`, paymentIntentId: `pi_${userId}_${i % 7}` },
       });
     } else if (roll < 0.72) {
       await run('credits', userId, {
@@ -253,10 +253,14 @@ export async function randomHistory(
             },
       );
     } else if (roll < 0.89) {
+      // Refunds of some payment intent of this user, partial or whole, before or after it was paid.
       await run('credits', userId, {
-        type: 'ReversePurchase',
-        grantId: 'checkout:repeat',
-        reference: { chargeId: `ch_${i}` },
+        type: 'RefundPurchase',
+        paymentIntentId: `pi_${userId}_${Math.floor(random() * 7)}`,
+        chargeId: `ch_${i}`,
+        refundedMinor: pick([300, 1000, 1799]),
+        paidMinor: 1799,
+        currency: 'usd',
       });
     } else if (roll < 0.92) {
       await run(

@@ -7,6 +7,26 @@ const isoDate = z.iso.date();
 export const spendPurposeSchema = z.enum(['reading', 'voice_reactivation']);
 export const grantKindSchema = z.enum(['purchase', 'promotional']);
 
+/** Where credits came from: a balance is kept in lots by source (see docs/events.md). */
+export const creditLotSourceSchema = z.enum(['subscription', 'free', 'promotional', 'purchased']);
+export type CreditLotSource = z.infer<typeof creditLotSourceSchema>;
+/** Credits taken from (or given back to) one lot. */
+export const lotTakeSchema = z.object({
+  lot: z.string(),
+  source: creditLotSourceSchema,
+  amount: credits,
+});
+export type LotTake = z.infer<typeof lotTakeSchema>;
+
+/** What Stripe refunded of a payment, in the payment's minor units (cumulative). */
+const stripeRefund = z.object({
+  paymentIntentId: z.string(),
+  chargeId: z.string(),
+  refundedMinor: z.number().int().nonnegative(),
+  paidMinor: z.number().int().positive(),
+  currency: z.string(),
+});
+
 export const creditEventSchemas = {
   CreditAccountOpened: z.object({ userId: z.string() }),
   /** The once-per-e-mail free allotment, after its claim on `free-allotment-{hash}`. */
@@ -27,7 +47,10 @@ export const creditEventSchemas = {
     subscriptionId: z.string().nullable(),
     nextRenewalDate: isoDate,
   }),
-  /** The part of the balance above one month of credits, lost at a monthly refresh. */
+  /**
+   * Subscription credits above one month's, lost at a renewal. Only subscription lots count (old
+   * events, from before lots, may have taken other credits too: they are replayed as recorded).
+   */
   RolloverForfeited: z.object({ period: z.string(), amount: credits, monthlyCredits: credits }),
   MonthlyCreditsGranted: z.object({
     period: z.string(),
@@ -50,7 +73,13 @@ export const creditEventSchemas = {
     appId: z.number().int().nullable(),
     readingId: z.string().nullable(),
   }),
-  SpendRefunded: z.object({ spendId: z.string(), amount: credits, reason: z.string() }),
+  /** `lots`: where the credits go back to, the lots the spend took them from (absent on old events). */
+  SpendRefunded: z.object({
+    spendId: z.string(),
+    amount: credits,
+    reason: z.string(),
+    lots: z.array(lotTakeSchema).optional(),
+  }),
   /** Signed: positive adds, negative deducts. */
   CreditsAdjusted: z.object({
     amount: z
@@ -60,12 +89,39 @@ export const creditEventSchemas = {
     reason: z.string().min(1),
     adminId: z.string(),
   }),
-  /** Taking back a purchase that Stripe refunded; what could not be taken is the shortfall. */
+  /**
+   * Taking back (part of) a purchase that Stripe refunded, from that purchase's own lot; what
+   * was already spent of it is the shortfall. `refund` (absent on old events, which reversed the
+   * whole purchase) is the refund it answers: credits reversed in all = floor(granted ×
+   * refundedMinor ÷ paidMinor).
+   */
   PurchaseReversed: z.object({
     grantId: z.string(),
     amount: z.number().int().nonnegative(),
     shortfall: z.number().int().nonnegative(),
     reference: z.record(z.string(), z.string()).nullable(),
+    refund: stripeRefund.optional(),
+  }),
+  /** A refund whose purchase is not on the stream yet: the purchase, when it lands, is reversed. */
+  PurchaseRefundPending: stripeRefund,
+  /** A subscription checkout was opened: no second one (nor a second plan) while it is open. */
+  SubscriptionCheckoutStarted: z.object({
+    sessionId: z.string(),
+    url: z.string(),
+    tierId: z.number().int(),
+    expiresAt: z.iso.datetime({ offset: true }),
+  }),
+  SubscriptionCheckoutClosed: z.object({
+    sessionId: z.string(),
+    outcome: z.enum(['completed', 'canceled', 'expired']),
+  }),
+  /** Another plan from the next renewal: this month's credits stay, the next month is the new plan's. */
+  SubscriptionPlanChanged: z.object({
+    fromTierId: z.number().int(),
+    tierId: z.number().int(),
+    tierName: z.string(),
+    creditsPerMonth: credits,
+    effectiveFrom: isoDate,
   }),
   SubscriptionCancelled: z.object({ reason: z.string(), accessUntil: isoDate }),
   SubscriptionEnded: z.object({ reason: z.string() }),

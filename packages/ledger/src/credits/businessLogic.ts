@@ -1,7 +1,8 @@
 import type { CreditEvent, CreditEventOf } from '@astra/contracts';
 import { daysUntil, firstDayOfNextMonth, isoDay, longDate, monthOf } from '../dates.ts';
 import { DomainError } from '../decider.ts';
-import { type CreditAccount, monthKey } from './credits.ts';
+import { type CreditAccount, evolve, monthKey, type Purchase } from './credits.ts';
+import { isSubscriptionLot, lotTotals } from './lots.ts';
 
 /** A pricing tier as the command handler looked it up (our table, never the caller's word). */
 export interface Tier {
@@ -56,7 +57,30 @@ export type CreditCommand =
     }
   | { type: 'RefundSpend'; spendId: string; reason: string }
   | { type: 'AdjustCredits'; amount: number; reason: string; adminId: string }
-  | { type: 'ReversePurchase'; grantId: string; reference: Record<string, string> | null }
+  /** Stripe refunded (part of) a payment: `refundedMinor` is the charge's refunded total so far. */
+  | {
+      type: 'RefundPurchase';
+      paymentIntentId: string;
+      chargeId: string;
+      refundedMinor: number;
+      paidMinor: number;
+      currency: string;
+    }
+  | {
+      type: 'StartSubscriptionCheckout';
+      sessionId: string;
+      url: string;
+      tierId: number;
+      expiresAt: string;
+      now: Date;
+    }
+  | {
+      type: 'CloseSubscriptionCheckout';
+      sessionId: string;
+      outcome: 'completed' | 'canceled' | 'expired';
+    }
+  /** Another plan from the next renewal; `tier` is undefined when the lookup found none. */
+  | { type: 'ChangePlan'; tier: Tier | undefined }
   | { type: 'CancelSubscription'; reason: string }
   | { type: 'EndSubscription'; reason: string }
   | { type: 'CloseAccount' };
@@ -78,6 +102,22 @@ export const errors = {
   reasonRequired: () => new DomainError('reason_required', 'A reason is required'),
   spendNotRefundable: (spendId: string) =>
     new DomainError('spend_not_refundable', `Spend ${spendId} cannot be refunded`, { spendId }),
+  subscriptionActive: (tierName: string) =>
+    new DomainError(
+      'subscription_active',
+      `You already have the ${tierName} plan. To switch, change your plan instead of subscribing again.`,
+      { tierName },
+    ),
+  checkoutInProgress: (checkout: { sessionId: string; url: string }) =>
+    new DomainError(
+      'checkout_in_progress',
+      'A subscription checkout is already open for your account. Continue it, or wait until it expires.',
+      { sessionId: checkout.sessionId, url: checkout.url },
+    ),
+  samePlan: (tierName: string) =>
+    new DomainError('same_plan', `You are already on the ${tierName} plan.`, { tierName }),
+  invalidRefund: () =>
+    new DomainError('invalid_amount', 'A refund must be between 0 and the amount paid'),
   refreshNotDue: (nextRenewalDate: string, now: Date) => {
     const days = Math.max(daysUntil(nextRenewalDate, now), 1);
     return new DomainError(
@@ -87,6 +127,8 @@ export const errors = {
     );
   },
 };
+
+type Cmd<K extends CreditCommand['type']> = Extract<CreditCommand, { type: K }>;
 
 const requireOpen = (state: CreditAccount) => {
   if (state.status === 'unopened') throw errors.userNotFound();
@@ -100,8 +142,9 @@ const requirePositiveWhole = (amount: number, what: string) => {
 };
 
 /**
- * The spec's rollover: the new balance is one month of credits plus what remained, but at most
- * one month of it; anything above is forfeited by its own event first.
+ * The rollover, on subscription credits only: the subscription credits left carry over up to one
+ * month's worth, anything above is forfeited by its own event first. Free, promotional and
+ * purchased credits never expire and never count against the cap.
  */
 export const monthlyGrant = (
   state: CreditAccount,
@@ -113,8 +156,9 @@ export const monthlyGrant = (
   nextRenewalDate = firstDayOfNextMonth(now),
 ): CreditEvent[] => {
   const monthly = tier.creditsPerMonth;
-  const rolledOver = Math.min(state.balance, monthly);
-  const forfeited = state.balance - rolledOver;
+  const subscriptionCredits = lotTotals(state.lots).subscription;
+  const rolledOver = Math.min(subscriptionCredits, monthly);
+  const forfeited = subscriptionCredits - rolledOver;
   const events: CreditEvent[] = [];
   if (forfeited > 0) {
     events.push({
@@ -146,198 +190,337 @@ export const refreshSummary = (events: readonly CreditEvent[]) => {
     (e): e is CreditEventOf<'MonthlyCreditsGranted'> => e.type === 'MonthlyCreditsGranted',
   );
   if (!grant) return null;
-  const { amount, rolledOver } = grant.data;
-  return `Monthly credits refreshed! Added ${amount} credits + ${rolledOver} rolled over. New balance: ${amount + rolledOver}.`;
+  const { amount, rolledOver, previousBalance } = grant.data;
+  const forfeited = events.reduce(
+    (sum, e) => (e.type === 'RolloverForfeited' ? sum + e.data.amount : sum),
+    0,
+  );
+  return `Monthly credits refreshed! Added ${amount} credits + ${rolledOver} rolled over. New balance: ${previousBalance - forfeited + amount}.`;
+};
+
+// One function per command: each rule is found under its command's name.
+
+const openAccount = (command: Cmd<'OpenAccount'>, state: CreditAccount): CreditEvent[] =>
+  state.status === 'unopened' // opening is idempotent
+    ? [{ type: 'CreditAccountOpened', data: { userId: command.userId } }]
+    : [];
+
+const grantFreeAllotment = (
+  command: Cmd<'GrantFreeAllotment'>,
+  state: CreditAccount,
+): CreditEvent[] => {
+  requireOpen(state);
+  requirePositiveWhole(command.amount, 'The free allotment');
+  if (state.freeAllotmentGranted) return [];
+  return [{ type: 'FreeCreditsGranted', data: { amount: command.amount } }];
+};
+
+/** What refunds of a purchase's payment still have to take back, in credits. */
+const reversalOf = (
+  purchase: Purchase,
+  refund: CreditEventOf<'PurchaseRefundPending'>['data'],
+  state: CreditAccount,
+): CreditEvent[] => {
+  // In proportion to the money refunded, rounded down: a partial refund never takes a credit
+  // more than its share, and all refunds together never more than the purchase granted.
+  const target = Math.floor((purchase.granted * refund.refundedMinor) / refund.paidMinor);
+  const due = Math.min(target, purchase.granted) - purchase.reversed;
+  if (due <= 0) return [];
+  const left = state.lots.find((lot) => lot.id === purchase.grantId)?.remaining ?? 0;
+  const amount = Math.min(due, left);
+  return [
+    {
+      type: 'PurchaseReversed',
+      data: {
+        grantId: purchase.grantId,
+        amount,
+        shortfall: due - amount,
+        reference: { chargeId: refund.chargeId, paymentIntentId: refund.paymentIntentId },
+        refund,
+      },
+    },
+  ];
+};
+
+const grantCredits = (command: Cmd<'GrantCredits'>, state: CreditAccount): CreditEvent[] => {
+  requireOpen(state);
+  requirePositiveWhole(command.amount, 'A grant');
+  if (state.grantIds.has(command.grantId)) return []; // this purchase was granted already
+  const { type: _type, ...data } = command;
+  const granted: CreditEvent = { type: 'CreditsGranted', data };
+  // A refund of this payment that came first is applied now that the purchase is here.
+  const paymentIntentId = command.reference?.paymentIntentId;
+  const pending = paymentIntentId ? state.pendingRefunds[paymentIntentId] : undefined;
+  if (command.kind !== 'purchase' || !pending) return [granted];
+  const after = evolve(state, granted);
+  const purchase = after.purchases[command.grantId];
+  return purchase ? [granted, ...reversalOf(purchase, pending, after)] : [granted];
+};
+
+/** The subscription that still runs (active, or cancelled until its paid period ends). */
+const requireNoOtherSubscription = (state: CreditAccount, subscriptionId: string | null) => {
+  const current = state.subscription;
+  if (current && current.subscriptionId !== subscriptionId)
+    throw errors.subscriptionActive(current.tierName);
+};
+
+const activateSubscription = (
+  command: Cmd<'ActivateSubscription'>,
+  state: CreditAccount,
+): CreditEvent[] => {
+  requireOpen(state);
+  // An ended subscription stays ended, whatever arrives late about it.
+  if (command.subscriptionId && state.endedSubscriptions.includes(command.subscriptionId))
+    return [];
+  // One plan per account: a second subscription is refused (its payment is given back).
+  requireNoOtherSubscription(state, command.subscriptionId);
+  const current = state.subscription;
+  const same =
+    current?.tierId === command.tier.tierId && current.subscriptionId === command.subscriptionId;
+  if (same && current?.status === 'active') return [];
+  // A cancellation at period end holds (a paid invoice does not undo it) unless resumed.
+  if (same && current?.status === 'cancelled' && !command.resume) return [];
+  return [
+    {
+      type: 'SubscriptionActivated',
+      data: {
+        tierId: command.tier.tierId,
+        tierName: command.tier.tierName,
+        creditsPerMonth: command.tier.creditsPerMonth,
+        subscriptionId: command.subscriptionId,
+        nextRenewalDate: current?.nextRenewalDate ?? isoDay(command.now),
+      },
+    },
+  ];
+};
+
+const refreshMonthlyCredits = (
+  command: Cmd<'RefreshMonthlyCredits'>,
+  state: CreditAccount,
+): CreditEvent[] => {
+  if (state.status === 'unopened') throw errors.userNotFound();
+  const subscription = state.subscription;
+  if (state.status === 'closed' || subscription?.status !== 'active') {
+    throw errors.noActiveSubscription();
+  }
+  if (!subscription.tierId) throw errors.missingTier();
+  if (!command.tier || command.tier.tierId !== subscription.tierId) throw errors.invalidTier();
+  if (subscription.nextRenewalDate > isoDay(command.now)) {
+    throw errors.refreshNotDue(subscription.nextRenewalDate, command.now);
+  }
+  const period = monthOf(subscription.nextRenewalDate);
+  if (state.grantedMonths.includes(monthKey(subscription.subscriptionId, period))) {
+    throw errors.refreshNotDue(firstDayOfNextMonth(command.now), command.now);
+  }
+  return monthlyGrant(state, command.tier, period, command.now, 'manual_refresh', null);
+};
+
+const grantMonthlyCredits = (
+  command: Cmd<'GrantMonthlyCredits'>,
+  state: CreditAccount,
+): CreditEvent[] => {
+  requireOpen(state);
+  const subscription = state.subscription;
+  if (!subscription) throw errors.noActiveSubscription();
+  if (!command.tier || command.tier.tierId !== subscription.tierId) throw errors.invalidTier();
+  if (state.grantedMonths.includes(monthKey(subscription.subscriptionId, command.period)))
+    return [];
+  return monthlyGrant(
+    state,
+    command.tier,
+    command.period,
+    command.now,
+    command.trigger,
+    command.reference,
+    command.nextRenewalDate,
+  );
+};
+
+const spendCredits = (command: Cmd<'SpendCredits'>, state: CreditAccount): CreditEvent[] => {
+  requireOpen(state);
+  requirePositiveWhole(command.amount, 'A spend');
+  if (state.balance < command.amount) {
+    throw errors.insufficientCredits(command.amount, state.balance);
+  }
+  const { type: _type, ...data } = command;
+  return [{ type: 'CreditsSpent', data }];
+};
+
+const refundSpend = (command: Cmd<'RefundSpend'>, state: CreditAccount): CreditEvent[] => {
+  requireOpen(state);
+  const spend = state.recentSpends.find((s) => s.spendId === command.spendId);
+  if (!spend) throw errors.spendNotRefundable(command.spendId);
+  if (spend.refunded) return []; // refunding twice is a no-op, not a second refund
+  return [
+    {
+      type: 'SpendRefunded',
+      data: {
+        spendId: spend.spendId,
+        amount: spend.amount,
+        reason: command.reason,
+        lots: [...spend.taken],
+      },
+    },
+  ];
+};
+
+const adjustCredits = (command: Cmd<'AdjustCredits'>, state: CreditAccount): CreditEvent[] => {
+  requireOpen(state);
+  const reason = command.reason.trim();
+  if (!reason) throw errors.reasonRequired();
+  if (!Number.isSafeInteger(command.amount) || command.amount === 0) {
+    throw errors.invalidAmount('The amount must be a whole number other than 0');
+  }
+  if (Math.abs(command.amount) > MAX_ADJUSTMENT) {
+    throw errors.invalidAmount(`An adjustment is at most ${MAX_ADJUSTMENT} credits`);
+  }
+  if (command.amount < 0 && -command.amount > state.balance) {
+    throw errors.insufficientCredits(-command.amount, state.balance);
+  }
+  return [
+    { type: 'CreditsAdjusted', data: { amount: command.amount, reason, adminId: command.adminId } },
+  ];
+};
+
+const refundPurchase = (command: Cmd<'RefundPurchase'>, state: CreditAccount): CreditEvent[] => {
+  requireOpen(state);
+  const { type: _type, ...refund } = command;
+  if (
+    !Number.isSafeInteger(refund.paidMinor) ||
+    !Number.isSafeInteger(refund.refundedMinor) ||
+    refund.paidMinor <= 0 ||
+    refund.refundedMinor < 0 ||
+    refund.refundedMinor > refund.paidMinor
+  )
+    throw errors.invalidRefund();
+  const purchase = Object.values(state.purchases).find(
+    (p) => p.paymentIntentId === command.paymentIntentId,
+  );
+  if (purchase) return reversalOf(purchase, refund, state);
+  // The purchase is not here yet (Stripe keeps no order): remember the refund for it.
+  const known = state.pendingRefunds[command.paymentIntentId];
+  if (known && known.refundedMinor >= refund.refundedMinor) return [];
+  return [{ type: 'PurchaseRefundPending', data: refund }];
+};
+
+const startSubscriptionCheckout = (
+  command: Cmd<'StartSubscriptionCheckout'>,
+  state: CreditAccount,
+): CreditEvent[] => {
+  requireOpen(state);
+  requireNoOtherSubscription(state, null);
+  const open = state.pendingCheckout;
+  if (open?.sessionId === command.sessionId) return [];
+  if (open && new Date(open.expiresAt) > command.now) throw errors.checkoutInProgress(open);
+  const { type: _type, now: _now, ...data } = command;
+  return [{ type: 'SubscriptionCheckoutStarted', data }];
+};
+
+const closeSubscriptionCheckout = (
+  command: Cmd<'CloseSubscriptionCheckout'>,
+  state: CreditAccount,
+): CreditEvent[] =>
+  state.pendingCheckout?.sessionId === command.sessionId
+    ? [
+        {
+          type: 'SubscriptionCheckoutClosed',
+          data: { sessionId: command.sessionId, outcome: command.outcome },
+        },
+      ]
+    : [];
+
+const changePlan = (command: Cmd<'ChangePlan'>, state: CreditAccount): CreditEvent[] => {
+  requireOpen(state);
+  const subscription = state.subscription;
+  if (subscription?.status !== 'active') throw errors.noActiveSubscription();
+  if (!command.tier) throw errors.invalidTier();
+  if (command.tier.tierId === subscription.tierId) throw errors.samePlan(subscription.tierName);
+  return [
+    {
+      type: 'SubscriptionPlanChanged',
+      data: {
+        fromTierId: subscription.tierId,
+        tierId: command.tier.tierId,
+        tierName: command.tier.tierName,
+        creditsPerMonth: command.tier.creditsPerMonth,
+        effectiveFrom: subscription.nextRenewalDate,
+      },
+    },
+  ];
+};
+
+const cancelSubscription = (
+  command: Cmd<'CancelSubscription'>,
+  state: CreditAccount,
+): CreditEvent[] => {
+  requireOpen(state);
+  const subscription = state.subscription;
+  if (subscription?.status === 'cancelled') return [];
+  if (subscription?.status !== 'active') throw errors.noActiveSubscription();
+  return [
+    {
+      type: 'SubscriptionCancelled',
+      data: { reason: command.reason, accessUntil: subscription.nextRenewalDate },
+    },
+  ];
+};
+
+const endSubscription = (command: Cmd<'EndSubscription'>, state: CreditAccount): CreditEvent[] =>
+  state.status === 'open' && state.subscription
+    ? [{ type: 'SubscriptionEnded', data: { reason: command.reason } }]
+    : [];
+
+const closeAccount = (_command: Cmd<'CloseAccount'>, state: CreditAccount): CreditEvent[] => {
+  if (state.status === 'unopened') throw errors.userNotFound();
+  if (state.status === 'closed') return [];
+  const events: CreditEvent[] = [];
+  if (state.subscription) {
+    events.push({ type: 'SubscriptionEnded', data: { reason: 'account_deleted' } });
+  }
+  if (state.balance > 0) {
+    events.push({
+      type: 'CreditsForfeited',
+      data: { amount: state.balance, reason: 'account_deleted' },
+    });
+  }
+  events.push({ type: 'CreditAccountClosed', data: { reason: 'account_deleted' } });
+  return events;
 };
 
 export const decide = (command: CreditCommand, state: CreditAccount): CreditEvent[] => {
   switch (command.type) {
     case 'OpenAccount':
-      if (state.status !== 'unopened') return []; // opening is idempotent
-      return [{ type: 'CreditAccountOpened', data: { userId: command.userId } }];
-
+      return openAccount(command, state);
     case 'GrantFreeAllotment':
-      requireOpen(state);
-      requirePositiveWhole(command.amount, 'The free allotment');
-      if (state.freeAllotmentGranted) return [];
-      return [{ type: 'FreeCreditsGranted', data: { amount: command.amount } }];
-
-    case 'GrantCredits': {
-      requireOpen(state);
-      requirePositiveWhole(command.amount, 'A grant');
-      if (state.grantIds.has(command.grantId)) return []; // this purchase was granted already
-      const { type: _type, ...data } = command;
-      return [{ type: 'CreditsGranted', data }];
-    }
-
-    case 'ActivateSubscription': {
-      requireOpen(state);
-      // An ended subscription stays ended, whatever arrives late about it.
-      if (command.subscriptionId && state.endedSubscriptions.includes(command.subscriptionId))
-        return [];
-      const current = state.subscription;
-      const same =
-        current?.tierId === command.tier.tierId &&
-        current.subscriptionId === command.subscriptionId;
-      if (same && current?.status === 'active') return [];
-      // A cancellation at period end holds (a paid invoice does not undo it) unless resumed.
-      if (same && current?.status === 'cancelled' && !command.resume) return [];
-      return [
-        {
-          type: 'SubscriptionActivated',
-          data: {
-            tierId: command.tier.tierId,
-            tierName: command.tier.tierName,
-            creditsPerMonth: command.tier.creditsPerMonth,
-            subscriptionId: command.subscriptionId,
-            nextRenewalDate: current?.nextRenewalDate ?? isoDay(command.now),
-          },
-        },
-      ];
-    }
-
-    case 'RefreshMonthlyCredits': {
-      if (state.status === 'unopened') throw errors.userNotFound();
-      const subscription = state.subscription;
-      if (state.status === 'closed' || subscription?.status !== 'active') {
-        throw errors.noActiveSubscription();
-      }
-      if (!subscription.tierId) throw errors.missingTier();
-      if (!command.tier || command.tier.tierId !== subscription.tierId) throw errors.invalidTier();
-      if (subscription.nextRenewalDate > isoDay(command.now)) {
-        throw errors.refreshNotDue(subscription.nextRenewalDate, command.now);
-      }
-      const period = monthOf(subscription.nextRenewalDate);
-      if (state.grantedMonths.includes(monthKey(subscription.subscriptionId, period))) {
-        throw errors.refreshNotDue(firstDayOfNextMonth(command.now), command.now);
-      }
-      return monthlyGrant(state, command.tier, period, command.now, 'manual_refresh', null);
-    }
-
-    case 'GrantMonthlyCredits': {
-      requireOpen(state);
-      const subscription = state.subscription;
-      if (!subscription) throw errors.noActiveSubscription();
-      if (!command.tier || command.tier.tierId !== subscription.tierId) throw errors.invalidTier();
-      if (state.grantedMonths.includes(monthKey(subscription.subscriptionId, command.period)))
-        return [];
-      return monthlyGrant(
-        state,
-        command.tier,
-        command.period,
-        command.now,
-        command.trigger,
-        command.reference,
-        command.nextRenewalDate,
-      );
-    }
-
+      return grantFreeAllotment(command, state);
+    case 'GrantCredits':
+      return grantCredits(command, state);
+    case 'ActivateSubscription':
+      return activateSubscription(command, state);
+    case 'RefreshMonthlyCredits':
+      return refreshMonthlyCredits(command, state);
+    case 'GrantMonthlyCredits':
+      return grantMonthlyCredits(command, state);
     case 'SpendCredits':
-      requireOpen(state);
-      requirePositiveWhole(command.amount, 'A spend');
-      if (state.balance < command.amount) {
-        throw errors.insufficientCredits(command.amount, state.balance);
-      }
-      return [
-        {
-          type: 'CreditsSpent',
-          data: {
-            spendId: command.spendId,
-            amount: command.amount,
-            purpose: command.purpose,
-            description: command.description,
-            appId: command.appId,
-            readingId: command.readingId,
-          },
-        },
-      ];
-
-    case 'RefundSpend': {
-      requireOpen(state);
-      const spend = state.recentSpends.find((s) => s.spendId === command.spendId);
-      if (!spend) throw errors.spendNotRefundable(command.spendId);
-      if (spend.refunded) return []; // refunding twice is a no-op, not a second refund
-      return [
-        {
-          type: 'SpendRefunded',
-          data: { spendId: spend.spendId, amount: spend.amount, reason: command.reason },
-        },
-      ];
-    }
-
-    case 'AdjustCredits': {
-      requireOpen(state);
-      const reason = command.reason.trim();
-      if (!reason) throw errors.reasonRequired();
-      if (!Number.isSafeInteger(command.amount) || command.amount === 0) {
-        throw errors.invalidAmount('The amount must be a whole number other than 0');
-      }
-      if (Math.abs(command.amount) > MAX_ADJUSTMENT) {
-        throw errors.invalidAmount(`An adjustment is at most ${MAX_ADJUSTMENT} credits`);
-      }
-      if (command.amount < 0 && -command.amount > state.balance) {
-        throw errors.insufficientCredits(-command.amount, state.balance);
-      }
-      return [
-        {
-          type: 'CreditsAdjusted',
-          data: { amount: command.amount, reason, adminId: command.adminId },
-        },
-      ];
-    }
-
-    case 'ReversePurchase': {
-      requireOpen(state);
-      const granted = state.purchases[command.grantId];
-      if (granted === undefined) return []; // unknown or already reversed
-      const amount = Math.min(granted, state.balance);
-      return [
-        {
-          type: 'PurchaseReversed',
-          data: {
-            grantId: command.grantId,
-            amount,
-            shortfall: granted - amount,
-            reference: command.reference,
-          },
-        },
-      ];
-    }
-
-    case 'CancelSubscription': {
-      requireOpen(state);
-      const subscription = state.subscription;
-      if (subscription?.status === 'cancelled') return [];
-      if (subscription?.status !== 'active') throw errors.noActiveSubscription();
-      return [
-        {
-          type: 'SubscriptionCancelled',
-          data: { reason: command.reason, accessUntil: subscription.nextRenewalDate },
-        },
-      ];
-    }
-
+      return spendCredits(command, state);
+    case 'RefundSpend':
+      return refundSpend(command, state);
+    case 'AdjustCredits':
+      return adjustCredits(command, state);
+    case 'RefundPurchase':
+      return refundPurchase(command, state);
+    case 'StartSubscriptionCheckout':
+      return startSubscriptionCheckout(command, state);
+    case 'CloseSubscriptionCheckout':
+      return closeSubscriptionCheckout(command, state);
+    case 'ChangePlan':
+      return changePlan(command, state);
+    case 'CancelSubscription':
+      return cancelSubscription(command, state);
     case 'EndSubscription':
-      if (state.status !== 'open' || !state.subscription) return [];
-      return [{ type: 'SubscriptionEnded', data: { reason: command.reason } }];
-
-    case 'CloseAccount': {
-      if (state.status === 'unopened') throw errors.userNotFound();
-      if (state.status === 'closed') return [];
-      const events: CreditEvent[] = [];
-      if (state.subscription) {
-        events.push({ type: 'SubscriptionEnded', data: { reason: 'account_deleted' } });
-      }
-      if (state.balance > 0) {
-        events.push({
-          type: 'CreditsForfeited',
-          data: { amount: state.balance, reason: 'account_deleted' },
-        });
-      }
-      events.push({ type: 'CreditAccountClosed', data: { reason: 'account_deleted' } });
-      return events;
-    }
-
+      return endSubscription(command, state);
+    case 'CloseAccount':
+      return closeAccount(command, state);
     default: {
       const exhaustive: never = command;
       throw new Error(`Unknown credit command ${JSON.stringify(exhaustive)}`);

@@ -1,4 +1,14 @@
-import type { CreditEvent } from '@astra/contracts';
+import type { CreditEvent, CreditEventOf } from '@astra/contracts';
+import {
+  addToLot,
+  type CreditLots,
+  isSubscriptionLot,
+  type LotTake,
+  lotsToTake,
+  restoreCredits,
+  subscriptionMonthLot,
+  takeCredits,
+} from './lots.ts';
 
 export type { CreditEvent } from '@astra/contracts';
 
@@ -18,24 +28,50 @@ export interface RecentSpend {
   spendId: string;
   amount: number;
   refunded: boolean;
+  /** The lots it took its credits from: a refund gives them back there. */
+  taken: readonly LotTake[];
 }
 
 /** Refunds follow their spend closely (a failed generation); older spends are final. */
 export const REFUNDABLE_SPENDS = 100;
 
+/** A credit pack bought, as far as a refund of its payment is concerned. */
+export interface Purchase {
+  grantId: string;
+  paymentIntentId: string | null;
+  granted: number;
+  /** Credits its refunds have reversed so far, counting what was already spent (shortfall). */
+  reversed: number;
+}
+
+export type PendingRefund = CreditEventOf<'PurchaseRefundPending'>['data'];
+
+export interface PendingCheckout {
+  sessionId: string;
+  url: string;
+  tierId: number;
+  expiresAt: string;
+}
+
 export interface CreditAccount {
   status: 'unopened' | 'open' | 'closed';
   userId: string | null;
-  /** Credits that can be spent now (`remaining_credits`). */
+  /** Credits that can be spent now (`remaining_credits`): the sum of the lots. */
   balance: number;
   /** Every credit ever granted (`credits`, "total earned"). */
   totalGranted: number;
+  /** The balance by source, in the order they were granted. */
+  lots: CreditLots;
   freeAllotmentGranted: boolean;
   grantIds: ReadonlySet<string>;
-  /** Grant amounts still open to a purchase reversal, by grant id. */
-  purchases: Readonly<Record<string, number>>;
+  /** Credit packs bought, by grant id. */
+  purchases: Readonly<Record<string, Purchase>>;
+  /** Refunds that came before their purchase, by payment intent. */
+  pendingRefunds: Readonly<Record<string, PendingRefund>>;
   recentSpends: readonly RecentSpend[];
   subscription: Subscription | null;
+  /** An open subscription checkout: no second one while it runs. */
+  pendingCheckout: PendingCheckout | null;
   /** Months granted, as `subscriptionId:YYYY-MM`: each subscription's month is granted once. */
   grantedMonths: readonly string[];
   /** Subscriptions that ended: a late event never brings one back. */
@@ -51,11 +87,14 @@ export const initialCreditAccount = (): CreditAccount => ({
   userId: null,
   balance: 0,
   totalGranted: 0,
+  lots: [],
   freeAllotmentGranted: false,
   grantIds: new Set(),
   purchases: {},
+  pendingRefunds: {},
   recentSpends: [],
   subscription: null,
+  pendingCheckout: null,
   grantedMonths: [],
   endedSubscriptions: [],
 });
@@ -80,7 +119,70 @@ export const balanceChange = (event: CreditEvent): number => {
     case 'SubscriptionCancelled':
     case 'SubscriptionEnded':
     case 'CreditAccountClosed':
+    case 'PurchaseRefundPending':
+    case 'SubscriptionCheckoutStarted':
+    case 'SubscriptionCheckoutClosed':
+    case 'SubscriptionPlanChanged':
       return 0;
+    default: {
+      const exhaustive: never = event;
+      throw new Error(`Unknown credit event ${JSON.stringify(exhaustive)}`);
+    }
+  }
+};
+
+/**
+ * The lots after an event: the one place where credits move between lots, used by the decider's
+ * state and by the read models alike. Debits follow the spending order; a rollover forfeit takes
+ * subscription lots first and a purchase reversal that purchase's lot first (old events, from
+ * before lots, may take more than those: the rest follows the spending order).
+ */
+export const lotsAfter = (lots: CreditLots, event: CreditEvent): CreditLots => {
+  switch (event.type) {
+    case 'FreeCreditsGranted':
+      return addToLot(lots, { lot: 'free', source: 'free', amount: event.data.amount });
+    case 'CreditsGranted':
+      return addToLot(
+        lots,
+        event.data.kind === 'purchase'
+          ? { lot: event.data.grantId, source: 'purchased', amount: event.data.amount }
+          : { lot: 'promotional', source: 'promotional', amount: event.data.amount },
+      );
+    case 'MonthlyCreditsGranted':
+      return addToLot(lots, {
+        lot: subscriptionMonthLot(event.data.reference?.subscriptionId ?? null, event.data.period),
+        source: 'subscription',
+        amount: event.data.amount,
+      });
+    case 'CreditsAdjusted':
+      return event.data.amount > 0
+        ? addToLot(lots, { lot: 'promotional', source: 'promotional', amount: event.data.amount })
+        : takeCredits(lots, -event.data.amount).lots;
+    case 'SpendRefunded':
+      // Old refunds do not say where the credits came from: they come back as promotional.
+      return restoreCredits(
+        lots,
+        event.data.lots ?? [
+          { lot: 'promotional', source: 'promotional', amount: event.data.amount },
+        ],
+      );
+    case 'CreditsSpent':
+    case 'CreditsForfeited':
+      return takeCredits(lots, event.data.amount).lots;
+    case 'RolloverForfeited':
+      return takeCredits(lots, event.data.amount, isSubscriptionLot).lots;
+    case 'PurchaseReversed':
+      return takeCredits(lots, event.data.amount, (lot) => lot.id === event.data.grantId).lots;
+    case 'CreditAccountOpened':
+    case 'SubscriptionActivated':
+    case 'SubscriptionCancelled':
+    case 'SubscriptionEnded':
+    case 'CreditAccountClosed':
+    case 'PurchaseRefundPending':
+    case 'SubscriptionCheckoutStarted':
+    case 'SubscriptionCheckoutClosed':
+    case 'SubscriptionPlanChanged':
+      return lots;
     default: {
       const exhaustive: never = event;
       throw new Error(`Unknown credit event ${JSON.stringify(exhaustive)}`);
@@ -107,6 +209,7 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
     ...state,
     balance: state.balance + balanceChange(event),
     totalGranted: state.totalGranted + grantedBy(event),
+    lots: lotsAfter(state.lots, event),
   };
   switch (event.type) {
     case 'CreditAccountOpened':
@@ -119,16 +222,57 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
         grantIds: new Set(state.grantIds).add(event.data.grantId),
         purchases:
           event.data.kind === 'purchase'
-            ? { ...state.purchases, [event.data.grantId]: event.data.amount }
+            ? {
+                ...state.purchases,
+                [event.data.grantId]: {
+                  grantId: event.data.grantId,
+                  paymentIntentId: event.data.reference?.paymentIntentId ?? null,
+                  granted: event.data.amount,
+                  reversed: 0,
+                },
+              }
             : state.purchases,
       };
     case 'PurchaseReversed': {
-      const { [event.data.grantId]: _reversed, ...purchases } = state.purchases;
-      return { ...next, purchases };
+      const purchase = state.purchases[event.data.grantId];
+      if (!purchase) return next;
+      // An old reversal (no `refund`) took the whole purchase back.
+      const reversed = event.data.refund
+        ? purchase.reversed + event.data.amount + event.data.shortfall
+        : purchase.granted;
+      const pendingRefunds = { ...state.pendingRefunds };
+      if (purchase.paymentIntentId) delete pendingRefunds[purchase.paymentIntentId];
+      return {
+        ...next,
+        pendingRefunds,
+        purchases: { ...state.purchases, [purchase.grantId]: { ...purchase, reversed } },
+      };
     }
+    case 'PurchaseRefundPending':
+      return {
+        ...next,
+        pendingRefunds: { ...state.pendingRefunds, [event.data.paymentIntentId]: event.data },
+      };
+    case 'SubscriptionCheckoutStarted':
+      return { ...next, pendingCheckout: event.data };
+    case 'SubscriptionCheckoutClosed':
+      return state.pendingCheckout?.sessionId === event.data.sessionId
+        ? { ...next, pendingCheckout: null }
+        : next;
+    case 'SubscriptionPlanChanged':
+      return {
+        ...next,
+        subscription: state.subscription && {
+          ...state.subscription,
+          tierId: event.data.tierId,
+          tierName: event.data.tierName,
+          creditsPerMonth: event.data.creditsPerMonth,
+        },
+      };
     case 'SubscriptionActivated':
       return {
         ...next,
+        pendingCheckout: null,
         subscription: {
           tierId: event.data.tierId,
           tierName: event.data.tierName,
@@ -170,7 +314,12 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
         ...next,
         recentSpends: [
           ...state.recentSpends.slice(-(REFUNDABLE_SPENDS - 1)),
-          { spendId: event.data.spendId, amount: event.data.amount, refunded: false },
+          {
+            spendId: event.data.spendId,
+            amount: event.data.amount,
+            refunded: false,
+            taken: lotsToTake(state.lots, event.data.amount),
+          },
         ],
       };
     case 'SpendRefunded':

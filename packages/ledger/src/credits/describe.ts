@@ -19,9 +19,9 @@ export const describeCreditEvent = (event: CreditEvent): string => {
     case 'SubscriptionActivated':
       return `Subscribed to ${event.data.tierName} (${event.data.creditsPerMonth} credits a month)`;
     case 'RolloverForfeited':
-      return `Rollover above one month of credits forfeited (${event.data.period})`;
+      return `Unused subscription credits above one month's ${event.data.monthlyCredits} expired at renewal (${event.data.period}); purchased and free credits are kept`;
     case 'MonthlyCreditsGranted':
-      return `${event.data.tierName} monthly credits for ${event.data.period} (${event.data.rolledOver} rolled over)`;
+      return `${event.data.tierName} monthly credits for ${event.data.period} (${event.data.rolledOver} subscription credits rolled over)`;
     case 'CreditsSpent':
       return event.data.description;
     case 'SpendRefunded':
@@ -32,6 +32,14 @@ export const describeCreditEvent = (event: CreditEvent): string => {
       return event.data.shortfall > 0
         ? `Purchase refunded: ${event.data.amount} credits taken back, ${event.data.shortfall} already spent`
         : `Purchase refunded: ${event.data.amount} credits taken back`;
+    case 'PurchaseRefundPending':
+      return 'Refund received; its purchase is taken back as soon as it is recorded';
+    case 'SubscriptionCheckoutStarted':
+      return 'Subscription checkout opened';
+    case 'SubscriptionCheckoutClosed':
+      return `Subscription checkout ${event.data.outcome}`;
+    case 'SubscriptionPlanChanged':
+      return `Plan changed to ${event.data.tierName} (${event.data.creditsPerMonth} credits a month) from ${longDate(event.data.effectiveFrom)}`;
     case 'SubscriptionCancelled':
       return `Subscription cancelled; access continues until ${longDate(event.data.accessUntil)}`;
     case 'SubscriptionEnded':

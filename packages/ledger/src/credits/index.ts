@@ -16,7 +16,10 @@ export {
   type CreditEvent,
   grantedBy,
   initialCreditAccount,
+  lotsAfter,
   monthKey,
+  type PendingCheckout,
+  type Purchase,
   REFUNDABLE_SPENDS,
   type RecentSpend,
   type Subscription,
@@ -24,6 +27,14 @@ export {
 } from './credits.ts';
 
 export { creditEventReference, describeCreditEvent } from './describe.ts';
+export {
+  type CreditLot,
+  type CreditLots,
+  type LotTotals,
+  lotsBalance,
+  lotTotals,
+  SPENDING_ORDER,
+} from './lots.ts';
 
 export const creditAccountDecider: Decider<CreditAccount, CreditCommand, CreditEvent> = {
   initialState: initialCreditAccount,

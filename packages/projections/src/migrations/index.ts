@@ -2,12 +2,14 @@ import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import * as readModels001 from './2026_11_21_001_read_models.ts';
 import * as feedback002 from './2026_11_21_002_feedback.ts';
 import * as ledgerPaymentLookup003 from './2026_11_21_003_ledger_payment_lookup.ts';
+import * as creditLots004 from './2026_11_23_004_credit_lots.ts';
 
 /** Every read-model migration in order; names are frozen once released. */
 const migrations: Record<string, Migration> = {
   '2026_11_21_001_read_models': readModels001,
   '2026_11_21_002_feedback': feedback002,
   '2026_11_21_003_ledger_payment_lookup': ledgerPaymentLookup003,
+  '2026_11_23_004_credit_lots': creditLots004,
 };
 
 /** Brings the read models in `schema` up to date (creating the schema when missing). */

@@ -1,14 +1,22 @@
 import type { CreditEvent, UserEvent } from '@astra/contracts';
 import type { RecordedEvent } from '@astra/event-store';
-import { balanceChange, grantedBy, joinName } from '@astra/ledger';
+import {
+  balanceChange,
+  type CreditLot,
+  grantedBy,
+  joinName,
+  lotsAfter,
+  lotTotals,
+} from '@astra/ledger';
 import { sql } from 'kysely';
 import type { Profile } from '../schema.ts';
 import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
 
 type Row = Omit<
   Profile,
-  'created_at' | 'updated_at' | 'subscription_update_date' | 'cancellation_date'
+  'created_at' | 'updated_at' | 'subscription_update_date' | 'cancellation_date' | 'credit_lots'
 > & {
+  credit_lots: CreditLot[];
   created_at: Date;
   updated_at: Date;
   subscription_update_date: Date | null;
@@ -31,6 +39,11 @@ const blank = (id: string, at: Date): Row => ({
   credits: 0,
   credits_per_month: null,
   credits_rollover_remaining: null,
+  credit_lots: [],
+  subscription_credits: 0,
+  free_credits: 0,
+  promotional_credits: 0,
+  purchased_credits: 0,
   tier_id: null,
   subscription_tier: null,
   subscription_type: null,
@@ -115,6 +128,12 @@ const endSubscription = (row: Row) => {
 const applyCreditEvent = (row: Row, event: CreditEvent, at: Date) => {
   row.remaining_credits += balanceChange(event);
   row.credits += grantedBy(event);
+  row.credit_lots = [...lotsAfter(row.credit_lots, event)];
+  const totals = lotTotals(row.credit_lots);
+  row.subscription_credits = totals.subscription;
+  row.free_credits = totals.free;
+  row.promotional_credits = totals.promotional;
+  row.purchased_credits = totals.purchased;
   switch (event.type) {
     case 'SubscriptionActivated':
       row.credits_per_month = event.data.creditsPerMonth;
@@ -130,6 +149,12 @@ const applyCreditEvent = (row: Row, event: CreditEvent, at: Date) => {
       row.next_renewal_date = event.data.nextRenewalDate;
       row.last_credit_refresh_date = event.data.grantedOn;
       row.credits_rollover_remaining = event.data.rolledOver;
+      return;
+    case 'SubscriptionPlanChanged':
+      row.credits_per_month = event.data.creditsPerMonth;
+      row.tier_id = event.data.tierId;
+      row.subscription_tier = event.data.tierName;
+      row.subscription_update_date = at;
       return;
     case 'SubscriptionCancelled':
       row.subscription_status = 'cancelled';

@@ -1,0 +1,95 @@
+import type { CreditLotSource, LotTake } from '@astra/contracts';
+
+export type { CreditLotSource, LotTake } from '@astra/contracts';
+
+/**
+ * A balance is kept in lots by where its credits came from. Only subscription lots are capped
+ * at a renewal; free, promotional and purchased credits never expire. Spends take lots in one
+ * order: subscription first (they may be lost at the next renewal), then free, then
+ * promotional, then purchased; within a source, oldest first.
+ */
+export interface CreditLot {
+  /** `free`, `promotional`, a purchase's grant id, or a subscription month (`month:{sub}:{YYYY-MM}`). */
+  id: string;
+  source: CreditLotSource;
+  remaining: number;
+}
+
+export type CreditLots = readonly CreditLot[];
+
+export const SPENDING_ORDER: readonly CreditLotSource[] = [
+  'subscription',
+  'free',
+  'promotional',
+  'purchased',
+];
+
+export type LotTotals = Record<CreditLotSource, number>;
+
+export const lotTotals = (lots: CreditLots): LotTotals => {
+  const totals: LotTotals = { subscription: 0, free: 0, promotional: 0, purchased: 0 };
+  for (const lot of lots) totals[lot.source] += lot.remaining;
+  return totals;
+};
+
+export const lotsBalance = (lots: CreditLots) => lots.reduce((sum, lot) => sum + lot.remaining, 0);
+
+/** The lots in spending order (a stable sort keeps each source oldest first). */
+const inSpendingOrder = (lots: CreditLots) =>
+  [...lots].sort((a, b) => SPENDING_ORDER.indexOf(a.source) - SPENDING_ORDER.indexOf(b.source));
+
+/** Adds credits to a lot, opening it (as the newest of its source) when it is not there. */
+export const addToLot = (lots: CreditLots, take: LotTake): CreditLots => {
+  if (take.amount <= 0) return lots;
+  const existing = lots.find((lot) => lot.id === take.lot);
+  if (!existing) return [...lots, { id: take.lot, source: take.source, remaining: take.amount }];
+  return lots.map((lot) =>
+    lot.id === take.lot ? { ...lot, remaining: lot.remaining + take.amount } : lot,
+  );
+};
+
+/** Removes what was taken; emptied lots are dropped. */
+const withoutTaken = (lots: CreditLots, taken: readonly LotTake[]): CreditLots =>
+  lots
+    .map((lot) => {
+      const amount = taken.reduce((sum, t) => (t.lot === lot.id ? sum + t.amount : sum), 0);
+      return amount ? { ...lot, remaining: lot.remaining - amount } : lot;
+    })
+    .filter((lot) => lot.remaining > 0);
+
+/** Which lots `amount` credits come from, taking `first` lots before the spending order. */
+export const lotsToTake = (
+  lots: CreditLots,
+  amount: number,
+  first: (lot: CreditLot) => boolean = () => false,
+): LotTake[] => {
+  const ordered = inSpendingOrder(lots);
+  const queue = [...ordered.filter(first), ...ordered.filter((lot) => !first(lot))];
+  const taken: LotTake[] = [];
+  let left = amount;
+  for (const lot of queue) {
+    if (left === 0) break;
+    const part = Math.min(lot.remaining, left);
+    if (part > 0) taken.push({ lot: lot.id, source: lot.source, amount: part });
+    left -= part;
+  }
+  return taken;
+};
+
+/** Takes `amount` credits (never more than there are) and says from which lots. */
+export const takeCredits = (
+  lots: CreditLots,
+  amount: number,
+  first?: (lot: CreditLot) => boolean,
+): { lots: CreditLots; taken: LotTake[] } => {
+  const taken = lotsToTake(lots, amount, first);
+  return { lots: withoutTaken(lots, taken), taken };
+};
+
+export const restoreCredits = (lots: CreditLots, taken: readonly LotTake[]): CreditLots =>
+  taken.reduce(addToLot, lots);
+
+export const isSubscriptionLot = (lot: CreditLot) => lot.source === 'subscription';
+
+export const subscriptionMonthLot = (subscriptionId: string | null, period: string) =>
+  `month:${subscriptionId ?? '-'}:${period}`;
