@@ -121,7 +121,8 @@ onEachDatabase('projector', (kind) => {
       full_name: 'Ada Lovelace',
       birth_city: 'London',
       birth_date: '1815-12-10',
-      remaining_credits: 120, // 60 + min(104, 60), 44 forfeited
+      // Purchased and free credits are kept: only subscription credits count for the rollover.
+      remaining_credits: 164,
       credits: 170, // 10 + 100 + 60
       tier_id: 1,
       subscription_tier: 'Starter',
@@ -130,7 +131,13 @@ onEachDatabase('projector', (kind) => {
       credits_per_month: 60,
       next_renewal_date: '2026-12-01',
       last_credit_refresh_date: '2026-11-02',
-      credits_rollover_remaining: 60,
+      credits_rollover_remaining: 0,
+      // The spend took the 10 free and 14 purchased; its refund gave them back; the admin's -6
+      // took free credits (spent before purchased ones).
+      subscription_credits: 60,
+      free_credits: 4,
+      promotional_credits: 0,
+      purchased_credits: 100,
       status: 'active',
       role: 'user',
     });
@@ -149,8 +156,7 @@ onEachDatabase('projector', (kind) => {
       ['SpendRefunded', 24, 110],
       ['CreditsAdjusted', -6, 104],
       ['SubscriptionActivated', 0, 104],
-      ['RolloverForfeited', -44, 60],
-      ['MonthlyCreditsGranted', 60, 120],
+      ['MonthlyCreditsGranted', 60, 164],
     ]);
     const adjustment = entries.find((e) => e.type === 'CreditsAdjusted')!;
     expect(adjustment).toMatchObject({
