@@ -1,5 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streams } from '@astra/ledger';
+import { allProjections, PolledProgress } from '@astra/projections';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { abandonReading } from '../src/modules/readings/generation.ts';
 import { recoverInterruptedReadings } from '../src/modules/readings/recovery.ts';
 import { type Client, eventCount, startTestServer, type TestServer } from './support.ts';
 
@@ -45,9 +48,10 @@ async function memberWith(server: TestServer, credits: number) {
     `reader-${Math.random().toString(36).slice(2)}@example.com`,
     'Ada Lovelace',
   );
-  const admin = server.client();
-  await admin.signInAsAdmin();
   if (credits !== me.remainingCredits) {
+    // Only then: the admin unlock is rate limited.
+    const admin = server.client();
+    await admin.signInAsAdmin();
     const adjusted = await admin.post(`/api/admin/users/${me.id}/credits`, {
       amount: credits - me.remainingCredits,
       reason: 'Test credits',
@@ -308,51 +312,167 @@ describe('readings over HTTP (offline writer)', () => {
     expect((await server.client().get('/api/places?q=')).status).toBe(400);
   });
 
-  it('gives the credits of a reading a crash cut off back, once', async () => {
-    const { member, id } = await memberWith(server, 10);
-    const ledger = server.deps.ledger;
-    const context = { actor: { kind: 'system' as const }, correlationId: 'crash-test' };
-    const readingId = crypto.randomUUID();
-    const spendId = crypto.randomUUID();
-    // What a request leaves behind when its process dies after paying: a pending reading.
-    await ledger.reading(
-      readingId,
-      {
-        type: 'RequestReading',
-        readingId,
-        userId: id,
-        spendId,
-        appId: 3,
-        appName: 'Tarot Traditional',
-        input: {},
-        firstName: 'Ada',
-        question: 'Lost?',
-        creditsCharged: 4,
-      },
-      context,
-    );
-    await ledger.credits(
-      id,
-      {
-        type: 'SpendCredits',
-        spendId,
-        amount: 4,
-        purpose: 'reading',
-        description: 'Tarot Traditional reading',
-        appId: 3,
-        readingId,
-      },
-      context,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await balanceOf(member)).toBe(6);
+  describe('failure first, refund only if recorded', () => {
+    const context = { actor: { kind: 'system' as const }, correlationId: 'gate-test' };
+    /** What a request has written once it paid: a pending reading and its spend. */
+    async function paidReading(userId: string) {
+      const ledger = server.deps.ledger;
+      const reading = { readingId: crypto.randomUUID(), userId, spendId: crypto.randomUUID() };
+      await ledger.reading(
+        reading.readingId,
+        {
+          type: 'RequestReading',
+          ...reading,
+          appId: 3,
+          appName: 'Tarot Traditional',
+          input: {},
+          firstName: 'Ada',
+          question: 'Lost?',
+          creditsCharged: 4,
+        },
+        context,
+      );
+      const spent = await ledger.credits(
+        userId,
+        {
+          type: 'SpendCredits',
+          spendId: reading.spendId,
+          amount: 4,
+          purpose: 'reading',
+          description: 'Tarot Traditional',
+          appId: 3,
+          readingId: reading.readingId,
+        },
+        context,
+      );
+      return { ...reading, position: spent.position };
+    }
+    /** Waits until the read models have passed a position (the API's own barrier, polled). */
+    const projected = async (position: bigint | null) => {
+      const progress = new PolledProgress(
+        server.deps.db,
+        allProjections.map((p) => p.name),
+      );
+      if (position !== null) expect(await progress.waitFor(position, 10_000)).toBe(true);
+    };
+    const eventsOf = async (stream: string) => {
+      const events = [];
+      for await (const event of server.deps.ledger.store.readStream(stream)) events.push(event);
+      return events;
+    };
+    const refundsOf = async (userId: string, spendId: string) =>
+      (await eventsOf(streams.credits(userId))).filter(
+        (e) => e.type === 'SpendRefunded' && (e.data as { spendId: string }).spendId === spendId,
+      );
+    const lastPosition = async (stream: string) => (await eventsOf(stream)).at(-1)!.position;
 
-    expect(await recoverInterruptedReadings(ledger, server.deps.read, 0)).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await recoverInterruptedReadings(ledger, server.deps.read, 0)).toBe(0);
-    expect(await balanceOf(member)).toBe(10);
-    const { state } = await ledger.readingOf(readingId);
-    expect(state.status).toBe('failed');
+    it('never refunds a completed reading: request, spend, complete, then abandon', async () => {
+      const { member, id } = await memberWith(server, 10);
+      const ledger = server.deps.ledger;
+      const reading = await paidReading(id);
+      await ledger.reading(
+        reading.readingId,
+        { type: 'CompleteReading', result: { readingText: 'Delivered.' }, writer: 'offline' },
+        context,
+      );
+      await expect(
+        abandonReading(ledger, reading, 'generation_failed', context),
+      ).rejects.toMatchObject({ code: 'reading_completed' });
+
+      expect((await ledger.readingOf(reading.readingId)).state.status).toBe('completed');
+      expect((await ledger.creditAccountOf(id)).state.balance).toBe(6);
+      expect(await refundsOf(id, reading.spendId)).toHaveLength(0);
+      await projected(await lastPosition(streams.reading(reading.readingId)));
+      expect(await balanceOf(member)).toBe(6);
+      expect((await member.get(`/api/readings/${reading.readingId}`)).status).toBe(200);
+    });
+
+    it('answers the completed reading, unrefunded, when waiting for the read models fails after completion', async () => {
+      const { member, id } = await memberWith(server, 10);
+      const settle = vi
+        .spyOn(server.deps.consistency, 'settle')
+        .mockRejectedValueOnce(new Error('the read side is down'));
+      try {
+        const answer = await member.post(
+          '/api/readings/tarot-traditional',
+          forms['tarot-traditional'],
+        );
+        expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+        expect(answer.body.remainingCredits).toBe(6);
+        expect(settle).toHaveBeenCalledTimes(1);
+        const { readingId } = answer.body;
+        const { state } = await server.deps.ledger.readingOf(readingId);
+        expect(state.status).toBe('completed');
+        expect(await refundsOf(id, state.spendId!)).toHaveLength(0);
+        expect((await server.deps.ledger.creditAccountOf(id)).state.balance).toBe(6);
+        await projected(await lastPosition(streams.reading(readingId)));
+        expect(await balanceOf(member)).toBe(6);
+        expect((await member.get(`/api/readings/${readingId}`)).status).toBe(200);
+      } finally {
+        settle.mockRestore();
+      }
+    });
+
+    it('recovers a reading a crash left pending: failed first, then refunded, once', async () => {
+      const { member, id } = await memberWith(server, 10);
+      const ledger = server.deps.ledger;
+      const reading = await paidReading(id);
+      await projected(reading.position);
+      expect(await balanceOf(member)).toBe(6);
+
+      // Two sweeps at once (two processes, or overlapping runs) refund it once.
+      const sweeps = await Promise.all([
+        recoverInterruptedReadings(ledger, server.deps.read, 0),
+        recoverInterruptedReadings(ledger, server.deps.read, 0),
+      ]);
+      expect(sweeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+      await projected(await lastPosition(streams.reading(reading.readingId)));
+      expect(await recoverInterruptedReadings(ledger, server.deps.read, 0)).toBe(0);
+
+      const refunds = await refundsOf(id, reading.spendId);
+      expect(refunds).toHaveLength(1);
+      expect(refunds[0]!.data).toMatchObject({ amount: 4, reason: 'interrupted' });
+      const events = await eventsOf(streams.reading(reading.readingId));
+      expect(events.map((e) => e.type)).toEqual([
+        'ReadingRequested',
+        'ReadingFailed',
+        'ReadingRefundSettled',
+      ]);
+      // The failure was recorded before the refund, the refund before its settling.
+      expect(events[1]!.position).toBeLessThan(refunds[0]!.position);
+      expect(refunds[0]!.position).toBeLessThan(events[2]!.position);
+      expect(events[2]!.data).toEqual({ spendId: reading.spendId, refunded: true });
+      expect(await balanceOf(member)).toBe(10);
+      expect((await ledger.readingOf(reading.readingId)).state).toMatchObject({
+        status: 'failed',
+        refundOwed: false,
+      });
+    });
+
+    it('refunds, once, a reading a crash left failed but not refunded', async () => {
+      const { member, id } = await memberWith(server, 10);
+      const ledger = server.deps.ledger;
+      const reading = await paidReading(id);
+      // The request recorded the failure, then its process died before the refund.
+      const failed = await ledger.reading(
+        reading.readingId,
+        { type: 'FailReading', reason: 'generation_failed' },
+        context,
+      );
+      expect(failed.state.refundOwed).toBe(true);
+      await projected(failed.position);
+      expect(await balanceOf(member)).toBe(6);
+
+      expect(await recoverInterruptedReadings(ledger, server.deps.read, 0)).toBe(1);
+      await projected(await lastPosition(streams.reading(reading.readingId)));
+      expect(await recoverInterruptedReadings(ledger, server.deps.read, 0)).toBe(0);
+
+      const refunds = await refundsOf(id, reading.spendId);
+      expect(refunds).toHaveLength(1);
+      expect(refunds[0]!.data).toMatchObject({ amount: 4, reason: 'generation_failed' });
+      expect(await balanceOf(member)).toBe(10);
+      expect((await ledger.readingOf(reading.readingId)).state.refundOwed).toBe(false);
+    });
   });
 });
 

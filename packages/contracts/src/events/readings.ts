@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /**
  * Events of the `reading-{readingId}` stream. A reading is requested (with the spend that pays
- * for it), then generated or failed (with or without a refund); it may be deleted from the
- * library later.
+ * for it), then generated or failed; a failed reading's refund is settled after its failure; it
+ * may be deleted from the library later.
  */
 export const readingEventSchemas = {
   ReadingRequested: z.object({
@@ -27,6 +27,20 @@ export const readingEventSchemas = {
   }),
   ReadingFailed: z.object({
     reason: z.enum(['insufficient_credits', 'generation_failed', 'interrupted']),
+    /**
+     * Whether the spend had been given back when the failure was recorded. Logs written before
+     * the failure came first say true (refunded first) or false (nothing to give back); the saga
+     * now always writes false and settles the refund afterwards with `ReadingRefundSettled`.
+     */
+    refunded: z.boolean(),
+  }),
+  /**
+   * A failed reading's refund is settled: `refunded` true when its spend was given back (the
+   * `SpendRefunded` of `credits-{userId}`, by this or an earlier refund), false when there was
+   * nothing to give back (the spend never happened, or the account was closed meanwhile).
+   */
+  ReadingRefundSettled: z.object({
+    spendId: z.string(),
     refunded: z.boolean(),
   }),
   ReadingDeleted: z.object({}),

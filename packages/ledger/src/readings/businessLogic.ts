@@ -10,8 +10,14 @@ export type ReadingCommand =
   | {
       type: 'FailReading';
       reason: 'insufficient_credits' | 'generation_failed' | 'interrupted';
-      refunded: boolean;
+      /**
+       * True only when the spend was given back before this failure (the order of older logs
+       * and tools). The saga leaves it out: it records the failure first, then `SettleRefund`.
+       */
+      refunded?: boolean;
     }
+  /** After the credit stream's refund of a failed reading's spend: `refunded` says if any was given. */
+  | { type: 'SettleRefund'; refunded: boolean }
   | { type: 'DeleteReading'; userId: string };
 
 export const readingErrors = {
@@ -21,6 +27,8 @@ export const readingErrors = {
       'reading_failed',
       'This reading could not be completed and its credits were returned',
     ),
+  alreadyCompleted: () =>
+    new DomainError('reading_completed', 'This reading was delivered; it cannot fail'),
 };
 
 export const decide = (command: ReadingCommand, state: Reading): ReadingEvent[] => {
@@ -39,9 +47,25 @@ export const decide = (command: ReadingCommand, state: Reading): ReadingEvent[] 
         { type: 'ReadingGenerated', data: { result: command.result, writer: command.writer } },
       ];
     case 'FailReading':
-      if (state.status !== 'pending') return [];
+      if (state.status === 'failed') return []; // recorded already
+      if (state.status === 'none') throw readingErrors.notFound();
+      // A delivered reading (completed, or deleted from the library after) never fails, so it is
+      // never refunded: the refund of a failure follows only a failure this decider recorded.
+      if (state.status !== 'pending') throw readingErrors.alreadyCompleted();
       return [
-        { type: 'ReadingFailed', data: { reason: command.reason, refunded: command.refunded } },
+        {
+          type: 'ReadingFailed',
+          data: { reason: command.reason, refunded: command.refunded ?? false },
+        },
+      ];
+    case 'SettleRefund':
+      // Nothing owed: not failed, nothing paid, or settled already (a second settling is a no-op).
+      if (!state.refundOwed || !state.spendId) return [];
+      return [
+        {
+          type: 'ReadingRefundSettled',
+          data: { spendId: state.spendId, refunded: command.refunded },
+        },
       ];
     case 'DeleteReading':
       // Someone else's reading, or none, looks the same: not found.

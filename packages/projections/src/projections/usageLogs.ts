@@ -31,14 +31,21 @@ const apply = (row: Row | undefined, event: ReadingEvent, at: Date): Row | undef
     case 'ReadingGenerated':
       return row && { ...row, status: 'completed', reading_result_content: event.data.result };
     case 'ReadingFailed':
-      // A failed reading was refunded, never paid, or its account closed: it charged nothing.
+      // Refunded already (older logs) or never paid: it charged nothing. Otherwise it keeps its
+      // charge until `ReadingRefundSettled` (the recovery sweep looks for such rows).
       return (
         row && {
           ...row,
           status: 'failed',
-          credits_charged: 0,
+          credits_charged:
+            event.data.refunded || event.data.reason === 'insufficient_credits'
+              ? 0
+              : row.credits_charged,
         }
       );
+    case 'ReadingRefundSettled':
+      // Refunded, or its account closed (its credits forfeited): the reading charged nothing.
+      return row && { ...row, credits_charged: 0 };
     case 'ReadingDeleted':
       return row && { ...row, status: 'deleted' };
     default: {

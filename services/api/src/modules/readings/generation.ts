@@ -5,12 +5,13 @@ import {
   readingKinds,
   readingMessages,
 } from '@astra/contracts';
-import { isDomainError } from '@astra/ledger';
+import { isDomainError, type Reading } from '@astra/ledger';
 import { type NarrativeWriter, ReadingInputError } from '@astra/readings';
 import type { Request } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { CommandContext, Ledger } from '../../ledger/ledger.ts';
+import { type Compensation, compensate, refundSpend } from './compensation.ts';
 import { prepareReading } from './kinds.ts';
 
 export const insufficientCredits = (required: number, balance: number) =>
@@ -22,36 +23,56 @@ export const insufficientCredits = (required: number, balance: number) =>
 const generationFailed = () =>
   new HttpError(502, 'generation_failed', readingMessages.generationFailed);
 
-/** Gives a reading's credits back (once) and records that it failed. */
-export async function abandonReading(
+type ReadingRef = { readingId: string; userId: string; spendId: string };
+type FailureReason = 'generation_failed' | 'interrupted';
+
+/** The gate's steps for one reading: its own stream, and the credit stream that paid for it. */
+export const readingCompensation = (
   ledger: Ledger,
-  reading: { readingId: string; userId: string; spendId: string },
-  reason: 'generation_failed' | 'interrupted',
+  reading: ReadingRef,
+  reason: FailureReason,
   context: CommandContext,
-) {
-  let refunded = false;
+): Compensation<Reading> => ({
+  fail: () => ledger.reading(reading.readingId, { type: 'FailReading', reason }, context),
+  refundOwed: (state) => state.refundOwed,
+  refund: () => refundSpend(ledger, reading, reason, context),
+  settle: (refunded) =>
+    ledger.reading(reading.readingId, { type: 'SettleRefund', refunded }, context),
+});
+
+/**
+ * Gives up on a reading: records that it failed, then gives its credits back (once) only if the
+ * failure was recorded. A delivered reading is refused (`reading_completed`) and keeps its spend.
+ */
+export const abandonReading = (
+  ledger: Ledger,
+  reading: ReadingRef,
+  reason: FailureReason,
+  context: CommandContext,
+) => compensate(readingCompensation(ledger, reading, reason, context));
+
+/**
+ * Read-your-writes for the answer, after the saga is over: the read side lagging or failing must
+ * not change an outcome the streams already hold (a completed reading stays delivered).
+ */
+const settleQuietly = async (
+  consistency: AppDeps['consistency'],
+  req: Request,
+  position: bigint | null,
+) => {
   try {
-    const refund = await ledger.credits(
-      reading.userId,
-      { type: 'RefundSpend', spendId: reading.spendId, reason },
-      context,
-    );
-    refunded =
-      refund.newEvents.length > 0 ||
-      refund.state.recentSpends.some((s) => s.spendId === reading.spendId && s.refunded);
+    await consistency.settle(req, position);
   } catch (error) {
-    // A refusal (no such spend, or an account closed meanwhile, its credits forfeited) leaves
-    // nothing to give back; the reading is failed all the same.
-    if (!isDomainError(error)) throw error;
+    console.error('Waiting for the read models failed; answering all the same:', error);
   }
-  return ledger.reading(reading.readingId, { type: 'FailReading', reason, refunded }, context);
-}
+};
 
 /**
  * One reading, as a small saga on the reading's own stream: validate and compute the facts
  * (nothing written yet), record the request, spend its cost from the credit stream (whose state,
  * not a projection, decides whether there is enough), write the text, record the result. A
- * failure after the spend refunds it; `recovery.ts` finishes requests a crash left pending.
+ * failure before the result is recorded goes through the gate (`abandonReading`: failure first,
+ * then the refund); nothing after it does. `recovery.ts` finishes what a crash cut off.
  */
 export async function generateReading(
   deps: Pick<AppDeps, 'ledger' | 'read' | 'consistency'> & { writer: NarrativeWriter },
@@ -142,22 +163,26 @@ export async function generateReading(
   } catch (error) {
     console.error(`Reading ${reading.readingId} (${kind}) could not be written:`, error);
     const failed = await abandonReading(ledger, reading, 'generation_failed', req.context);
-    await consistency.settle(req, failed.position);
+    await settleQuietly(consistency, req, failed.position);
     throw generationFailed();
   }
 
+  let completed: Awaited<ReturnType<Ledger['reading']>>;
   try {
-    const completed = await ledger.reading(
+    completed = await ledger.reading(
       reading.readingId,
       { type: 'CompleteReading', result, writer: writer.id },
       req.context,
     );
-    await consistency.settle(req, completed.position);
   } catch (error) {
-    // Given up on meanwhile (and refunded): the text came too late.
+    // Given up on meanwhile (by a recovery, which refunds it): the text came too late.
     if (isDomainError(error) && error.code === 'reading_failed') throw generationFailed();
+    // The append may have been made all the same (a connection lost after the commit): the gate
+    // fails the reading only if it is still pending, and so refunds only a reading not delivered.
     await abandonReading(ledger, reading, 'generation_failed', req.context).catch(() => {});
     throw error;
   }
+  // Delivered: from here on nothing gives up on the reading or refunds it.
+  await settleQuietly(consistency, req, completed.position);
   return { readingId: reading.readingId, appId, remainingCredits, result };
 }

@@ -1,39 +1,53 @@
+import { isDomainError } from '@astra/ledger';
 import type { ReadDb } from '@astra/projections';
 import { type Ledger, systemContext } from '../../ledger/ledger.ts';
-import { abandonReading } from './generation.ts';
+import { settleRefund } from './compensation.ts';
+import { abandonReading, readingCompensation } from './generation.ts';
 
 /** A reading still pending this long was cut off (a crash, a lost process): longer than any writer waits. */
 export const INTERRUPTED_AFTER_MS = 10 * 60_000;
 
 /**
- * Finishes readings a crash left between spend and result: their credits go back and they are
- * marked failed. Safe to run anywhere and often: refunds and failures happen once per reading.
+ * Finishes readings a crash cut off, through the same gate as the request: a pending reading
+ * (cut off between spend and result) is failed, then refunded; a failed one whose refund was cut
+ * off (between the two) gets it. The read model only finds candidates; each reading's own stream
+ * decides. Safe to run anywhere and often: failures, refunds and settlings happen once per reading.
  */
 export async function recoverInterruptedReadings(
   ledger: Ledger,
   read: ReadDb,
   olderThanMs = INTERRUPTED_AFTER_MS,
 ) {
-  const pending = await read
+  const candidates = await read
     .selectFrom('usage_logs')
     .select('log_id')
-    .where('status', '=', 'pending')
+    // A failed row keeps its charge until its refund is settled.
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'pending'),
+        eb.and([eb('status', '=', 'failed'), eb('credits_charged', '>', 0)]),
+      ]),
+    )
     .where('created_at', '<', new Date(Date.now() - olderThanMs))
     .limit(500)
     .execute();
   let recovered = 0;
-  for (const { log_id: readingId } of pending) {
+  for (const { log_id: readingId } of candidates) {
     try {
       const { state } = await ledger.readingOf(readingId);
-      if (state.status !== 'pending' || !state.userId || !state.spendId) continue;
-      await abandonReading(
-        ledger,
-        { readingId, userId: state.userId, spendId: state.spendId },
-        'interrupted',
-        systemContext(),
-      );
+      if (!state.userId || !state.spendId) continue;
+      const reading = { readingId, userId: state.userId, spendId: state.spendId };
+      if (state.status === 'pending') {
+        await abandonReading(ledger, reading, 'interrupted', systemContext());
+      } else if (state.refundOwed) {
+        // The refund is given with the reason the failure was recorded with.
+        const reason = state.failureReason === 'interrupted' ? 'interrupted' : 'generation_failed';
+        await settleRefund(readingCompensation(ledger, reading, reason, systemContext()), state);
+      } else continue;
       recovered++;
     } catch (error) {
+      // Completed meanwhile (its request was only slow): delivered, so nothing to recover.
+      if (isDomainError(error) && error.code === 'reading_completed') continue;
       // One reading that cannot be finished must not hold up the others.
       console.error(`Recovering reading ${readingId} failed:`, error);
     }
