@@ -47,6 +47,7 @@ const activated = (nextRenewalDate = '2026-11-01', tier: Tier = starter): Credit
   data: { ...tier, subscriptionId: 'sub_1', nextRenewalDate },
 });
 const now = new Date('2026-11-21T10:00:00Z');
+type GrantCommand = Extract<CreditCommand, { type: 'GrantCredits' }>;
 /** A month of Starter granted to `sub_1`. */
 const month = (period: string, amount = 60): CreditEvent => ({
   type: 'MonthlyCreditsGranted',
@@ -660,10 +661,7 @@ describe('purchase refund (Stripe charge.refunded)', () => {
       .thenNothingHappens();
     const grant = pack(100);
     given([opened, free(10), { type: 'PurchaseRefundPending', data: stripeRefund(1799) }])
-      .when({
-        type: 'GrantCredits',
-        ...(grant.data as Extract<CreditCommand, { type: 'GrantCredits' }>),
-      } as CreditCommand)
+      .when({ ...(grant.data as Omit<GrantCommand, 'type'>), type: 'GrantCredits' })
       .then([grant, reversed(100, 0, 1799)]);
   });
   it('refuses refunds that are not a part of what was paid', () => {

@@ -145,3 +145,75 @@ export async function eventCount(server: TestServer) {
   );
   return rows[0]!.n;
 }
+
+/** A request the Stripe double received. */
+export interface StripeRequest {
+  method: string;
+  path: string;
+  body: URLSearchParams;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * A loopback HTTP server standing in for Stripe's API, for the real `stripe` SDK (the server's
+ * `STRIPE_API_HOST/PORT/PROTOCOL`). `respond` answers a request with a JSON body (status 200) or
+ * `[status, body]`; undefined is a 404 in Stripe's error shape. Every request is kept.
+ */
+export async function startStripeDouble(
+  respond: (request: StripeRequest) => unknown | [number, unknown] | undefined,
+) {
+  const { createServer: createHttpServer } = await import('node:http');
+  const requests: StripeRequest[] = [];
+  const server = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      const request = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        body: new URLSearchParams(body),
+        headers: req.headers,
+      };
+      requests.push(request);
+      res.setHeader('content-type', 'application/json');
+      let answer: unknown;
+      try {
+        answer = respond(request);
+      } catch (error) {
+        res.statusCode = 500;
+        return res.end(JSON.stringify({ error: { message: String(error) } }));
+      }
+      if (answer === undefined) {
+        res.statusCode = 404;
+        return res.end(
+          JSON.stringify({
+            error: {
+              type: 'invalid_request_error',
+              code: 'resource_missing',
+              message: `no route ${request.method} ${request.path}`,
+            },
+          }),
+        );
+      }
+      const [status, payload] =
+        Array.isArray(answer) && typeof answer[0] === 'number' ? answer : [200, answer];
+      res.statusCode = status as number;
+      res.end(JSON.stringify(payload));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    requests,
+    /** The server settings that point the SDK here. */
+    env: {
+      STRIPE_API_HOST: '127.0.0.1',
+      STRIPE_API_PORT: String(port),
+      STRIPE_API_PROTOCOL: 'http',
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -33,6 +33,9 @@ const statusOfDomainError: Record<string, number> = {
   invalid_tier: 422,
   refresh_not_due: 409,
   spend_not_refundable: 409,
+  subscription_active: 409,
+  checkout_in_progress: 409,
+  same_plan: 409,
   reading_not_found: 404,
   reading_failed: 409,
 };

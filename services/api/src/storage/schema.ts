@@ -38,9 +38,19 @@ export interface AppTables {
     user_id: string;
     tier_id: number;
     billing_type: 'subscription' | 'one_time';
-    status: 'open' | 'paid' | 'canceled';
+    /** 'paying': claimed by one payment, its webhook events under way. */
+    status: 'open' | 'paying' | 'paid' | 'canceled';
     payment_intent_id: string | null;
     subscription_id: string | null;
+    created_at: ColumnType<Date, Date, never>;
+  };
+  /** Refunds of the local checkout (no money moves), one per invoice. */
+  local_refunds: {
+    invoice_id: string;
+    payment_intent_id: string | null;
+    charge_id: string | null;
+    amount_minor: number | null;
+    reason: string;
     created_at: ColumnType<Date, Date, never>;
   };
 }

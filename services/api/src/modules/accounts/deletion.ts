@@ -1,15 +1,26 @@
 import { isDomainError } from '@astra/ledger';
 import { type CommandContext, type Ledger, latestPosition } from '../../ledger/ledger.ts';
+import type { PaymentGateway } from '../payments/gateway.ts';
 
 /**
  * Deletes an account (accounts spec §4): the balance is forfeited and the credit account closed
  * (ending any subscription), the user is marked deleted, and the e-mail address is released for
  * a new registration (which gets no free credits: the address claimed them once, forever).
- * Usage logs stay. Every step is idempotent and the order matters: until `DeleteUser` the user can
- * simply retry; after it, the next sign-in with the address finishes an unfinished release.
+ * Usage logs stay. Every step is idempotent and the order matters: the subscription is cancelled
+ * at the payment gateway first (nothing is billed after the account is gone; if the gateway
+ * refuses, nothing is deleted), then until `DeleteUser` the user can simply retry; after it, the
+ * next sign-in with the address finishes an unfinished release.
  * Returns the latest position written, for read-your-writes.
  */
-export async function deleteAccount(ledger: Ledger, userId: string, context: CommandContext) {
+export async function deleteAccount(
+  ledger: Ledger,
+  gateway: Pick<PaymentGateway, 'cancelNow'>,
+  userId: string,
+  context: CommandContext,
+) {
+  // Which subscription bills this account: the credit stream's (write side), not a read model.
+  const subscriptionId = (await ledger.creditAccountOf(userId)).state.subscription?.subscriptionId;
+  if (subscriptionId) await gateway.cancelNow(subscriptionId);
   let closed: bigint | null = null;
   try {
     closed = (await ledger.credits(userId, { type: 'CloseAccount' }, context)).position;

@@ -25,7 +25,7 @@ export function accountRoutes(deps: AppDeps) {
 
   router.delete('/me', user, async (req, res) => {
     const userId = req.user!.id;
-    const position = await deleteAccount(ledger, userId, req.context);
+    const position = await deleteAccount(ledger, deps.payments.gateway, userId, req.context);
     await consistency.settle(req, position);
     await tryReleaseAvatars(appDb, userId, null);
     // Signed out everywhere; a cookie that survives anywhere belongs to a deleted user: 401.

@@ -1,4 +1,4 @@
-import type { LedgerEntryView, Me } from '@astra/contracts';
+import type { CreditLots, LedgerEntryView, Me } from '@astra/contracts';
 import { isoDay } from '@astra/ledger';
 import type { LedgerEntry, Profile } from '@astra/projections';
 import type { AppDeps } from '../../dependencies.ts';
@@ -20,20 +20,33 @@ export const subscriptionContextOf = (
   manualRefresh: deps.payments.gateway.kind === 'local',
 });
 
+/** What the balance is made of, by where its credits came from (the ledger's lots). */
+export const creditLotsOf = (profile: Profile): CreditLots => ({
+  subscription: profile.subscription_credits ?? 0,
+  free: profile.free_credits ?? 0,
+  purchased: profile.purchased_credits ?? 0,
+  promotional: profile.promotional_credits ?? 0,
+});
+
 export const subscriptionOf = (
   profile: Profile,
   { today, manualRefresh }: SubscriptionContext,
 ): Me['subscription'] => {
   if (profile.subscription_type !== 'subscription' || profile.tier_id === null) return null;
   const status = profile.subscription_status === 'cancelled' ? 'cancelled' : 'active';
+  const creditsPerMonth = profile.credits_per_month ?? 0;
+  // Only subscription credits are capped at a renewal: one month's carries over, the rest goes.
+  const subscriptionCredits = profile.subscription_credits ?? 0;
+  const rolloverCredits = Math.min(subscriptionCredits, creditsPerMonth);
   return {
     tierId: profile.tier_id,
     tierName: profile.subscription_tier ?? '',
     status,
-    creditsPerMonth: profile.credits_per_month ?? 0,
+    creditsPerMonth,
     nextRenewalDate: profile.next_renewal_date,
     lastRefreshDate: profile.last_credit_refresh_date,
-    rolloverCredits: profile.credits_rollover_remaining,
+    rolloverCredits,
+    forfeitAtRenewal: subscriptionCredits - rolloverCredits,
     needsRefresh:
       manualRefresh &&
       status === 'active' &&
@@ -58,6 +71,7 @@ export const meView = (profile: Profile, context: SubscriptionContext): Me => ({
   status: profile.status as Me['status'],
   remainingCredits: profile.remaining_credits,
   totalCredits: profile.credits,
+  creditLots: creditLotsOf(profile),
   subscription: subscriptionOf(profile, context),
   createdAt: iso(profile.created_at),
 });

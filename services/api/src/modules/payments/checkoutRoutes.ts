@@ -1,11 +1,12 @@
 import { type CheckoutStatus, checkoutRequestSchema, readingMessages } from '@astra/contracts';
+import { isDomainError } from '@astra/ledger';
 import type { ReadDb } from '@astra/projections';
 import { Router } from 'express';
 import { sql } from 'kysely';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
-import type { CheckoutSessionInfo } from './gateway.ts';
+import { type CheckoutSessionInfo, SUBSCRIPTION_CHECKOUT_MINUTES } from './gateway.ts';
 import type { LocalCheckout } from './localGateway.ts';
 import { formatPrice, offerOf, pricingOf } from './pricing.ts';
 
@@ -26,6 +27,14 @@ async function creditsAddedBy(read: ReadDb, userId: string, session: CheckoutSes
     .executeTakeFirst();
   return entry?.amount ?? null;
 }
+
+const subscriptionActive = (tierName: string) =>
+  new HttpError(
+    409,
+    'subscription_active',
+    `You already have ${tierName ? `the ${tierName}` : 'a'} plan. To switch, change your plan instead of subscribing again.`,
+    { tierName },
+  );
 
 export function checkoutRoutes(deps: AppDeps) {
   const router = Router();
@@ -57,14 +66,60 @@ export function checkoutRoutes(deps: AppDeps) {
         ],
       });
     }
+    const now = deps.clock();
+    if (isSubscription) {
+      // One plan per account, by the credit stream (not a read model that may lag behind).
+      const running = (await deps.ledger.creditAccountOf(user.id)).state.subscription;
+      if (running) throw subscriptionActive(running.tierName);
+    }
     const base = deps.config.PUBLIC_URL.replace(/\/$/, '');
+    const expiresAt = new Date(now.getTime() + SUBSCRIPTION_CHECKOUT_MINUTES * 60_000);
     const session = await gateway.createCheckout({
       userId: user.id,
       email: user.email,
       offer,
       successUrl: `${base}/success?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${base}/cancel`,
+      ...(isSubscription ? { expiresAt } : {}),
     });
+    if (isSubscription) {
+      // The claim on the credit stream decides between checkouts started at the same time.
+      try {
+        await deps.ledger.credits(
+          user.id,
+          {
+            type: 'StartSubscriptionCheckout',
+            sessionId: session.id,
+            url: session.url,
+            tierId: offer.tierId,
+            expiresAt: expiresAt.toISOString(),
+            now,
+          },
+          req.context,
+        );
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+        // Refused: the session just made must not be paid. Should the gateway fail to expire it,
+        // it expires by itself in 30 minutes, and a second subscription paid meanwhile is
+        // refused and refunded by the webhook.
+        await gateway
+          .expireCheckout(session.id)
+          .catch((expireError) =>
+            console.error(`Expiring checkout session ${session.id} failed:`, expireError),
+          );
+        if (error.code === 'subscription_active')
+          throw subscriptionActive(String(error.details?.tierName ?? ''));
+        if (error.code === 'checkout_in_progress') {
+          throw new HttpError(
+            409,
+            'checkout_in_progress',
+            'A subscription checkout is already open for your account. Continue it, or wait until it expires.',
+            { url: error.details?.url, sessionId: error.details?.sessionId },
+          );
+        }
+        throw error;
+      }
+    }
     res.json({ url: session.url, sessionId: session.id });
   });
 
@@ -114,7 +169,10 @@ export function localCheckoutRoutes(gateway: LocalCheckout) {
 
   router.post('/checkout/local/:id/pay', requireUser, async (req, res) => {
     const id = String(req.params.id);
-    if (!(await gateway.pay(id, req.user!.id))) throw notFound('No open checkout session');
+    const paid = await gateway.pay(id, req.user!.id);
+    if (paid === 'paying')
+      throw new HttpError(409, 'payment_in_progress', 'This checkout is being paid already.');
+    if (paid !== 'paid') throw notFound('No open checkout session');
     res.json({ redirectUrl: `/success?session_id=${encodeURIComponent(id)}` });
   });
 

@@ -4,20 +4,25 @@ import { checkoutMetadata, type PaymentGateway } from './gateway.ts';
 import { offerOf, type PricingSettings, type TierOffer } from './pricing.ts';
 import {
   completedCheckoutSession,
+  expiredCheckoutSession,
   newLocalIds,
   paidInvoice,
   stripeEventOf,
+  updatedSubscription,
 } from './stripeShapes.ts';
 
 /** Sends a Stripe-shaped event, signed like Stripe signs it, to our own webhook endpoint. */
 export type WebhookDelivery = (event: ReturnType<typeof stripeEventOf>) => Promise<void>;
+
+/** What paying a local checkout session came to. */
+export type LocalPayment = 'paid' | 'not_open' | 'paying';
 
 export interface LocalCheckout extends PaymentGateway {
   sessionOf(
     sessionId: string,
     userId: string,
   ): Promise<{ offer: TierOffer; status: 'open' | 'paid' | 'canceled' } | undefined>;
-  pay(sessionId: string, userId: string): Promise<boolean>;
+  pay(sessionId: string, userId: string): Promise<LocalPayment>;
   cancel(sessionId: string, userId: string): Promise<boolean>;
 }
 
@@ -78,53 +83,135 @@ export function localGateway(
     async sessionOf(sessionId, userId) {
       const row = await rowOf(sessionId, userId);
       const offer = row && (await offerOf(read, pricing, row.tier_id, row.billing_type));
-      return row && offer && { offer, status: row.status };
+      // Being paid right now is still open to the page: it shows 'paid' once the webhook answered.
+      return row && offer && { offer, status: row.status === 'paying' ? 'open' : row.status };
     },
 
     async pay(sessionId, userId) {
-      const row = await rowOf(sessionId, userId);
-      const offer = row && (await offerOf(read, pricing, row.tier_id, row.billing_type));
-      if (!row || !offer || row.status !== 'open') return false;
-      const purchase = { sessionId, userId, offer, metadata: checkoutMetadata(userId, offer) };
-      const subscription = offer.billingType === 'subscription';
-      const ids = {
-        paymentIntentId: subscription ? null : newLocalIds.paymentIntent(),
-        subscriptionId: subscription ? newLocalIds.subscription() : null,
-      };
-      // Delivered first: if our webhook refuses, the session stays open and 'Pay' can be tried
-      // again (the grants are idempotent by checkout session).
-      await deliver(
-        stripeEventOf('checkout.session.completed', completedCheckoutSession(purchase, ids)),
-      );
-      if (ids.subscriptionId) {
+      // One payment per session, whatever the concurrency: the first to move it from 'open' to
+      // 'paying' pays; everyone else finds it no longer open. The payment's ids are fixed at the
+      // first claim, so a retry after a failed delivery pays the same purchase, never a second.
+      const claimed = await app
+        .updateTable('local_checkout_sessions')
+        .set((eb) => ({
+          status: 'paying',
+          payment_intent_id: eb.fn.coalesce(
+            'payment_intent_id',
+            eb.val(newLocalIds.paymentIntent()),
+          ),
+          subscription_id: eb.fn.coalesce('subscription_id', eb.val(newLocalIds.subscription())),
+        }))
+        .where('id', '=', sessionId)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'open')
+        .returningAll()
+        .executeTakeFirst();
+      if (!claimed)
+        return (await rowOf(sessionId, userId))?.status === 'paying' ? 'paying' : 'not_open';
+      const reopen = () =>
+        app
+          .updateTable('local_checkout_sessions')
+          .set({ status: 'open' })
+          .where('id', '=', sessionId)
+          .where('status', '=', 'paying')
+          .execute();
+      try {
+        const offer = await offerOf(read, pricing, claimed.tier_id, claimed.billing_type);
+        if (!offer) {
+          await reopen();
+          return 'not_open';
+        }
+        const purchase = { sessionId, userId, offer, metadata: checkoutMetadata(userId, offer) };
+        const subscription = offer.billingType === 'subscription';
+        const ids = {
+          paymentIntentId: subscription ? null : claimed.payment_intent_id,
+          subscriptionId: subscription ? claimed.subscription_id : null,
+        };
         await deliver(
-          stripeEventOf('invoice.paid', paidInvoice(purchase, ids.subscriptionId, clock())),
+          stripeEventOf('checkout.session.completed', completedCheckoutSession(purchase, ids)),
         );
+        if (ids.subscriptionId) {
+          await deliver(
+            stripeEventOf('invoice.paid', paidInvoice(purchase, ids.subscriptionId, clock())),
+          );
+        }
+      } catch (error) {
+        // Our webhook refused: the session can be paid again (the grants are idempotent).
+        await reopen();
+        throw error;
       }
       await app
         .updateTable('local_checkout_sessions')
-        .set({
-          status: 'paid',
-          payment_intent_id: ids.paymentIntentId,
-          subscription_id: ids.subscriptionId,
-        })
+        .set({ status: 'paid' })
         .where('id', '=', sessionId)
         .execute();
-      return true;
+      return 'paid';
     },
 
     async cancel(sessionId, userId) {
-      const row = await rowOf(sessionId, userId);
-      if (row?.status !== 'open') return false;
+      const cancelled = await app
+        .updateTable('local_checkout_sessions')
+        .set({ status: 'canceled' })
+        .where('id', '=', sessionId)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'open')
+        .returningAll()
+        .executeTakeFirst();
+      if (!cancelled) return false;
+      if (cancelled.billing_type === 'subscription') {
+        // As Stripe reports a session that will not be paid: the account may start another.
+        await deliver(
+          stripeEventOf(
+            'checkout.session.expired',
+            expiredCheckoutSession(sessionId, userId, cancelled.tier_id),
+          ),
+        );
+      }
+      return true;
+    },
+
+    async expireCheckout(sessionId) {
       await app
         .updateTable('local_checkout_sessions')
         .set({ status: 'canceled' })
         .where('id', '=', sessionId)
+        .where('status', '=', 'open')
         .execute();
-      return true;
     },
 
     // No billing runs behind the local checkout: the ledger's own cancellation is all there is.
     async cancelAtPeriodEnd() {},
+    async cancelNow() {},
+
+    async changePlan(subscriptionId, offer, userId) {
+      // What Stripe reports after a plan change: the subscription with the new tier.
+      await deliver(
+        stripeEventOf(
+          'customer.subscription.updated',
+          updatedSubscription(subscriptionId, checkoutMetadata(userId, offer)),
+        ),
+      );
+    },
+
+    async refundInvoice(invoice, reason) {
+      // No money moved; the refund is recorded so that it can be seen, once per invoice.
+      const recorded = await app
+        .insertInto('local_refunds')
+        .values({
+          invoice_id: invoice.invoiceId,
+          payment_intent_id: invoice.paymentIntentId,
+          charge_id: invoice.chargeId,
+          amount_minor: invoice.amountPaid,
+          reason,
+          created_at: new Date(),
+        })
+        .onConflict((oc) => oc.column('invoice_id').doNothing())
+        .returning('invoice_id')
+        .executeTakeFirst();
+      return {
+        refunded: true,
+        detail: recorded ? `local refund of ${invoice.invoiceId}` : 'already refunded',
+      };
+    },
   };
 }

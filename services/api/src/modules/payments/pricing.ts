@@ -105,6 +105,38 @@ export const formatPrice = (minor: number, currency: string) => {
   return (minor / 10 ** digits).toFixed(digits);
 };
 
+/**
+ * What each tier gives besides its credits, true of both ways to buy it (the read model's tier
+ * lines also promise monthly things, so they are not shown as they are).
+ */
+const tierHighlights: Record<number, string[]> = {
+  1: ['All five reading types', 'Voice guide on every reading'],
+  2: ['All five reading types', 'Compatibility readings for your circle'],
+  3: ['All five reading types', 'Celtic Cross whenever you need depth'],
+  4: ['All five reading types', 'Long voice conversations with reactivations'],
+};
+
+/**
+ * The lines of a row, true of its billing type: a pack's credits never expire and nothing
+ * renews; a subscription's come every month, and up to one month of them rolls over.
+ */
+export const featuresOf = (tierId: number, billingType: BillingType, credits: number) => {
+  const highlights = tierHighlights[tierId] ?? ['All five reading types'];
+  return billingType === 'subscription'
+    ? [
+        `${credits} credits every month`,
+        'Up to one month of unused subscription credits rolls over',
+        ...highlights,
+        'Cancel anytime; access continues to the end of the paid month',
+      ]
+    : [
+        `${credits} credits that never expire`,
+        'One payment; nothing renews',
+        ...highlights,
+        'Personal reading library',
+      ];
+};
+
 export async function pricingOf(read: ReadDb, settings: PricingSettings): Promise<PricingResponse> {
   const [tiers, rows] = await Promise.all([
     read.selectFrom('pricing_tiers').selectAll().orderBy('display_order').execute(),
@@ -116,12 +148,12 @@ export async function pricingOf(read: ReadDb, settings: PricingSettings): Promis
       .execute(),
   ]);
   return {
+    currency: settings.currency,
     tiers: tiers.map((tier) => ({
       id: tier.tier_id,
       name: tier.tier_name,
       description: tier.description,
       popular: tier.popular,
-      features: tier.features.slice(0, 5),
       creditsPerMonth: tier.credits_per_month,
       rows: rows
         .filter((row) => row.tier_id === tier.tier_id)
@@ -133,6 +165,7 @@ export async function pricingOf(read: ReadDb, settings: PricingSettings): Promis
             currency,
             price: formatPrice(priceMinor, currency),
             creditsIncluded: row.credits_included,
+            features: featuresOf(row.tier_id, row.billing_type, row.credits_included),
           };
         }),
     })),

@@ -1,13 +1,9 @@
-import { isDomainError, isoDay, monthOf } from '@astra/ledger';
+import { type CreditEvent, isDomainError, isoDay, monthOf } from '@astra/ledger';
 import type { ReadDb } from '@astra/projections';
-import { sql } from 'kysely';
 import type Stripe from 'stripe';
-import { HttpError } from '../../http/errors.ts';
 import type { CommandContext, Ledger } from '../../ledger/ledger.ts';
+import type { InvoicePayment, PaymentGateway } from './gateway.ts';
 import { offerOf, type PricingSettings, subscriptionTier } from './pricing.ts';
-
-/** Long enough for any purchase to reach the read models; Stripe redelivers until then. */
-const PURCHASE_VISIBLE_WITHIN_MS = 10 * 60_000;
 
 export interface StripeEventOutcome {
   duplicate?: true;
@@ -60,16 +56,48 @@ const unlessRefused = async (objectId: string, userId: string, work: () => Promi
 };
 
 /**
+ * The payment of an invoice. Since API version 2025-03-31.basil it is in `payments` (an
+ * includable list, not always in the event); older versions had `payment_intent` / `charge` on
+ * the invoice itself. Whatever is missing the gateway looks up.
+ */
+export const invoicePaymentOf = (invoice: Stripe.Invoice): InvoicePayment => {
+  const payments = invoice.payments?.data ?? [];
+  const paid = payments.find((p) => p.status === 'paid') ?? payments[0];
+  const legacy = invoice as unknown as {
+    payment_intent?: string | { id: string } | null;
+    charge?: string | { id: string } | null;
+  };
+  return {
+    invoiceId: invoice.id,
+    paymentIntentId: idOf(paid?.payment?.payment_intent) ?? idOf(legacy.payment_intent),
+    chargeId: idOf(paid?.payment?.charge) ?? idOf(legacy.charge),
+    amountPaid: typeof invoice.amount_paid === 'number' ? invoice.amount_paid : null,
+  };
+};
+
+/** Why an invoice's money goes back, by the ledger's refusal. */
+const refundReasons: Record<string, { reason: string; outcome: string }> = {
+  account_closed: { reason: 'account_closed', outcome: 'refunded: account closed' },
+  subscription_active: {
+    reason: 'second_subscription',
+    outcome: 'refunded: a second subscription, cancelled (the account has one already)',
+  },
+};
+
+/**
  * Stripe as a command source of the ledger. Each event becomes ledger commands that are
  * idempotent by the Stripe object behind them (a checkout session grants once, an invoice's
- * month once, a refunded charge is reversed once), so events may come in any order and any
- * number of times; a processed event id is also recorded on `stripe-{id}`. Credits always come
- * from our tier table, never from amounts in the event. Unknown event types change nothing.
+ * month once, a charge's refunds reverse in proportion once), so events may come in any order
+ * and any number of times; a processed event id is also recorded on `stripe-{id}`. Credits
+ * always come from our tier table, never from amounts in the event. Unknown event types change
+ * nothing. Money we must not keep (an invoice of a closed account, of a second subscription) is
+ * given back through the gateway.
  */
 export async function applyStripeEvent(
   ledger: Ledger,
   read: ReadDb,
   pricing: PricingSettings,
+  gateway: PaymentGateway,
   event: Stripe.Event,
   now: Date,
 ): Promise<StripeEventOutcome> {
@@ -85,6 +113,9 @@ export async function applyStripeEvent(
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded':
       applied = await checkoutPaid(event.data.object, event.id);
+      break;
+    case 'checkout.session.expired':
+      applied = await checkoutExpired(event.data.object);
       break;
     case 'invoice.paid':
       applied = await invoicePaid(event.data.object);
@@ -115,10 +146,31 @@ export async function applyStripeEvent(
   );
   return { outcome: applied.outcome, position: applied.position ?? null };
 
+  /** Frees the account's subscription checkout claim (a no-op when it is another session). */
+  async function closeCheckout(
+    session: Stripe.Checkout.Session,
+    userId: string,
+    outcome: 'completed' | 'expired',
+    done: string,
+    unchanged: string,
+  ) {
+    return unlessRefused(session.id, userId, async () => {
+      const closed = await ledger.credits(
+        userId,
+        { type: 'CloseSubscriptionCheckout', sessionId: session.id, outcome },
+        context,
+      );
+      return outcomeOf(session.id, userId, closed, done, unchanged);
+    });
+  }
+
   async function checkoutPaid(session: Stripe.Checkout.Session, eventId: string): Promise<Applied> {
     const userId = session.client_reference_id ?? session.metadata?.userId ?? null;
-    if (session.mode !== 'payment')
-      return nothing(session.id, userId, 'subscription checkout: credits come with invoice.paid');
+    if (session.mode !== 'payment') {
+      const outcome = 'subscription checkout: credits come with invoice.paid';
+      if (!userId || session.mode !== 'subscription') return nothing(session.id, userId, outcome);
+      return closeCheckout(session, userId, 'completed', outcome, outcome);
+    }
     if (session.payment_status !== 'paid')
       return nothing(session.id, userId, `not paid yet (${session.payment_status})`);
     if (!userId) return nothing(session.id, null, 'no user on the session');
@@ -147,6 +199,19 @@ export async function applyStripeEvent(
     });
   }
 
+  async function checkoutExpired(session: Stripe.Checkout.Session): Promise<Applied> {
+    const userId = session.client_reference_id ?? session.metadata?.userId ?? null;
+    if (session.mode !== 'subscription' || !userId)
+      return nothing(session.id, userId, 'expired: nothing was paid');
+    return closeCheckout(
+      session,
+      userId,
+      'expired',
+      'expired: the account may start another subscription checkout',
+      'expired: no open checkout of this session',
+    );
+  }
+
   async function invoicePaid(invoice: Stripe.Invoice): Promise<Applied> {
     const details = invoice.parent?.subscription_details;
     const subscriptionId = idOf(details?.subscription);
@@ -161,12 +226,17 @@ export async function applyStripeEvent(
     const period = invoice.lines?.data?.[0]?.period;
     const periodStart = period?.start ?? invoice.period_start ?? Math.floor(now.getTime() / 1000);
     const periodEnd = period?.end ?? invoice.period_end;
-    return unlessRefused(invoice.id, userId, async () => {
-      await ledger.credits(
-        userId,
-        { type: 'ActivateSubscription', tier, subscriptionId, now },
-        context,
-      );
+    try {
+      const { state } = await ledger.creditAccountOf(userId);
+      // A subscription the account has already is not activated again: an invoice paid before
+      // a plan change (its metadata a snapshot) must not bring the old plan back.
+      if (state.subscription?.subscriptionId !== subscriptionId) {
+        await ledger.credits(
+          userId,
+          { type: 'ActivateSubscription', tier, subscriptionId, now },
+          context,
+        );
+      }
       const granted = await ledger.credits(
         userId,
         {
@@ -183,17 +253,31 @@ export async function applyStripeEvent(
         context,
       );
       return outcomeOf(invoice.id, userId, granted, 'renewed', 'month already granted');
-    });
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      const refund = refundReasons[error.code];
+      if (!refund) return nothing(invoice.id, userId, `refused: ${error.code}`);
+      // Money for credits we refused: stop the subscription billing, and give the invoice back.
+      await gateway.cancelNow(subscriptionId);
+      const refunded = await gateway.refundInvoice(invoicePaymentOf(invoice), refund.reason);
+      return nothing(
+        invoice.id,
+        userId,
+        refunded.refunded
+          ? refund.outcome
+          : `refused: ${error.code}; subscription cancelled, nothing refunded (${refunded.detail})`,
+      );
+    }
   }
 
   async function subscriptionUpdated(subscription: Stripe.Subscription): Promise<Applied> {
     const userId = subscription.metadata?.userId ?? null;
     if (!userId) return nothing(subscription.id, null, 'no user on the subscription');
     return unlessRefused(subscription.id, userId, async () => {
+      const tier = await subscriptionTier(read, Number(subscription.metadata?.tierId));
+      const { state } = await ledger.creditAccountOf(userId);
       if (subscription.cancel_at_period_end) {
         // Stripe may report the cancellation before the first invoice: know the subscription first.
-        const tier = await subscriptionTier(read, Number(subscription.metadata?.tierId));
-        const { state } = await ledger.creditAccountOf(userId);
         if (!state.subscription && tier) {
           await ledger.credits(
             userId,
@@ -214,9 +298,18 @@ export async function applyStripeEvent(
           'already cancelled',
         );
       }
-      const tier = await subscriptionTier(read, Number(subscription.metadata?.tierId));
       if (!tier || subscription.status !== 'active')
         return nothing(subscription.id, userId, 'no change');
+      const current = state.subscription;
+      if (
+        current?.subscriptionId === subscription.id &&
+        current.status === 'active' &&
+        current.tierId !== tier.tierId
+      ) {
+        // The plan was changed (at Stripe, or by our own change-plan route): from the next renewal.
+        const changed = await ledger.credits(userId, { type: 'ChangePlan', tier }, context);
+        return outcomeOf(subscription.id, userId, changed, 'plan changed', 'no change');
+      }
       const activated = await ledger.credits(
         userId,
         { type: 'ActivateSubscription', tier, subscriptionId: subscription.id, now, resume: true },
@@ -230,6 +323,11 @@ export async function applyStripeEvent(
     const userId = subscription.metadata?.userId ?? null;
     if (!userId) return nothing(subscription.id, null, 'no user on the subscription');
     return unlessRefused(subscription.id, userId, async () => {
+      const { state } = await ledger.creditAccountOf(userId);
+      // Ending another subscription (a refused second one) must not end the one that runs.
+      const running = state.subscription?.subscriptionId;
+      if (running && running !== subscription.id)
+        return nothing(subscription.id, userId, 'not the subscription of the account');
       const ended = await ledger.credits(
         userId,
         { type: 'EndSubscription', reason: 'stripe_subscription_deleted' },
@@ -240,40 +338,38 @@ export async function applyStripeEvent(
   }
 
   async function chargeRefunded(charge: Stripe.Charge): Promise<Applied> {
+    // Whose purchase: the metadata our checkout gave the payment intent, which Stripe copies onto
+    // its charge. Subscription invoices' charges carry none: they paid for no credit pack.
+    const userId = charge.metadata?.userId ?? null;
     const paymentIntentId = idOf(charge.payment_intent);
-    if (!charge.refunded) return nothing(charge.id, null, 'partial refund: credits kept');
-    if (!paymentIntentId) return nothing(charge.id, null, 'no payment intent');
-    // Which purchase the charge paid: our own record of it, not the event.
-    const purchase = await read
-      .selectFrom('ledger_entries')
-      .select(['user_id', 'reference'])
-      .where('type', '=', 'CreditsGranted')
-      .where(sql<string>`reference->>'paymentIntentId'`, '=', paymentIntentId)
-      .executeTakeFirst();
-    const checkoutSessionId = purchase?.reference?.checkoutSessionId;
-    if (!purchase || !checkoutSessionId) {
-      // A charge that paid no credit pack (a subscription invoice, say) is not ours to reverse.
-      if (now.getTime() - charge.created * 1000 > PURCHASE_VISIBLE_WITHIN_MS) {
-        return nothing(charge.id, null, 'no credit pack was paid by this charge');
-      }
-      // A fresh purchase may not be readable yet: fail so that Stripe delivers the event again.
-      throw new HttpError(
-        503,
-        'purchase_not_found_yet',
-        `No purchase paid by ${paymentIntentId} yet; retry later`,
-      );
-    }
-    return unlessRefused(charge.id, purchase.user_id, async () => {
-      const reversed = await ledger.credits(
-        purchase.user_id,
+    if (!userId || (charge.metadata?.billingType ?? 'one_time') !== 'one_time' || !paymentIntentId)
+      return nothing(charge.id, userId, 'not a purchase of ours');
+    return unlessRefused(charge.id, userId, async () => {
+      const refunded = await ledger.credits(
+        userId,
         {
-          type: 'ReversePurchase',
-          grantId: `checkout:${checkoutSessionId}`,
-          reference: { chargeId: charge.id, paymentIntentId, checkoutSessionId },
+          type: 'RefundPurchase',
+          paymentIntentId,
+          chargeId: charge.id,
+          refundedMinor: charge.amount_refunded,
+          paidMinor: charge.amount,
+          currency: charge.currency,
         },
         context,
       );
-      return outcomeOf(charge.id, purchase.user_id, reversed, 'reversed', 'already reversed');
+      return {
+        ...refundOutcome(charge.id, userId, refunded.newEvents),
+        position: refunded.position,
+      };
     });
   }
 }
+
+/** What a refund did to the credits. */
+const refundOutcome = (chargeId: string, userId: string, events: readonly CreditEvent[]) => {
+  const reversed = events.find((e) => e.type === 'PurchaseReversed');
+  if (reversed) return nothing(chargeId, userId, 'reversed');
+  if (events.some((e) => e.type === 'PurchaseRefundPending'))
+    return nothing(chargeId, userId, 'refund pending: reversed when its purchase arrives');
+  return nothing(chargeId, userId, 'already reversed');
+};

@@ -77,6 +77,48 @@ export function paidInvoice(
       has_more: false,
       data: [{ id: localId('il'), object: 'line_item', period }],
     },
+    // Since API version 2025-03-31.basil an invoice names its payment here.
+    payments: {
+      object: 'list',
+      has_more: false,
+      data: [
+        {
+          id: localId('inpay'),
+          object: 'invoice_payment',
+          status: 'paid',
+          is_default: true,
+          amount_paid: offer.priceMinor,
+          currency: offer.currency,
+          payment: { type: 'payment_intent', payment_intent: localId('pi') },
+        },
+      ],
+    },
+  };
+}
+
+/** A subscription checkout session that will not be paid (`checkout.session.expired`). */
+export function expiredCheckoutSession(sessionId: string, userId: string, tierId: number) {
+  return {
+    id: sessionId,
+    object: 'checkout.session',
+    mode: 'subscription',
+    status: 'expired',
+    payment_status: 'unpaid',
+    client_reference_id: userId,
+    metadata: { userId, tierId: String(tierId), billingType: 'subscription' },
+    payment_intent: null,
+    subscription: null,
+  };
+}
+
+/** A running subscription as `customer.subscription.updated` shows it (after a plan change). */
+export function updatedSubscription(subscriptionId: string, metadata: Record<string, string>) {
+  return {
+    id: subscriptionId,
+    object: 'subscription',
+    status: 'active',
+    cancel_at_period_end: false,
+    metadata,
   };
 }
 

@@ -1,4 +1,8 @@
-import { cancelSubscriptionRequestSchema, type SubscriptionStatus } from '@astra/contracts';
+import {
+  cancelSubscriptionRequestSchema,
+  changePlanRequestSchema,
+  type SubscriptionStatus,
+} from '@astra/contracts';
 import { ConcurrencyError } from '@astra/event-store';
 import { isDomainError, longDate, refreshSummary } from '@astra/ledger';
 import { type Profile, readModels } from '@astra/projections';
@@ -7,11 +11,12 @@ import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
 import { HttpError } from '../../http/errors.ts';
 import {
+  creditLotsOf,
   type SubscriptionContext,
   subscriptionContextOf,
   subscriptionOf,
 } from '../accounts/views.ts';
-import { subscriptionTier } from './pricing.ts';
+import { formatPrice, offerOf, subscriptionTier } from './pricing.ts';
 
 /** The spec's derived subscription view of a profile. */
 export const subscriptionStatusOf = (
@@ -29,6 +34,8 @@ export const subscriptionStatusOf = (
     needsRefresh: subscription?.needsRefresh ?? false,
     lastRefreshDate: subscription?.lastRefreshDate ?? null,
     rolloverCredits: subscription?.rolloverCredits ?? null,
+    forfeitAtRenewal: subscription?.forfeitAtRenewal ?? 0,
+    creditLots: creditLotsOf(profile),
   };
 };
 
@@ -107,6 +114,48 @@ export function subscriptionRoutes(deps: AppDeps) {
       message: until
         ? `Your subscription is cancelled. Your access continues until ${longDate(until)}.`
         : 'Your subscription is cancelled.',
+      subscription: subscriptionStatusOf(profile, subscriptionContextOf(deps)),
+    });
+  });
+
+  router.post('/subscription/change', requireUser, async (req, res) => {
+    const user = req.user!;
+    const { tierId } = changePlanRequestSchema.parse(req.body ?? {});
+    // The write side decides: the credit stream's subscription, not the profile.
+    const running = (await ledger.creditAccountOf(user.id)).state.subscription;
+    if (running?.status !== 'active' || !running.subscriptionId) {
+      throw new HttpError(
+        409,
+        'no_active_subscription',
+        'User does not have an active subscription',
+      );
+    }
+    const offer = await offerOf(read, deps.payments.pricing, tierId, 'subscription');
+    const tier = await subscriptionTier(read, tierId);
+    if (!offer || !tier) {
+      throw new HttpError(400, 'invalid_request', 'No such plan', {
+        fields: [{ field: 'tierId', message: `is not a tier with a monthly price (${tierId})` }],
+      });
+    }
+    if (tier.tierId === running.tierId)
+      throw new HttpError(409, 'same_plan', `You are already on the ${running.tierName} plan.`);
+    // The gateway first: if it refuses, nothing changes here.
+    await gateway.changePlan(running.subscriptionId, offer, user.id);
+    let position: bigint | null = null;
+    try {
+      position = (await ledger.credits(user.id, { type: 'ChangePlan', tier }, req.context))
+        .position;
+    } catch (error) {
+      // The gateway's own report of the change (the local checkout's webhook) got there first.
+      if (!isDomainError(error) || error.code !== 'same_plan') throw error;
+    }
+    await consistency.settle(req, position);
+    const profile = await freshProfile(user.id);
+    const from = running.nextRenewalDate;
+    const price = `${formatPrice(offer.priceMinor, offer.currency)} ${offer.currency.toUpperCase()}`;
+    res.json({
+      success: true,
+      message: `Your plan changes to ${tier.tierName} from ${longDate(from)}: that renewal bills ${price} and adds ${tier.creditsPerMonth} credits a month. Nothing is charged now, and your current credits stay.`,
       subscription: subscriptionStatusOf(profile, subscriptionContextOf(deps)),
     });
   });

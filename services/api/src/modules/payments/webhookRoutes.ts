@@ -5,8 +5,17 @@ import { apiNotFound, errorHandler, HttpError } from '../../http/errors.ts';
 import { requestContext } from '../../http/requestContext.ts';
 import { applyStripeEvent } from './stripeEvents.ts';
 
-/** Stripe signs the timestamp too: older deliveries are refused (replays). */
+/** Stripe signs the timestamp too: older deliveries are refused (replays), and so are later ones. */
 const TOLERANCE_SECONDS = 300;
+
+/** The signed timestamp (`t=`) of a Stripe-Signature header, in Unix seconds. */
+const signedAt = (header: string) => {
+  const t = header
+    .split(',')
+    .map((part) => part.trim().split('='))
+    .find(([key]) => key === 't')?.[1];
+  return t !== undefined && /^\d+$/.test(t) ? Number(t) : null;
+};
 
 /**
  * `POST /api/webhooks/stripe`: the raw body, its `Stripe-Signature` checked with the webhook
@@ -36,10 +45,20 @@ export function stripeWebhookRoutes(deps: AppDeps) {
             `The signature does not match: ${message.split('\n')[0]}`,
           );
     }
+    // Stripe's SDK checks only the age: a signature dated ahead is as suspect as a stale one.
+    const ahead = (signedAt(signature) ?? 0) - Math.floor(Date.now() / 1000);
+    if (ahead > TOLERANCE_SECONDS) {
+      throw new HttpError(
+        400,
+        'invalid_signature',
+        `The signature is dated ${ahead} s in the future (at most ${TOLERANCE_SECONDS} s are accepted); check the clocks`,
+      );
+    }
     const outcome = await applyStripeEvent(
       deps.ledger,
       deps.read,
       deps.payments.pricing,
+      deps.payments.gateway,
       event,
       deps.clock(),
     );
