@@ -555,6 +555,35 @@ describe('money that must stop, through Stripe’s API (a loopback double)', () 
     expect((await me(client)).remainingCredits).toBe(70);
   });
 
+  it('refunds an invoice that reaches us after its subscription ended', async () => {
+    const { client, id } = await member(server);
+    const subscriptionId = `sub_${uid()}`;
+    const metadata = { userId: id, tierId: '1', billingType: 'subscription' };
+    await deliver(
+      server,
+      signed('invoice.paid', invoice(id, 1, subscriptionId, new Date().toISOString())),
+    );
+    await deliver(
+      server,
+      signed('customer.subscription.deleted', {
+        id: subscriptionId,
+        object: 'subscription',
+        status: 'canceled',
+        metadata,
+      }),
+    );
+    const paymentIntent = `pi_${uid()}`;
+    const late = invoice(id, 1, subscriptionId, '2027-01-01T00:00:00Z', paymentIntent);
+    expect((await deliver(server, signed('invoice.paid', late))).body.outcome).toBe(
+      'refunded: the subscription had ended',
+    );
+    const refunded = double.requests.filter(
+      (r) => r.path === '/v1/refunds' && r.body.get('payment_intent') === paymentIntent,
+    );
+    expect(refunded).toHaveLength(1);
+    expect((await me(client)).subscription).toBeNull();
+  });
+
   it('cancels the subscription at Stripe before deleting an account, and refunds a later invoice once', async () => {
     const { client, id } = await member(server);
     const subscriptionId = `sub_${uid()}`;

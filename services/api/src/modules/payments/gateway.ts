@@ -70,5 +70,8 @@ export const checkoutMetadata = (userId: string, offer: TierOffer) => ({
   billingType: offer.billingType,
 });
 
-/** Subscription checkouts stay payable this long: Stripe's shortest `expires_at`. */
-export const SUBSCRIPTION_CHECKOUT_MINUTES = 30;
+/**
+ * Subscription checkouts stay payable this long: Stripe's shortest `expires_at` (30 minutes)
+ * and a minute more, so a clock a little behind Stripe's is not refused.
+ */
+export const SUBSCRIPTION_CHECKOUT_MINUTES = 31;

@@ -82,6 +82,11 @@ const refundReasons: Record<string, { reason: string; outcome: string }> = {
     reason: 'second_subscription',
     outcome: 'refunded: a second subscription, cancelled (the account has one already)',
   },
+  // The subscription ended before its invoice reached us: no month is granted for it.
+  no_active_subscription: {
+    reason: 'subscription_ended',
+    outcome: 'refunded: the subscription had ended',
+  },
 };
 
 /**
