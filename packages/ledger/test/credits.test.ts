@@ -1,5 +1,6 @@
 import type { CreditEvent } from '@astra/contracts';
 import { describe, expect, it } from 'vitest';
+import { MAX_BALANCE } from '../src/credits/businessLogic.ts';
 import {
   balanceChange,
   type CreditCommand,
@@ -801,6 +802,40 @@ describe('one subscription per account', () => {
       .when(checkout('cs_2'))
       .then([started('cs_2')]);
   });
+  it('keeps a changed plan when an older invoice names the old tier, and resumes the plan it has', () => {
+    const explorer: Tier = { tierId: 2, tierName: 'Explorer', creditsPerMonth: 120 };
+    const changed: CreditEvent = {
+      type: 'SubscriptionPlanChanged',
+      data: {
+        fromTierId: 1,
+        tierId: 2,
+        tierName: 'Explorer',
+        creditsPerMonth: 120,
+        effectiveFrom: '2026-11-01',
+      },
+    };
+    given([opened, activated(), changed])
+      .when({ type: 'ActivateSubscription', tier: starter, subscriptionId: 'sub_1', now })
+      .thenNothingHappens();
+    const cancelled: CreditEvent = {
+      type: 'SubscriptionCancelled',
+      data: { reason: 'cancel_at_period_end', accessUntil: '2026-11-01' },
+    };
+    given([opened, activated(), changed, cancelled])
+      .when({
+        type: 'ActivateSubscription',
+        tier: starter,
+        subscriptionId: 'sub_1',
+        now,
+        resume: true,
+      })
+      .then([
+        {
+          type: 'SubscriptionActivated',
+          data: { ...explorer, subscriptionId: 'sub_1', nextRenewalDate: '2026-11-01' },
+        },
+      ]);
+  });
   it('changes plan from the next renewal, refusing the same plan and no plan', () => {
     const explorer: Tier = { tierId: 2, tierName: 'Explorer', creditsPerMonth: 120 };
     given([opened, activated('2026-12-01')])
@@ -841,5 +876,92 @@ describe('balance', () => {
     expect(state.balance).toBe(history.reduce((sum, e) => sum + balanceChange(e), 0));
     expect(state.balance).toBe(109);
     expect(state.totalGranted).toBe(115);
+  });
+});
+
+describe('balance ceiling', () => {
+  // Below the ceiling by `room` credits: balance and total granted both at MAX_BALANCE − room.
+  const near = (room: number): CreditEvent[] => [opened, granted(MAX_BALANCE - room, 'big')];
+  const grant = (amount: number, grantId = 'g-next'): CreditCommand => ({
+    type: 'GrantCredits',
+    grantId,
+    kind: 'promotional',
+    amount,
+    reason: 'Goodwill',
+    tierId: null,
+    reference: null,
+  });
+
+  it('is a billion credits: far above any account, far below 2^53 and the bigint columns', () => {
+    expect(MAX_BALANCE).toBe(1_000_000_000);
+    expect(MAX_BALANCE * 1_000_000 < Number.MAX_SAFE_INTEGER).toBe(true);
+  });
+
+  it('grants up to the ceiling exactly, and refuses a grant past it with balance_limit', () => {
+    given(near(100))
+      .when(grant(100))
+      .then([
+        {
+          type: 'CreditsGranted',
+          data: {
+            grantId: 'g-next',
+            kind: 'promotional',
+            amount: 100,
+            reason: 'Goodwill',
+            tierId: null,
+            reference: null,
+          },
+        },
+      ]);
+    given(near(100))
+      .when(grant(101))
+      .thenThrows('balance_limit', undefined, { limit: MAX_BALANCE, amount: 101 });
+    // A grant that was made already stays a no-op, not a refusal.
+    given(near(0)).when(grant(5, 'big')).thenNothingHappens();
+  });
+
+  it('refuses the free allotment, a positive adjustment and a monthly grant past it', () => {
+    given(near(5)).when({ type: 'GrantFreeAllotment', amount: 10 }).thenThrows('balance_limit');
+    given(near(5))
+      .when({ type: 'AdjustCredits', amount: 6, reason: 'Goodwill', adminId: 'a' })
+      .thenThrows('balance_limit');
+    // A deduction is always allowed, even at the ceiling.
+    given(near(0))
+      .when({ type: 'AdjustCredits', amount: -6, reason: 'Correction', adminId: 'a' })
+      .then([
+        { type: 'CreditsAdjusted', data: { amount: -6, reason: 'Correction', adminId: 'a' } },
+      ]);
+    given([...near(59), activated('2026-11-01')])
+      .when({
+        type: 'GrantMonthlyCredits',
+        tier: starter,
+        period: '2026-11',
+        trigger: 'renewal',
+        reference: null,
+        now,
+      })
+      .thenThrows('balance_limit');
+    given([...near(59), activated('2026-11-01')])
+      .when({ type: 'RefreshMonthlyCredits', tier: starter, now })
+      .thenThrows('balance_limit');
+  });
+
+  it('counts the total ever granted too: spending does not make room for more grants', () => {
+    const history = [...near(0), spent(500, 's-1')];
+    expect(fold(creditAccountDecider, history).balance).toBe(MAX_BALANCE - 500);
+    given(history).when(grant(100)).thenThrows('balance_limit');
+  });
+
+  it('refuses a refund of a spend that would take the balance past it', () => {
+    // An account past the ceiling from before it existed: its history replays as recorded.
+    const history: CreditEvent[] = [opened, granted(MAX_BALANCE + 50, 'old'), spent(100, 's-1')];
+    expect(fold(creditAccountDecider, history).balance).toBe(MAX_BALANCE - 50);
+    given(history)
+      .when({ type: 'RefundSpend', spendId: 's-1', reason: 'generation_failed' })
+      .thenThrows('balance_limit');
+    // Spending and deducting still work on such an account.
+    given(history)
+      .when(spend(10, 's-2'))
+      .then([spent(10, 's-2')]);
   });
 });

@@ -13,6 +13,28 @@ export async function checkpointOf(db: Kysely<unknown>, schema: string, names: r
   return earliest(names.map((name) => BigInt(rows.find((r) => r.name === name)?.position ?? 0)));
 }
 
+/**
+ * The position the named projections that are not failed have reached (all of them when every
+ * one is): a failed projection (`projection_failures`) is not waited for.
+ */
+export async function liveCheckpointOf(
+  db: Kysely<unknown>,
+  schema: string,
+  names: readonly string[],
+) {
+  const failed = new Set(
+    (
+      await readModels(db, schema)
+        .selectFrom('projection_failures')
+        .select('name')
+        .where('name', 'in', [...names])
+        .execute()
+    ).map((row) => row.name),
+  );
+  const live = names.filter((name) => !failed.has(name));
+  return checkpointOf(db, schema, live.length ? live : names);
+}
+
 const PROJECTION_LOCK_SPACE = 730_512;
 
 /**

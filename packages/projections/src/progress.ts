@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { checkpointOf } from './checkpoints.ts';
+import { liveCheckpointOf } from './checkpoints.ts';
 import { READ_SCHEMA } from './database.ts';
 
 /** How far the read models are: commands wait on it to answer with their own writes visible. */
@@ -49,7 +49,8 @@ export class PositionWaiters {
 
 /**
  * Progress of a projector in another process, read from the checkpoints table while someone
- * waits (the API's view when the projector runs on its own).
+ * waits (the API's view when the projector runs on its own). Like the projector's own `position`,
+ * it does not wait for a projection recorded as failed.
  */
 export class PolledProgress implements ProjectionProgress {
   private readonly waiters = new PositionWaiters();
@@ -75,7 +76,7 @@ export class PolledProgress implements ProjectionProgress {
 
   private async poll() {
     do {
-      this.waiters.advance(await checkpointOf(this.db, READ_SCHEMA, this.names));
+      this.waiters.advance(await liveCheckpointOf(this.db, READ_SCHEMA, this.names));
       if (this.waiters.pending > 0) await new Promise((r) => setTimeout(r, this.intervalMs));
     } while (this.waiters.pending > 0);
   }

@@ -8,16 +8,84 @@ import type { Projection } from './projections/projection.ts';
 export interface ProjectorOptions {
   schema?: string;
   batchSize?: number;
-  /** Told about failures the projector recovers from by retrying. */
+  /** Told about failures of whole batches (the log, the database), which it retries. */
   onError?: (error: unknown) => void;
+  /**
+   * Told when a projection fails (once per change of its position or error) and when it resumes.
+   * Logs by default.
+   */
+  onStatus?: (status: ProjectionStatus) => void;
+  /** The first wait before a failed projection tries again; it doubles up to `maxRetryMs`. */
+  retryMs?: number;
+  maxRetryMs?: number;
+}
+
+/** Where one projection stands. */
+export interface ProjectionStatus {
+  name: string;
+  /** `failed`: it cannot apply the event after `position`; the others go on without it. */
+  state: 'live' | 'failed';
+  /** Live: the position the projector has passed. Failed: its checkpoint. */
+  position: bigint;
+  error: string | null;
+  /** When it first failed (at this position or before). */
+  since: Date | null;
+}
+
+interface Failure {
+  position: bigint;
+  error: string;
+  since: Date;
+  /** Its own catch-up (with backoff) while it is out of the batches. */
+  recovery: Promise<void> | undefined;
+  /** Its catch-up reached the head: the main batches take it back. */
+  caughtUp: boolean;
+}
+
+interface BatchFailure {
+  projection: Projection;
+  position: bigint;
+  error: unknown;
 }
 
 const NOTHING_YET = Symbol('nothing yet');
+
+const messageOf = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+
+const logStatus = (status: ProjectionStatus) => {
+  if (status.state === 'failed') {
+    console.error(
+      `Projection ${status.name} cannot apply the event after position ${status.position}; the other projections go on, it retries: ${status.error}`,
+    );
+  } else {
+    console.log(
+      `Projection ${status.name} resumed; it is live again at position ${status.position}.`,
+    );
+  }
+};
 
 /**
  * Follows the global order from the projections' checkpoint and applies events in batches: each
  * batch, every projection's rows and its checkpoint commit in one transaction. Checkpoints are
  * read again under the projections' locks, so a second projector or a replay applies nothing twice.
+ *
+ * Each projection applies its part of a batch under a savepoint: one that throws is rolled back
+ * alone and marked failed (in memory, `status()`, and in `projection_failures`), and the others
+ * commit and go on. The failed one leaves the batches and retries on its own from its checkpoint,
+ * with backoff; once it has caught up, the batches take it back.
  */
 export class Projector implements ProjectionProgress {
   private readonly schema: string;
@@ -26,7 +94,12 @@ export class Projector implements ProjectionProgress {
   private controller: AbortController | undefined;
   /** Events this projector has applied since it was made. */
   applied = 0;
-  private running_: Promise<void> | undefined;
+  private following: Promise<void> | undefined;
+  private readonly failures = new Map<string, Failure>();
+  /** Projections with a row in `projection_failures` (to delete once they apply again). */
+  private readonly recorded = new Set<string>();
+  /** The main batches are between taking projections back and committing. */
+  private applying = false;
 
   constructor(
     private readonly store: EventStore,
@@ -40,10 +113,13 @@ export class Projector implements ProjectionProgress {
 
   /** Following the event log (between `start` and `stop`). */
   get running() {
-    return this.running_ !== undefined;
+    return this.following !== undefined;
   }
 
-  /** The position every projection has reached. */
+  /**
+   * The position the projector has passed: every live projection has applied everything up to
+   * it. A failed projection is not waited for (see `status()`).
+   */
   get position() {
     return this.waiters.position;
   }
@@ -52,19 +128,36 @@ export class Projector implements ProjectionProgress {
     return this.waiters.waitFor(position, timeoutMs);
   }
 
+  /** Each projection: live, or failed at its checkpoint with the error. */
+  status(): ProjectionStatus[] {
+    return this.projections.map(({ name }) => {
+      const failure = this.failures.get(name);
+      return failure
+        ? {
+            name,
+            state: 'failed',
+            position: failure.position,
+            error: failure.error,
+            since: failure.since,
+          }
+        : { name, state: 'live', position: this.position, error: null, since: null };
+    });
+  }
+
   /** Follows new events until `stop`; recovers from failures by resuming at the checkpoint. */
   start() {
-    if (this.running_) return;
+    if (this.following) return;
     const controller = new AbortController();
     this.controller = controller;
-    this.running_ = (async () => {
+    this.following = (async () => {
       while (!controller.signal.aborted) {
         try {
           await this.follow(controller.signal);
         } catch (error) {
+          this.applying = false;
           if (controller.signal.aborted) break;
           this.options.onError?.(error);
-          await new Promise((resolve) => setTimeout(resolve, 500));
+          await sleep(500, controller.signal);
         }
       }
     })();
@@ -72,22 +165,30 @@ export class Projector implements ProjectionProgress {
 
   async stop() {
     this.controller?.abort();
-    await this.running_;
-    this.running_ = undefined;
+    await this.following;
+    await Promise.all([...this.failures.values()].map((f) => f.recovery));
+    this.following = undefined;
   }
 
-  /** Applies everything committed so far, then returns (rebuilds, tests, one-off runs). */
+  /**
+   * Applies everything committed so far, then returns (rebuilds, tests, one-off runs). Here a
+   * projection that throws fails the whole batch, and the call.
+   */
   async catchUp() {
     // Reading the next batch overlaps applying this one.
-    let next = this.readBatch(await this.loadCheckpoint());
+    let from = await this.loadCheckpoint();
+    let next = this.readBatch(from);
     for (;;) {
       const batch = await next;
       if (batch.length === 0) return;
       next = this.readBatch(batch.at(-1)!.position);
-      await this.applyBatch(batch).catch(async (error) => {
+      await this.applyBatch(batch, from, this.projections, false).catch(async (error) => {
         await next.catch(() => {});
         throw error;
       });
+      from = batch.at(-1)!.position;
+      this.applied += batch.length;
+      this.waiters.advance(from);
     }
   }
 
@@ -101,8 +202,8 @@ export class Projector implements ProjectionProgress {
   }
 
   private async follow(signal: AbortSignal) {
-    const from = await this.loadCheckpoint();
-    const events = this.store.subscribeAll({ from, signal })[Symbol.asyncIterator]();
+    let lane = await this.loadCheckpoint();
+    const events = this.store.subscribeAll({ from: lane, signal })[Symbol.asyncIterator]();
     let pending = events.next();
     try {
       while (!signal.aborted) {
@@ -121,17 +222,42 @@ export class Projector implements ProjectionProgress {
           batch.push(next.value);
           pending = events.next();
         }
-        await this.applyBatch(batch);
+        this.applying = true;
+        await this.takeBack(lane);
+        const live = this.projections.filter((p) => !this.failures.has(p.name));
+        const failed = live.length ? await this.applyBatch(batch, lane, live, true) : [];
+        lane = batch.at(-1)!.position;
+        this.applying = false;
+        for (const failure of failed)
+          this.fail(failure.projection, failure.position, failure.error);
+        this.applied += batch.length;
+        this.waiters.advance(lane);
       }
     } finally {
       await events.return?.();
     }
   }
 
-  private async applyBatch(batch: readonly RecordedEvent[]) {
-    const names = this.projections.map((p) => p.name);
+  /**
+   * Applies `batch` (the events after `from`) to `projections` in one transaction. Isolated, each
+   * projection's part runs under a savepoint: the ones that throw are rolled back alone, recorded
+   * and returned. Otherwise the first that throws fails the whole batch.
+   */
+  private async applyBatch(
+    batch: readonly RecordedEvent[],
+    from: bigint,
+    projections: readonly Projection[],
+    isolated: boolean,
+  ): Promise<BatchFailure[]> {
+    const failures: BatchFailure[] = [];
+    const cleared: string[] = [];
     await this.db.transaction().execute(async (trx) => {
-      await lockProjections(trx, names);
+      failures.length = 0;
+      cleared.length = 0;
+      await lockProjections(
+        trx,
+        projections.map((p) => p.name),
+      );
       // Unqualified table names in a projection's SQL mean this projector's schema. The commit
       // need not wait for the disk: rows and checkpoint are lost together in a crash and the
       // events are applied again from the durable log.
@@ -139,34 +265,222 @@ export class Projector implements ProjectionProgress {
         set_config('synchronous_commit', 'off', true)`.execute(trx);
       const read = readModels(trx, this.schema);
       const stored = new Map(
-        (await read.selectFrom('checkpoints').selectAll().where('name', 'in', names).execute()).map(
-          (row) => [row.name, BigInt(row.position)],
-        ),
+        (
+          await read
+            .selectFrom('checkpoints')
+            .selectAll()
+            .where(
+              'name',
+              'in',
+              projections.map((p) => p.name),
+            )
+            .execute()
+        ).map((row) => [row.name, BigInt(row.position)]),
       );
-      for (const projection of this.projections) {
+      for (const projection of projections) {
         const checkpoint = stored.get(projection.name) ?? 0n;
+        if (isolated && checkpoint < from) {
+          // Its checkpoint went back (an operator, a restore): applying would leave a gap.
+          failures.push({
+            projection,
+            position: checkpoint,
+            error: new Error(`its checkpoint ${checkpoint} is behind the batch (from ${from})`),
+          });
+          continue;
+        }
         const fresh = batch.filter((event) => event.position > checkpoint);
         if (fresh.length === 0) continue;
-        await projection.apply(read, fresh);
+        const apply = async () => {
+          await projection.apply(read, fresh);
+          const position = fresh.at(-1)!.position.toString();
+          await read
+            .insertInto('checkpoints')
+            .values({ name: projection.name, position })
+            .onConflict((oc) => oc.column('name').doUpdateSet({ position }))
+            .execute();
+        };
+        if (!isolated) {
+          await apply();
+          continue;
+        }
+        await sql`SAVEPOINT projection`.execute(trx);
+        try {
+          await apply();
+          if (this.recorded.has(projection.name)) {
+            await read
+              .deleteFrom('projection_failures')
+              .where('name', '=', projection.name)
+              .execute();
+            cleared.push(projection.name);
+          }
+          await sql`RELEASE SAVEPOINT projection`.execute(trx);
+        } catch (error) {
+          await sql`ROLLBACK TO SAVEPOINT projection`.execute(trx);
+          failures.push({ projection, position: checkpoint, error });
+        }
+      }
+      for (const failure of failures) {
+        const row = {
+          name: failure.projection.name,
+          position: failure.position.toString(),
+          error: messageOf(failure.error),
+          failed_at: new Date(),
+          updated_at: new Date(),
+        };
         await read
-          .insertInto('checkpoints')
-          .values({ name: projection.name, position: fresh.at(-1)!.position.toString() })
+          .insertInto('projection_failures')
+          .values(row)
           .onConflict((oc) =>
-            oc.column('name').doUpdateSet({ position: fresh.at(-1)!.position.toString() }),
+            oc.column('name').doUpdateSet({
+              position: row.position,
+              error: row.error,
+              updated_at: row.updated_at,
+            }),
           )
           .execute();
       }
     });
-    this.applied += batch.length;
-    this.waiters.advance(batch.at(-1)!.position);
+    for (const name of cleared) this.recorded.delete(name);
+    for (const failure of failures) this.recorded.add(failure.projection.name);
+    return failures;
   }
 
+  /** Marks `projection` failed (telling once per change) and starts its own catch-up. */
+  private fail(projection: Projection, position: bigint, error: unknown) {
+    const message = messageOf(error);
+    const known = this.failures.get(projection.name);
+    const failure: Failure = {
+      position,
+      error: message,
+      since: known?.since ?? new Date(),
+      recovery: known?.recovery,
+      caughtUp: false,
+    };
+    this.failures.set(projection.name, failure);
+    if (known?.position !== position || known.error !== message) {
+      (this.options.onStatus ?? logStatus)({
+        name: projection.name,
+        state: 'failed',
+        position,
+        error: message,
+        since: failure.since,
+      });
+    }
+    failure.recovery ??= this.recover(projection).finally(() => {
+      const current = this.failures.get(projection.name);
+      if (current) current.recovery = undefined;
+    });
+  }
+
+  /** A failed projection on its own: from its checkpoint to the head, retrying with backoff. */
+  private async recover(projection: Projection) {
+    const signal = this.controller?.signal;
+    if (!signal) return;
+    let delay = this.options.retryMs ?? 500;
+    const maxDelay = this.options.maxRetryMs ?? 15_000;
+    while (!signal.aborted) {
+      await sleep(delay, signal);
+      if (signal.aborted) return;
+      try {
+        const reached = await this.catchUpAlone(projection);
+        const failure = this.failures.get(projection.name);
+        if (!failure) return;
+        if (!this.applying && reached >= this.waiters.position) {
+          this.resume(projection, reached);
+        } else {
+          failure.caughtUp = true; // the main batches take it back (closing any gap first)
+        }
+        return;
+      } catch (error) {
+        if (signal.aborted) return;
+        const position = await checkpointOf(this.db, this.schema, [projection.name]).catch(
+          () => this.failures.get(projection.name)?.position ?? 0n,
+        );
+        this.failFromRecovery(projection, position, error);
+        delay = Math.min(delay * 2, maxDelay);
+      }
+    }
+  }
+
+  /** Applies everything after the projection's checkpoint to it alone; its checkpoint at the end. */
+  private async catchUpAlone(projection: Projection) {
+    for (;;) {
+      const from = await checkpointOf(this.db, this.schema, [projection.name]);
+      const batch = await this.readBatch(from);
+      if (batch.length === 0) return from;
+      const [failure] = await this.applyBatch(batch, from, [projection], true);
+      if (!failure) continue;
+      if (batch.length === 1) throw failure.error;
+      // Find the event it fails on: one at a time up to it, so it waits right before it.
+      let at = from;
+      for (const event of batch) {
+        const [one] = await this.applyBatch([event], at, [projection], true);
+        if (one) throw one.error;
+        at = event.position;
+      }
+    }
+  }
+
+  /** A failure seen by the projection's own catch-up: recorded like one from the batches. */
+  private failFromRecovery(projection: Projection, position: bigint, error: unknown) {
+    const known = this.failures.get(projection.name);
+    if (!known) return;
+    const message = messageOf(error);
+    if (known.position !== position || known.error !== message) {
+      known.position = position;
+      known.error = message;
+      (this.options.onStatus ?? logStatus)({
+        name: projection.name,
+        state: 'failed',
+        position,
+        error: message,
+        since: known.since,
+      });
+    }
+  }
+
+  /** Before a batch from `lane`: takes back the projections whose own catch-up is done. */
+  private async takeBack(lane: bigint) {
+    for (const projection of this.projections) {
+      const failure = this.failures.get(projection.name);
+      if (!failure?.caughtUp) continue;
+      try {
+        // The batches moved on while it caught up: it closes that gap first (the batches wait).
+        let reached = await this.catchUpAlone(projection);
+        while (reached < lane) reached = await this.catchUpAlone(projection);
+        this.resume(projection, reached);
+      } catch (error) {
+        this.fail(projection, await checkpointOf(this.db, this.schema, [projection.name]), error);
+      }
+    }
+  }
+
+  private resume(projection: Projection, position: bigint) {
+    this.failures.delete(projection.name);
+    (this.options.onStatus ?? logStatus)({
+      name: projection.name,
+      state: 'live',
+      position,
+      error: null,
+      since: null,
+    });
+  }
+
+  /** Where the batches start: the earliest checkpoint of the live projections. */
   private async loadCheckpoint() {
-    const from = await checkpointOf(
-      this.db,
-      this.schema,
-      this.projections.map((p) => p.name),
-    );
+    const live = this.projections.filter((p) => !this.failures.has(p.name));
+    const names = (live.length ? live : this.projections).map((p) => p.name);
+    const from = await checkpointOf(this.db, this.schema, names);
+    const recorded = await readModels(this.db, this.schema)
+      .selectFrom('projection_failures')
+      .select('name')
+      .where(
+        'name',
+        'in',
+        this.projections.map((p) => p.name),
+      )
+      .execute();
+    for (const { name } of recorded) this.recorded.add(name);
     this.waiters.advance(from);
     return from;
   }

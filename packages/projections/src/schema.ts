@@ -3,6 +3,17 @@ import type { ColumnType, Insertable, Selectable } from 'kysely';
 
 /** `bigint` columns arrive as strings from both `pg` and PGlite. */
 type Int8 = ColumnType<string, string | bigint | number, string | bigint | number>;
+/**
+ * Credit amounts, balances and counters: `bigint` in SQL, numbers in TypeScript. `readModels`
+ * turns them into numbers as they are read, checking each is exact (`creditNumber`); the ledger's
+ * ceiling (`MAX_BALANCE`) keeps every account far inside that.
+ */
+type Credits = ColumnType<number, number | bigint | string, number | bigint | string>;
+type CreditsOrNull = ColumnType<
+  number | null,
+  number | bigint | string | null,
+  number | bigint | string | null
+>;
 type Json<T = unknown> = ColumnType<T, string, string>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -19,17 +30,17 @@ export interface ProfilesTable {
   birth_city: string | null;
   birth_country: string | null;
   language: string | null;
-  remaining_credits: number;
+  remaining_credits: Credits;
   /** Total credits ever granted. */
-  credits: number;
-  credits_per_month: number | null;
-  credits_rollover_remaining: number | null;
+  credits: Credits;
+  credits_per_month: CreditsOrNull;
+  credits_rollover_remaining: CreditsOrNull;
   /** The balance in lots by source, as the ledger keeps it, and its totals by source. */
   credit_lots: Json<CreditLot[]>;
-  subscription_credits: number;
-  free_credits: number;
-  promotional_credits: number;
-  purchased_credits: number;
+  subscription_credits: Credits;
+  free_credits: Credits;
+  promotional_credits: Credits;
+  purchased_credits: Credits;
   tier_id: number | null;
   subscription_tier: string | null;
   subscription_type: string | null;
@@ -55,9 +66,9 @@ export interface LedgerEntriesTable {
   user_id: string;
   stream_revision: Int8;
   type: string;
-  amount: number;
-  balance_after: number;
-  credits_after: number;
+  amount: Credits;
+  balance_after: Credits;
+  credits_after: Credits;
   actor_kind: string;
   actor_id: string | null;
   actor_role: string | null;
@@ -106,22 +117,22 @@ export interface UsageLogsTable {
   reading_result_id: string;
   reading_result_content: Json<Record<string, unknown>>;
   status: string;
-  credits_charged: number;
+  credits_charged: Credits;
   voice_agent_used: boolean;
   voice_reactivation: boolean;
-  voice_credits_charged: number;
+  voice_credits_charged: Credits;
   created_at: Timestamp;
   reading_revision: Int8;
 }
 
 export interface AdminStatsTable {
   id: number;
-  total_users: number;
-  active_users: number;
-  blocked_users: number;
-  deleted_users: number;
-  total_credits_used: number;
-  total_credits_granted: number;
+  total_users: Credits;
+  active_users: Credits;
+  blocked_users: Credits;
+  deleted_users: Credits;
+  total_credits_used: Credits;
+  total_credits_granted: Credits;
 }
 
 export interface AdminStatsUsersTable {
@@ -137,6 +148,16 @@ export interface FeedbackTable {
   user_id: string;
   message: string;
   created_at: Timestamp;
+}
+
+/** Projections that could not apply an event, while they cannot (see the projector). */
+export interface ProjectionFailuresTable {
+  name: string;
+  /** Its checkpoint: the event after it is the one it fails on. */
+  position: Int8;
+  error: string;
+  failed_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface CheckpointsTable {
@@ -155,6 +176,7 @@ export interface ReadModels {
   admin_stats_users: AdminStatsUsersTable;
   feedback: FeedbackTable;
   checkpoints: CheckpointsTable;
+  projection_failures: ProjectionFailuresTable;
 }
 
 export type Profile = Selectable<ProfilesTable>;

@@ -12,12 +12,25 @@ import {
 import type { Kysely } from 'kysely';
 import { checkpointOf } from './checkpoints.ts';
 import { READ_SCHEMA, readModels } from './database.ts';
+import { allProjections } from './projections/index.ts';
 
 export interface VerifyReport {
   accounts: number;
   events: number;
   position: bigint;
   differences: string[];
+  /** The log's last position when the replay read it. */
+  head: bigint;
+  /** Projections whose checkpoint stayed behind the head (a failed or stopped projector). */
+  behind: { name: string; position: bigint; head: bigint }[];
+}
+
+export interface VerifyOptions {
+  /**
+   * How long a projection may take to reach the head before it counts as behind (a live
+   * projector is usually there within milliseconds). Default 10 s.
+   */
+  lagGraceMs?: number;
 }
 
 /**
@@ -25,7 +38,11 @@ export interface VerifyReport {
  * `profiles` and `ledger_entries`, each as of its own checkpoint (projectors may run apart).
  * Any difference is listed.
  */
-export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Promise<VerifyReport> {
+export async function verifyLedger(
+  store: EventStore,
+  db: Kysely<unknown>,
+  { lagGraceMs = 10_000 }: VerifyOptions = {},
+): Promise<VerifyReport> {
   // One snapshot of the read models, taken with the checkpoint it belongs to.
   const snapshot = await db
     .transaction()
@@ -76,8 +93,11 @@ export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Prom
       balanceAfter: number;
     }
   >();
+  // The whole log is read: its last position is the head every projection must reach.
+  let head = 0n;
   for await (const event of store.readAll()) {
-    if (event.position > until) break;
+    head = event.position;
+    if (event.position > until) continue;
     if (event.position > snapshot.profilesAt) accountsAtProfiles ??= new Map(accounts);
     const userId = streamId(event.stream, 'credits');
     if (userId === null) continue;
@@ -170,5 +190,26 @@ export async function verifyLedger(store: EventStore, db: Kysely<unknown>): Prom
     events: expected.size,
     position: until,
     differences,
+    head,
+    behind: await projectionsBehind(db, head, lagGraceMs),
   };
+}
+
+/** The projections whose checkpoint has not reached `head` within `graceMs`. */
+async function projectionsBehind(db: Kysely<unknown>, head: bigint, graceMs: number) {
+  const names = allProjections.map((p) => p.name);
+  const until = Date.now() + graceMs;
+  for (;;) {
+    const rows = await readModels(db)
+      .selectFrom('checkpoints')
+      .selectAll()
+      .where('name', 'in', names)
+      .execute();
+    const behind = names.flatMap((name) => {
+      const position = BigInt(rows.find((r) => r.name === name)?.position ?? 0);
+      return position < head ? [{ name, position, head }] : [];
+    });
+    if (behind.length === 0 || Date.now() >= until) return behind;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

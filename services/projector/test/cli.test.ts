@@ -71,6 +71,35 @@ describe.runIf(await postgresForTests())(
       }
     }, 120_000);
 
+    it('verify exits 1 naming a projection left behind the log (failed, or not running)', async () => {
+      const database = await createThrowawayDatabase();
+      const storage = await openStorage({ databaseUrl: database.url, dataDir: null });
+      const db = databaseFor(storage.connection);
+      try {
+        await migrateReadModels(db, READ_SCHEMA);
+        await randomHistory(storage.store, { commands: 100, users: 3, seed: 9 });
+        // Every projection but the library catches up; its checkpoint stays at the start.
+        await new Projector(
+          storage.store,
+          db,
+          allProjections.filter((p) => p.name !== 'usage_logs'),
+        ).catchUp();
+        const verified = await cli('ledger:verify', { DATABASE_URL: database.url });
+        expect(verified.code, verified.output).toBe(1);
+        expect(verified.output).toMatch(
+          /BEHIND projection usage_logs is at position 0, the log's head is \d+/,
+        );
+        expect(verified.output).toMatch(
+          /Ledger verification FAILED: 1 projection behind the log \(usage_logs\)/,
+        );
+        expect(verified.output).not.toContain('DIFFERENCE');
+      } finally {
+        await db.destroy();
+        await storage.close();
+        await database.drop();
+      }
+    }, 120_000);
+
     it('exits 2 with the reason when it cannot run', async () => {
       const result = await cli('ledger:verify', { DATABASE_URL: 'mysql://nope' });
       expect(result.code).toBe(2);

@@ -2,7 +2,7 @@ import type { CreditEvent, CreditEventOf } from '@astra/contracts';
 import { daysUntil, firstDayOfNextMonth, isoDay, longDate, monthOf } from '../dates.ts';
 import { DomainError } from '../decider.ts';
 import { type CreditAccount, evolve, monthKey, type Purchase } from './credits.ts';
-import { isSubscriptionLot, lotTotals } from './lots.ts';
+import { lotTotals } from './lots.ts';
 
 /** A pricing tier as the command handler looked it up (our table, never the caller's word). */
 export interface Tier {
@@ -142,6 +142,33 @@ const requirePositiveWhole = (amount: number, what: string) => {
 };
 
 /**
+ * The balance ceiling: no command takes an account's balance, or its total ever granted, above a
+ * billion credits (`balance_limit`, nothing written). That is far beyond any real account (the
+ * largest pack is 320 credits, the largest month 480), and far below what the read models hold
+ * (`bigint` columns) and what JavaScript counts exactly (2^53): the read edge turns credit
+ * columns into numbers and can trust them, even summed over a million accounts at the ceiling.
+ * Deductions, spends and forfeits are never refused by it; a history from before it replays as
+ * recorded.
+ */
+export const MAX_BALANCE = 1_000_000_000;
+
+/** The granting commands' events, if they keep the account within `MAX_BALANCE`. */
+const withinCeiling = (state: CreditAccount, events: CreditEvent[]): CreditEvent[] => {
+  const after = events.reduce((s, event) => evolve(s, event), state);
+  const balanceOver = after.balance > MAX_BALANCE && after.balance > state.balance;
+  const grantedOver = after.totalGranted > MAX_BALANCE && after.totalGranted > state.totalGranted;
+  if (balanceOver || grantedOver) {
+    const amount = Math.max(after.balance - state.balance, after.totalGranted - state.totalGranted);
+    throw new DomainError(
+      'balance_limit',
+      `This would take the account past ${MAX_BALANCE.toLocaleString('en-US')} credits, the most an account can hold or be granted.`,
+      { limit: MAX_BALANCE, amount, balance: state.balance, totalGranted: state.totalGranted },
+    );
+  }
+  return events;
+};
+
+/**
  * The rollover, on subscription credits only: the subscription credits left carry over up to one
  * month's worth, anything above is forfeited by its own event first. Free, promotional and
  * purchased credits never expire and never count against the cap.
@@ -212,7 +239,7 @@ const grantFreeAllotment = (
   requireOpen(state);
   requirePositiveWhole(command.amount, 'The free allotment');
   if (state.freeAllotmentGranted) return [];
-  return [{ type: 'FreeCreditsGranted', data: { amount: command.amount } }];
+  return withinCeiling(state, [{ type: 'FreeCreditsGranted', data: { amount: command.amount } }]);
 };
 
 /** What refunds of a purchase's payment still have to take back, in credits. */
@@ -251,10 +278,13 @@ const grantCredits = (command: Cmd<'GrantCredits'>, state: CreditAccount): Credi
   // A refund of this payment that came first is applied now that the purchase is here.
   const paymentIntentId = command.reference?.paymentIntentId;
   const pending = paymentIntentId ? state.pendingRefunds[paymentIntentId] : undefined;
-  if (command.kind !== 'purchase' || !pending) return [granted];
+  if (command.kind !== 'purchase' || !pending) return withinCeiling(state, [granted]);
   const after = evolve(state, granted);
   const purchase = after.purchases[command.grantId];
-  return purchase ? [granted, ...reversalOf(purchase, pending, after)] : [granted];
+  return withinCeiling(
+    state,
+    purchase ? [granted, ...reversalOf(purchase, pending, after)] : [granted],
+  );
 };
 
 /** The subscription that still runs (active, or cancelled until its paid period ends). */
@@ -275,11 +305,19 @@ const activateSubscription = (
   // One plan per account: a second subscription is refused (its payment is given back).
   requireNoOtherSubscription(state, command.subscriptionId);
   const current = state.subscription;
-  const same =
-    current?.tierId === command.tier.tierId && current.subscriptionId === command.subscriptionId;
-  if (same && current?.status === 'active') return [];
-  // A cancellation at period end holds (a paid invoice does not undo it) unless resumed.
-  if (same && current?.status === 'cancelled' && !command.resume) return [];
+  if (current && current.subscriptionId === command.subscriptionId) {
+    // The running subscription: its plan changes only by ChangePlan (an old invoice's tier is a
+    // snapshot), and a cancellation at period end holds (a paid invoice does not undo it)
+    // unless resumed.
+    if (current.status === 'active' || !command.resume) return [];
+    const { tierId, tierName, creditsPerMonth, subscriptionId, nextRenewalDate } = current;
+    return [
+      {
+        type: 'SubscriptionActivated',
+        data: { tierId, tierName, creditsPerMonth, subscriptionId, nextRenewalDate },
+      },
+    ];
+  }
   return [
     {
       type: 'SubscriptionActivated',
@@ -288,7 +326,7 @@ const activateSubscription = (
         tierName: command.tier.tierName,
         creditsPerMonth: command.tier.creditsPerMonth,
         subscriptionId: command.subscriptionId,
-        nextRenewalDate: current?.nextRenewalDate ?? isoDay(command.now),
+        nextRenewalDate: isoDay(command.now),
       },
     },
   ];
@@ -312,7 +350,10 @@ const refreshMonthlyCredits = (
   if (state.grantedMonths.includes(monthKey(subscription.subscriptionId, period))) {
     throw errors.refreshNotDue(firstDayOfNextMonth(command.now), command.now);
   }
-  return monthlyGrant(state, command.tier, period, command.now, 'manual_refresh', null);
+  return withinCeiling(
+    state,
+    monthlyGrant(state, command.tier, period, command.now, 'manual_refresh', null),
+  );
 };
 
 const grantMonthlyCredits = (
@@ -325,14 +366,17 @@ const grantMonthlyCredits = (
   if (!command.tier || command.tier.tierId !== subscription.tierId) throw errors.invalidTier();
   if (state.grantedMonths.includes(monthKey(subscription.subscriptionId, command.period)))
     return [];
-  return monthlyGrant(
+  return withinCeiling(
     state,
-    command.tier,
-    command.period,
-    command.now,
-    command.trigger,
-    command.reference,
-    command.nextRenewalDate,
+    monthlyGrant(
+      state,
+      command.tier,
+      command.period,
+      command.now,
+      command.trigger,
+      command.reference,
+      command.nextRenewalDate,
+    ),
   );
 };
 
@@ -351,7 +395,7 @@ const refundSpend = (command: Cmd<'RefundSpend'>, state: CreditAccount): CreditE
   const spend = state.recentSpends.find((s) => s.spendId === command.spendId);
   if (!spend) throw errors.spendNotRefundable(command.spendId);
   if (spend.refunded) return []; // refunding twice is a no-op, not a second refund
-  return [
+  return withinCeiling(state, [
     {
       type: 'SpendRefunded',
       data: {
@@ -361,7 +405,7 @@ const refundSpend = (command: Cmd<'RefundSpend'>, state: CreditAccount): CreditE
         lots: [...spend.taken],
       },
     },
-  ];
+  ]);
 };
 
 const adjustCredits = (command: Cmd<'AdjustCredits'>, state: CreditAccount): CreditEvent[] => {
@@ -377,9 +421,9 @@ const adjustCredits = (command: Cmd<'AdjustCredits'>, state: CreditAccount): Cre
   if (command.amount < 0 && -command.amount > state.balance) {
     throw errors.insufficientCredits(-command.amount, state.balance);
   }
-  return [
+  return withinCeiling(state, [
     { type: 'CreditsAdjusted', data: { amount: command.amount, reason, adminId: command.adminId } },
-  ];
+  ]);
 };
 
 const refundPurchase = (command: Cmd<'RefundPurchase'>, state: CreditAccount): CreditEvent[] => {

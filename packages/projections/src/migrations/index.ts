@@ -3,6 +3,8 @@ import * as readModels001 from './2026_11_21_001_read_models.ts';
 import * as feedback002 from './2026_11_21_002_feedback.ts';
 import * as ledgerPaymentLookup003 from './2026_11_21_003_ledger_payment_lookup.ts';
 import * as creditLots004 from './2026_11_23_004_credit_lots.ts';
+import * as creditBigints005 from './2026_11_23_005_credit_bigints.ts';
+import * as projectionFailures006 from './2026_11_23_006_projection_failures.ts';
 
 /** Every read-model migration in order; names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +12,8 @@ const migrations: Record<string, Migration> = {
   '2026_11_21_002_feedback': feedback002,
   '2026_11_21_003_ledger_payment_lookup': ledgerPaymentLookup003,
   '2026_11_23_004_credit_lots': creditLots004,
+  '2026_11_23_005_credit_bigints': creditBigints005,
+  '2026_11_23_006_projection_failures': projectionFailures006,
 };
 
 /** Brings the read models in `schema` up to date (creating the schema when missing). */

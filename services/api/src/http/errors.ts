@@ -33,6 +33,7 @@ const statusOfDomainError: Record<string, number> = {
   invalid_tier: 422,
   refresh_not_due: 409,
   spend_not_refundable: 409,
+  balance_limit: 409,
   subscription_active: 409,
   checkout_in_progress: 409,
   same_plan: 409,

@@ -1,10 +1,30 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { type ColumnType, type Kysely, sql } from 'kysely';
 import type { AppDb } from '../storage/appDatabase.ts';
+import type { AppTables } from '../storage/schema.ts';
 import { HttpError } from './errors.ts';
 
 const KEY = /^[\w.:-]{1,200}$/;
 const KEPT_HOURS = 24;
+/**
+ * How long a pending claim is held without word from its request, on the database's clock (one
+ * clock for every API replica). A running request renews it every half lease, so only a claim
+ * whose process is gone (a crash, `kill -9`) runs out; the next retry with its key takes it over.
+ */
+export const LEASE_SECONDS = 5 * 60;
+
+/** The claim's lease and holder (migration 005), beside the columns in `AppTables`. */
+type Claims = Kysely<{
+  idempotency_keys: AppTables['idempotency_keys'] & {
+    lease_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
+    claim_token: string | null;
+  };
+}>;
+
+const leaseEnd = sql<Date>`now() + make_interval(secs => ${LEASE_SECONDS})`;
+/** A claim's lease has run out (one from before leases: counted from when it was made). */
+const leaseOver = sql<boolean>`coalesce(lease_until, created_at + make_interval(secs => ${LEASE_SECONDS})) < now()`;
 
 /** Answers are replayed for a day; older keys are forgotten. */
 export const purgeIdempotencyKeys = (db: AppDb) =>
@@ -16,12 +36,18 @@ export const purgeIdempotencyKeys = (db: AppDb) =>
 /**
  * `Idempotency-Key` on commands: the first request with a key runs and its answer is stored;
  * the same key with the same request replays that answer and applies nothing again. A key
- * reused for a different request is refused, and so is one whose first request still runs.
- * Sign-in routes are not commands of the ledger: a replay could not give back a session.
+ * reused for a different request is refused, and so is one whose first request still runs
+ * (`409 request_in_progress`, with `Retry-After`). A claim holds a lease that its request renews;
+ * a claim whose request was cut off (its process died) is taken over when the lease runs out, and
+ * the request runs again: the commands behind these routes are idempotent by their own ids, so
+ * the retry learns the outcome without applying it twice. Only the claim's current holder
+ * records an answer. Sign-in routes are not commands of the ledger: a replay could not give back
+ * a session.
  */
 export const idempotency =
-  (db: AppDb): RequestHandler =>
+  (appDb: AppDb): RequestHandler =>
   async (req, res, next) => {
+    const db = appDb as unknown as Claims;
     const header = req.get('idempotency-key');
     // Answers are matched by their JSON body: a body of another kind (a picture) is not keyed.
     if (
@@ -46,10 +72,17 @@ export const idempotency =
     const requestHash = createHash('sha256')
       .update(`${req.method} ${req.originalUrl}\n${JSON.stringify(req.body ?? null)}`)
       .digest('hex');
+    const token = randomUUID();
 
-    const claimed = await db
+    let claimed = await db
       .insertInto('idempotency_keys')
-      .values({ key, request_hash: requestHash, created_at: new Date() })
+      .values({
+        key,
+        request_hash: requestHash,
+        created_at: new Date(),
+        lease_until: leaseEnd,
+        claim_token: token,
+      })
       .onConflict((oc) => oc.column('key').doNothing())
       .returning('key')
       .executeTakeFirst();
@@ -57,7 +90,14 @@ export const idempotency =
     if (!claimed) {
       const first = await db
         .selectFrom('idempotency_keys')
-        .selectAll()
+        .select([
+          'request_hash',
+          'status',
+          'body',
+          sql<number>`ceil(extract(epoch from (coalesce(lease_until, created_at + make_interval(secs => ${LEASE_SECONDS})) - now())))`.as(
+            'lease_left',
+          ),
+        ])
         .where('key', '=', key)
         .executeTakeFirst();
       if (!first)
@@ -71,7 +111,23 @@ export const idempotency =
           ),
         );
       }
-      if (first.status === null) {
+      if (first.status !== null) {
+        res.set('Idempotent-Replayed', 'true');
+        res.status(first.status).json(first.body);
+        return;
+      }
+      // Pending: its request was cut off if the lease ran out. One retry takes it over.
+      claimed = await db
+        .updateTable('idempotency_keys')
+        .set({ lease_until: leaseEnd, claim_token: token })
+        .where('key', '=', key)
+        .where('status', 'is', null)
+        .where('request_hash', '=', requestHash)
+        .where(leaseOver)
+        .returning('key')
+        .executeTakeFirst();
+      if (!claimed) {
+        res.set('Retry-After', String(Math.max(1, Number(first.lease_left) || 1)));
         return next(
           new HttpError(
             409,
@@ -80,22 +136,38 @@ export const idempotency =
           ),
         );
       }
-      res.set('Idempotent-Replayed', 'true');
-      res.status(first.status).json(first.body);
-      return;
+      console.warn(
+        `Idempotency-Key ${header}: its first request was cut off (lease over); running it again.`,
+      );
     }
+
+    // Held while the request runs: renewed every half lease, released with the answer.
+    const mine = () =>
+      db.updateTable('idempotency_keys').where('key', '=', key).where('claim_token', '=', token);
+    const renewal = setInterval(() => {
+      void mine()
+        .set({ lease_until: leaseEnd })
+        .where('status', 'is', null)
+        .execute()
+        .catch(() => {});
+    }, LEASE_SECONDS * 500);
+    renewal.unref();
+    res.once('close', () => clearInterval(renewal));
 
     // Keep the answer: final ones are replayed; a server failure frees the key for a retry.
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
+      clearInterval(renewal);
       const status = res.statusCode;
       const stored =
         status >= 500
-          ? db.deleteFrom('idempotency_keys').where('key', '=', key).execute()
-          : db
-              .updateTable('idempotency_keys')
-              .set({ status, body: JSON.stringify(body ?? null) })
+          ? db
+              .deleteFrom('idempotency_keys')
               .where('key', '=', key)
+              .where('claim_token', '=', token)
+              .execute()
+          : mine()
+              .set({ status, body: JSON.stringify(body ?? null), lease_until: null })
               .execute();
       stored.then(
         () => json(body),

@@ -3,6 +3,7 @@ import * as sessions001 from './migrations/2026_11_21_001_sessions_and_idempoten
 import * as avatars002 from './migrations/2026_11_21_002_avatars.ts';
 import * as localCheckout003 from './migrations/2026_11_21_003_local_checkout.ts';
 import * as localRefunds004 from './migrations/2026_11_23_004_local_refunds.ts';
+import * as idempotencyLease005 from './migrations/2026_11_23_005_idempotency_lease.ts';
 import type { AppTables } from './schema.ts';
 
 export const APP_SCHEMA = 'app';
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_21_002_avatars': avatars002,
   '2026_11_21_003_local_checkout': localCheckout003,
   '2026_11_23_004_local_refunds': localRefunds004,
+  '2026_11_23_005_idempotency_lease': idempotencyLease005,
 };
 
 export type AppDb = Kysely<AppTables>;
