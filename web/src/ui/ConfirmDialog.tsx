@@ -15,9 +15,14 @@ interface ConfirmDialogProps {
   busyLabel: string;
   busy: boolean;
   onConfirm: () => void;
+  /** 'red' (the default) for what cannot be taken back; the brand colour for a plain change. */
+  confirmColorPalette?: 'red' | 'brand';
 }
 
-/** Asks before something that cannot be taken back: an alert dialog with a red confirm button. */
+/**
+ * Asks before something that cannot be taken back (an alert dialog with a red confirm button),
+ * or before a change that deserves a second look, such as another plan.
+ */
 export function ConfirmDialog({
   open,
   onOpenChange,
@@ -29,6 +34,7 @@ export function ConfirmDialog({
   busyLabel,
   busy,
   onConfirm,
+  confirmColorPalette = 'red',
 }: ConfirmDialogProps) {
   return (
     <Dialog.Root role="alertdialog" open={open} onOpenChange={(event) => onOpenChange(event.open)}>
@@ -49,7 +55,12 @@ export function ConfirmDialog({
                   {cancelLabel}
                 </Button>
               </Dialog.ActionTrigger>
-              <Button colorPalette="red" loading={busy} loadingText={busyLabel} onClick={onConfirm}>
+              <Button
+                colorPalette={confirmColorPalette}
+                loading={busy}
+                loadingText={busyLabel}
+                onClick={onConfirm}
+              >
                 {confirmLabel}
               </Button>
             </Dialog.Footer>

@@ -25,6 +25,7 @@ import { LedgerReference } from './LedgerReference';
 import {
   formatLedgerDate,
   LEDGER_KIND_PALETTE,
+  ledgerDetail,
   ledgerKind,
   ledgerLabel,
   signedAmount,
@@ -150,7 +151,7 @@ export default function CreditHistoryPage() {
                               <Badge colorPalette={LEDGER_KIND_PALETTE[kind]} variant="subtle">
                                 {ledgerLabel(entry)}
                               </Badge>
-                              <Text as="span">{entry.reason}</Text>
+                              {ledgerDetail(entry) && <Text as="span">{ledgerDetail(entry)}</Text>}
                             </HStack>
                             <LedgerReference reference={entry.reference} />
                             {/* On phones the date column folds into the description. */}

@@ -23,7 +23,11 @@ const KIND_BY_TYPE: Record<string, LedgerKind> = {
   CreditsForfeited: 'forfeit',
   CreditAccountOpened: 'account',
   CreditAccountClosed: 'account',
+  PurchaseRefundPending: 'refund',
   SubscriptionActivated: 'subscription',
+  SubscriptionCheckoutStarted: 'subscription',
+  SubscriptionCheckoutClosed: 'subscription',
+  SubscriptionPlanChanged: 'subscription',
   SubscriptionCancelled: 'subscription',
   SubscriptionEnded: 'subscription',
 };
@@ -53,29 +57,66 @@ export const LEDGER_KIND_PALETTE: Record<LedgerKind, string> = {
 export const ledgerKind = (entry: Pick<LedgerEntryView, 'type'>): LedgerKind =>
   KIND_BY_TYPE[entry.type] ?? 'other';
 
-/** Payment and subscription events read better by their own names than by their group. */
+/** What each event is, in the words of the person whose credits they are. */
 const LABEL_BY_TYPE: Record<string, string> = {
-  SubscriptionActivated: 'Subscription',
-  MonthlyCreditsGranted: 'Monthly credits',
-  RolloverForfeited: 'Rollover forfeited',
-  SubscriptionCancelled: 'Cancelled',
-  SubscriptionEnded: 'Ended',
-  PurchaseReversed: 'Refunded purchase',
+  CreditAccountOpened: 'Account opened',
+  FreeCreditsGranted: 'Free welcome credits',
+  SubscriptionActivated: 'Monthly plan started',
+  MonthlyCreditsGranted: 'Monthly plan credits',
+  RolloverForfeited: 'Unused plan credits expired',
+  CreditsSpent: 'Reading',
+  SpendRefunded: 'Credits returned',
+  CreditsAdjusted: 'Adjusted by support',
+  PurchaseReversed: 'Refund of a pack purchase',
+  PurchaseRefundPending: 'Refund received',
+  SubscriptionCheckoutStarted: 'Plan checkout opened',
+  SubscriptionCheckoutClosed: 'Plan checkout closed',
+  SubscriptionPlanChanged: 'Plan changed',
+  SubscriptionCancelled: 'Monthly plan cancelled',
+  SubscriptionEnded: 'Monthly plan ended',
+  CreditsForfeited: 'Credits removed with the account',
+  CreditAccountClosed: 'Account closed',
 };
 
-/** The entry's badge: 'Purchase' for bought credits, else by type, else by its group. */
+/**
+ * The entry's name: a payment is named as the payment it was ('Credit pack purchase',
+ * 'Monthly plan payment'), other changes by their type, unknown ones by their group.
+ */
 export function ledgerLabel(entry: Pick<LedgerEntryView, 'type' | 'reference'>): string {
-  if (entry.type === 'CreditsGranted' && entry.reference) return 'Purchase';
+  if (entry.type === 'CreditsGranted') {
+    return entry.reference ? 'Credit pack purchase' : 'Promotional credits';
+  }
+  if (entry.type === 'MonthlyCreditsGranted' && entry.reference?.invoiceId) {
+    return 'Monthly plan payment';
+  }
   return LABEL_BY_TYPE[entry.type] ?? LEDGER_KIND_LABEL[ledgerKind(entry)];
 }
 
-/** Names of the outside ids a ledger entry may carry (Stripe's, for payments). */
+/**
+ * The line under the name. The server's reason is plain for most entries; the rollover cap's
+ * says which credits it concerns, because it never touches bought, free or promotional ones.
+ */
+export function ledgerDescription(entry: Pick<LedgerEntryView, 'type' | 'reason'>): string {
+  if (entry.type === 'RolloverForfeited') {
+    return "At renewal, subscription credits above one month's worth do not carry over. Purchased, free and promotional credits are never affected.";
+  }
+  return entry.reason;
+}
+
+/** The description, unless it would only repeat the name ('Free welcome credits' twice). */
+export function ledgerDetail(entry: Pick<LedgerEntryView, 'type' | 'reason' | 'reference'>) {
+  const description = ledgerDescription(entry);
+  return description.toLowerCase() === ledgerLabel(entry).toLowerCase() ? null : description;
+}
+
+/** Names of the outside ids a ledger entry may carry (the payment provider's, for payments). */
 const REFERENCE_LABEL: Record<string, string> = {
   checkoutSessionId: 'Checkout session',
-  paymentIntentId: 'Payment intent',
+  paymentIntentId: 'Payment',
   invoiceId: 'Invoice',
   subscriptionId: 'Subscription',
   chargeId: 'Charge',
+  stripeEventId: 'Payment event',
 };
 
 /** [['Checkout session', 'cs_…'], …]: known ids first, in a fixed order, then any others. */

@@ -5,6 +5,7 @@ import { LinkButton } from '../../ui/LinkButton';
 import { Surface } from '../../ui/Surface';
 import { CancelSubscriptionDialog } from '../subscription/CancelSubscriptionDialog';
 import { formatRenewalDate } from '../subscription/renewalDate';
+import { keptCredits, renewalKeepsText } from '../subscription/renewalKeeps';
 import { useRefreshMonthlyCredits } from '../subscription/useRefreshMonthlyCredits';
 
 /** Spec §9: remaining / monthly credits as a percentage, clamped to 0-100. */
@@ -19,6 +20,7 @@ export function SubscriptionCard({ me, subscription }: { me: Me; subscription: S
   const active = subscription.status === 'active';
   const percent = monthlyProgress(me.remainingCredits, subscription.creditsPerMonth);
   const renewal = formatRenewalDate(subscription.nextRenewalDate);
+  const { keeps, forfeits } = renewalKeepsText(subscription, me.creditLots);
 
   return (
     <Surface as="section" tone="glow" aria-labelledby="subscription-heading">
@@ -54,7 +56,8 @@ export function SubscriptionCard({ me, subscription }: { me: Me; subscription: S
         <Stack gap="3" align="flex-start">
           <Text color="fg.muted" fontSize="sm">
             Your subscription is cancelled and will not renew. Your access continues until{' '}
-            {renewal ?? 'your renewal date'}.
+            {renewal ?? 'your renewal date'}. Your {keptCredits(me.creditLots)} purchased and free
+            credits never expire.
           </Text>
           <LinkButton to="/pricing" size="sm" variant="outline">
             View Plans
@@ -71,6 +74,11 @@ export function SubscriptionCard({ me, subscription }: { me: Me; subscription: S
               Your credits refresh automatically on {renewal ?? 'your next renewal date'}.
             </Text>
           )}
+          {/* What the renewal keeps, so a renewal is never read as a threat to bought credits. */}
+          <Text fontSize="sm">
+            At your next renewal: {keeps}
+            {forfeits && ` ${forfeits}`}
+          </Text>
           <HStack gap="3" wrap="wrap">
             {subscription.needsRefresh && (
               <Button

@@ -1,7 +1,13 @@
 import { Text } from '@chakra-ui/react';
+import { currencyLabel } from '../pricing/priceFormat';
+import { useConfiguredCurrency } from '../pricing/pricingApi';
 import { LegalDocument, type LegalSection } from './LegalDocument';
 
-const SECTIONS: LegalSection[] = [
+/**
+ * The terms' sections. Prices and refunds are written in the one currency the server is
+ * configured with (GET /api/pricing), never a currency typed here that could contradict it.
+ */
+const sections = (currency: string | null): LegalSection[] => [
   {
     title: 'What Astra is',
     body: (
@@ -36,8 +42,9 @@ const SECTIONS: LegalSection[] = [
     body: (
       <Text>
         Readings are paid for with credits. The credit cost of each reading is shown before you
-        spend. Credits are sold as one-time packs or as monthly subscriptions. All prices are in
-        euros (EUR) and include applicable taxes.
+        spend. Credits are sold as one-time packs or as monthly subscriptions. All prices are in{' '}
+        {currency ? currencyLabel(currency) : 'the one currency shown on our pricing page'} and
+        include applicable taxes.
       </Text>
     ),
   },
@@ -57,7 +64,8 @@ const SECTIONS: LegalSection[] = [
       <Text>
         Refunds are given only for technical defects, for example when a reading could not be
         delivered and the credits were not returned automatically. Approved refunds are paid within
-        14 days.
+        14 days, in {currency ? currencyLabel(currency) : 'the currency of our prices'}, the
+        currency you paid in.
       </Text>
     ),
   },
@@ -113,11 +121,12 @@ const SECTIONS: LegalSection[] = [
 ];
 
 export default function TermsPage() {
+  const currency = useConfiguredCurrency();
   return (
     <LegalDocument
       title="Terms of Service"
       intro="These terms govern your use of Astra. Please read them carefully; by using Astra you agree to them."
-      sections={SECTIONS}
+      sections={sections(currency)}
     />
   );
 }

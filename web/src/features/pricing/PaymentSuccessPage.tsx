@@ -1,6 +1,7 @@
 import { subscriptionMessages } from '@astra/contracts';
 import { Button, Heading, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
-import { CircleCheck, CircleX } from 'lucide-react';
+import { CircleCheck, CircleX, Hourglass, SearchX } from 'lucide-react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { LinkButton } from '../../ui/LinkButton';
 import { PageContainer } from '../../ui/PageContainer';
@@ -9,104 +10,154 @@ import { Surface } from '../../ui/Surface';
 import { TextLink } from '../../ui/TextLink';
 import { useCurrentUser } from '../auth/authApi';
 import { creditsText } from './priceFormat';
+import { clearPurchaseReturn, readPurchaseReturn, returnPathName } from './purchaseReturn';
 import { SupportEmailLink } from './SupportEmailLink';
 import { useCheckoutConfirmation } from './useCheckoutConfirmation';
 
 type Confirmation = ReturnType<typeof useCheckoutConfirmation>;
 
+/**
+ * What this page can truthfully say. Only a payment the server reports `complete` is called
+ * successful; a missing, unknown or unconfirmed session is named for what it is.
+ */
+type Outcome = 'confirmed' | 'processing' | 'slow' | 'canceled' | 'unknown';
+
+const TITLES: Record<Outcome, string> = {
+  confirmed: subscriptionMessages.paymentSuccessful,
+  processing: 'Confirming your payment…',
+  slow: 'Your payment is still being confirmed',
+  canceled: subscriptionMessages.paymentCanceled,
+  unknown: "We couldn't find this payment",
+};
+
+function outcomeOf(sessionId: string | null, confirmation: Confirmation): Outcome {
+  if (!sessionId || confirmation.notFound) return 'unknown';
+  if (confirmation.landed) return 'confirmed';
+  if (confirmation.canceled) return 'canceled';
+  return confirmation.timedOut ? 'slow' : 'processing';
+}
+
 /** Where a payment page sends the buyer back: '/success?session_id=…'. */
 export default function PaymentSuccessPage() {
   const [params] = useSearchParams();
   const sessionId = params.get('session_id');
-  const { me } = useCurrentUser();
   const confirmation = useCheckoutConfirmation(sessionId);
-  const title = confirmation.canceled
-    ? subscriptionMessages.paymentCanceled
-    : subscriptionMessages.paymentSuccessful;
-  const Icon = confirmation.canceled ? CircleX : CircleCheck;
+  const outcome = outcomeOf(sessionId, confirmation);
+  const title = TITLES[outcome];
 
   return (
     <PageContainer maxW="2xl">
       <PageTitle>{title}</PageTitle>
-      <Surface tone="glow" alignItems="center" textAlign="center" gap="5" py="10">
-        <Icon
-          aria-hidden
-          size={44}
-          color={`var(--chakra-colors-fg-${confirmation.canceled ? 'muted' : 'success'})`}
-        />
-        <Heading as="h1" textStyle="pageTitle">
-          {title}
-        </Heading>
+      <Surface
+        tone={outcome === 'confirmed' ? 'glow' : 'plain'}
+        alignItems="center"
+        textAlign="center"
+        gap="5"
+        py="10"
+      >
+        <OutcomeIcon outcome={outcome} />
         <Stack gap="3" align="center" aria-live="polite">
-          {sessionId ? (
-            <ConfirmationText confirmation={confirmation} />
-          ) : (
-            <Text>
-              Thank you for your purchase. Your credits will appear in your balance shortly.
-            </Text>
-          )}
+          <Heading as="h1" textStyle="pageTitle">
+            {title}
+          </Heading>
+          <OutcomeText outcome={outcome} confirmation={confirmation} />
         </Stack>
-        {!confirmation.canceled && (
-          <Text fontSize="sm" color="fg.muted">
-            A confirmation e-mail {me ? `is on its way to ${me.email}` : 'follows shortly'}.
-          </Text>
-        )}
-        <HStack gap="3" wrap="wrap" justify="center">
-          <LinkButton to="/app">Go to Dashboard</LinkButton>
-          <LinkButton to="/pricing" variant="outline">
-            View Plans
-          </LinkButton>
-        </HStack>
+        <OutcomeLinks outcome={outcome} />
       </Surface>
     </PageContainer>
   );
 }
 
-function ConfirmationText({ confirmation }: { confirmation: Confirmation }) {
-  const { status, landed, canceled, notFound, timedOut, checkAgain } = confirmation;
+function OutcomeIcon({ outcome }: { outcome: Outcome }) {
+  if (outcome === 'processing') return <Spinner size="xl" color="brand.fg" aria-hidden />;
+  const Icon = { confirmed: CircleCheck, slow: Hourglass, canceled: CircleX, unknown: SearchX }[
+    outcome
+  ];
+  const tone = outcome === 'confirmed' ? 'success' : 'muted';
+  return <Icon aria-hidden size={44} color={`var(--chakra-colors-fg-${tone})`} />;
+}
 
-  if (landed && status) {
-    return (
-      <>
-        <Text fontSize="lg" fontWeight="semibold">
-          {creditsText(status.creditsAdded ?? 0)} added to your balance.
-        </Text>
-        <Text color="fg.muted">
-          {status.billingType === 'subscription'
-            ? `Your ${status.tierName} subscription is active.`
-            : `Your ${status.tierName} credit pack is ready to use.`}{' '}
-          Your new balance is {creditsText(status.remainingCredits)}.
-        </Text>
-      </>
-    );
-  }
-  if (canceled) return <Text>This checkout was canceled, so no charge was made.</Text>;
-  if (notFound) {
-    return (
-      <Text>
-        We couldn't find this payment. If you were charged, your credits will appear shortly; if
-        they don't, write to <SupportEmailLink />.
-      </Text>
-    );
-  }
-  if (timedOut) {
-    return (
-      <>
+function OutcomeText({ outcome, confirmation }: { outcome: Outcome; confirmation: Confirmation }) {
+  const { me } = useCurrentUser();
+  const { status, checkAgain } = confirmation;
+
+  switch (outcome) {
+    case 'confirmed':
+      return (
+        <>
+          <Text fontSize="lg" fontWeight="semibold">
+            {creditsText(status?.creditsAdded ?? 0)} added to your balance.
+          </Text>
+          <Text color="fg.muted">
+            {status?.billingType === 'subscription'
+              ? `Your ${status.tierName} subscription is active.`
+              : `Your ${status?.tierName} credit pack is ready to use.`}{' '}
+            Your new balance is {creditsText(status?.remainingCredits ?? 0)}.
+          </Text>
+          <Text fontSize="sm" color="fg.muted">
+            A confirmation e-mail {me ? `is on its way to ${me.email}` : 'follows shortly'}.
+          </Text>
+        </>
+      );
+    case 'canceled':
+      return <Text>This checkout was canceled, so no charge was made.</Text>;
+    case 'unknown':
+      return (
         <Text>
-          Confirming your payment is taking longer than usual. Your credits will appear in your
-          balance shortly, and your <TextLink to="/credits">credit history</TextLink> lists them as
-          they land.
+          There is no confirmed payment behind this page. If you were charged, your credits will
+          appear in your <TextLink to="/credits">credit history</TextLink> shortly; if they don't,
+          write to <SupportEmailLink />.
         </Text>
-        <Button size="sm" variant="outline" onClick={checkAgain}>
-          Check again
-        </Button>
-      </>
+      );
+    case 'slow':
+      return (
+        <>
+          <Text>
+            The payment provider has not confirmed this payment yet. Nothing is lost: your credits
+            appear in your balance as soon as it does, and your{' '}
+            <TextLink to="/credits">credit history</TextLink> lists them as they land.
+          </Text>
+          <Button size="sm" variant="outline" onClick={checkAgain}>
+            Check again
+          </Button>
+        </>
+      );
+    default:
+      return (
+        <Text color="fg.muted">
+          We're waiting for the payment provider to confirm it. This usually takes a few seconds.
+        </Text>
+      );
+  }
+}
+
+/** A paid purchase that began at a reading form short of credits leads back to that form. */
+function OutcomeLinks({ outcome }: { outcome: Outcome }) {
+  const [returnTo] = useState(readPurchaseReturn);
+
+  if (outcome === 'unknown') {
+    return (
+      <HStack gap="3" wrap="wrap" justify="center">
+        <LinkButton to="/pricing">View Plans</LinkButton>
+        <LinkButton to="/credits" variant="outline">
+          Credit History
+        </LinkButton>
+      </HStack>
     );
   }
   return (
-    <HStack role="status" gap="3">
-      <Spinner size="sm" color="brand.fg" aria-hidden />
-      <Text>Confirming your payment…</Text>
+    <HStack gap="3" wrap="wrap" justify="center">
+      {outcome === 'confirmed' && returnTo && (
+        <LinkButton to={returnTo} onClick={clearPurchaseReturn}>
+          Back to {returnPathName(returnTo)}
+        </LinkButton>
+      )}
+      <LinkButton to="/app" variant={outcome === 'confirmed' && returnTo ? 'outline' : 'solid'}>
+        Go to Dashboard
+      </LinkButton>
+      <LinkButton to="/pricing" variant="outline">
+        View Plans
+      </LinkButton>
     </HStack>
   );
 }

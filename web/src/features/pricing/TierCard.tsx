@@ -1,7 +1,7 @@
 import type { BillingType, PricingTier } from '@astra/contracts';
-import { Badge, Button, Heading, HStack, List, Text } from '@chakra-ui/react';
+import { Badge, Heading, HStack, List, Text } from '@chakra-ui/react';
 import { Check } from 'lucide-react';
-import { useId } from 'react';
+import { type ReactNode, useId } from 'react';
 import { Surface } from '../../ui/Surface';
 import { creditsLine, formatPrice } from './priceFormat';
 
@@ -11,24 +11,24 @@ const MAX_FEATURES = 5;
 interface TierCardProps {
   tier: PricingTier;
   billingType: BillingType;
+  /** The one configured currency (GET /api/pricing). */
+  currency: string;
   /** '≈ 2 birth charts, …' from the live reading costs, when they are known. */
   estimate: string | null;
   /** The signed-in subscriber's own tier. */
   current: boolean;
-  busy: boolean;
-  disabled: boolean;
-  onChoose: () => void;
+  /** The card's button: buy, subscribe, 'Your plan' or 'Change plan' (see TierAction). */
+  action: ReactNode;
 }
 
 /** One plan: its price for the chosen billing period, its credits and what they buy. */
 export function TierCard({
   tier,
   billingType,
+  currency,
   estimate,
   current,
-  busy,
-  disabled,
-  onChoose,
+  action,
 }: TierCardProps) {
   const headingId = useId();
   const row = tier.rows.find((candidate) => candidate.billingType === billingType);
@@ -75,7 +75,7 @@ export function TierCard({
       <Text color="fg.muted">{tier.description}</Text>
       <HStack align="baseline" gap="1">
         <Text as="span" fontSize="4xl" fontWeight="bold" lineHeight="1">
-          {formatPrice(row.price, row.currency)}
+          {formatPrice(row.price, currency)}
         </Text>
         {subscription && (
           <Text as="span" color="fg.muted">
@@ -91,9 +91,10 @@ export function TierCard({
           {estimate}
         </Text>
       )}
-      {tier.features.length > 0 && (
+      {/* The features of this way of buying: a pack does not promise what a plan gives. */}
+      {row.features.length > 0 && (
         <List.Root gap="2" variant="plain" fontSize="sm" flex="1">
-          {tier.features.slice(0, MAX_FEATURES).map((feature) => (
+          {row.features.slice(0, MAX_FEATURES).map((feature) => (
             <List.Item key={feature} alignItems="flex-start">
               <List.Indicator asChild color="fg.success" mt="0.5">
                 <Check aria-hidden size={16} />
@@ -103,16 +104,7 @@ export function TierCard({
           ))}
         </List.Root>
       )}
-      <Button
-        mt="auto"
-        variant={tier.popular ? 'solid' : 'outline'}
-        loading={busy}
-        loadingText="Opening checkout..."
-        disabled={disabled}
-        onClick={onChoose}
-      >
-        {subscription ? 'Subscribe' : 'Buy Credits'}
-      </Button>
+      {action}
     </Surface>
   );
 }

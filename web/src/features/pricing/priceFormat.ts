@@ -1,6 +1,6 @@
 import type { BillingType } from '@astra/contracts';
 
-/** '$9.99', '€19.00': the currency symbol and always two decimals. */
+/** The price with the currency's own symbol (Intl picks it) and always two decimals. */
 export function formatPrice(price: string, currency: string): string {
   const amount = Number(price);
   try {
@@ -26,3 +26,14 @@ export const creditsLine = (credits: number, billingType: BillingType) =>
 
 export const billingTypeLabel = (billingType: BillingType) =>
   billingType === 'subscription' ? 'Monthly subscription' : 'One-time credit pack';
+
+/** The currency's code in capitals and, where the browser knows it, its English name in brackets. */
+export function currencyLabel(currency: string): string {
+  const code = currency.toUpperCase();
+  try {
+    const name = new Intl.DisplayNames(['en'], { type: 'currency' }).of(code);
+    return name && name !== code ? `${code} (${name})` : code;
+  } catch {
+    return code;
+  }
+}

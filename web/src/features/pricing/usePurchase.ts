@@ -1,10 +1,10 @@
-import { subscriptionMessages } from '@astra/contracts';
+import { checkoutConflictSchema, subscriptionMessages } from '@astra/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '../../app/api';
 import { describeApiError } from '../../app/apiErrors';
 import { useAppDispatch } from '../../app/hooks';
-import { notifyError } from '../../ui/toaster';
+import { notifyError, toaster } from '../../ui/toaster';
 import { useCreateCheckoutMutation } from '../checkout/checkoutApi';
 import { isSitePath, openCheckoutTab, showCheckoutInTab } from '../checkout/checkoutNavigation';
 import {
@@ -20,6 +20,14 @@ export const PENDING_PURCHASE_RESUME_MS = 500;
 
 export const purchaseKey = ({ tierId, isSubscription }: PendingPurchase) =>
   `${tierId}:${isSubscription ? 'subscription' : 'one_time'}`;
+
+/** A 409 from POST /api/checkout: a plan already runs, or its checkout is still open. */
+function checkoutConflict(failure: unknown) {
+  if (typeof failure !== 'object' || failure === null || !('status' in failure)) return null;
+  if (failure.status !== 409 || !('data' in failure)) return null;
+  const parsed = checkoutConflictSchema.safeParse(failure.data);
+  return parsed.success ? parsed.data : null;
+}
 
 /**
  * Choosing a plan: signed in, the checkout opens in a new tab (opened inside the click, so
@@ -43,13 +51,33 @@ export function usePurchase(signedIn: boolean) {
     // A resumed purchase has no click to open a tab with: it continues in this tab.
     const tab = resumed ? null : openCheckoutTab();
     setBusyKey(purchaseKey(purchase));
-    try {
-      const { url } = await createCheckout(purchase).unwrap();
+    const go = (url: string) => {
       if (tab && showCheckoutInTab(tab, url)) return;
       if (isSitePath(url)) navigate(url);
       else window.location.assign(url);
+    };
+    try {
+      const { url } = await createCheckout(purchase).unwrap();
+      go(url);
     } catch (failure) {
+      const conflict = checkoutConflict(failure);
+      if (conflict?.error === 'checkout_in_progress' && conflict.url) {
+        // Paying twice is what the server refused: the open checkout is the one to finish.
+        toaster.create({
+          type: 'info',
+          title: 'Your checkout is still open',
+          description: conflict.message,
+          closable: true,
+        });
+        go(conflict.url);
+        return;
+      }
       tab?.close();
+      if (conflict) {
+        notifyError('You already have a plan', conflict.message);
+        dispatch(api.util.invalidateTags(['Me']));
+        return;
+      }
       const info = describeApiError(failure);
       if (info.status === 401) {
         // The session ended meanwhile: sign in again, then the purchase resumes.

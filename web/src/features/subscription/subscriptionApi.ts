@@ -16,6 +16,11 @@ export const subscriptionApi = api.injectEndpoints({
       query: () => ({ url: '/subscription/refresh', method: 'POST' }),
       invalidatesTags: [...MONEY_TAGS],
     }),
+    /** Another plan from the next renewal date: nothing is charged now. */
+    changePlan: build.mutation<SubscriptionAction, { tierId: number }>({
+      query: (body) => ({ url: '/subscription/change', method: 'POST', body }),
+      invalidatesTags: [...MONEY_TAGS],
+    }),
     /** Access continues until the renewal date; nothing renews after it. */
     cancelSubscription: build.mutation<SubscriptionAction, { reason?: string }>({
       query: (body) => ({ url: '/subscription/cancel', method: 'POST', body }),
@@ -28,4 +33,5 @@ export const {
   useGetSubscriptionQuery,
   useRefreshMonthlyCreditsMutation,
   useCancelSubscriptionMutation,
+  useChangePlanMutation,
 } = subscriptionApi;

@@ -8,6 +8,7 @@ import { PageTitle } from '../../../ui/PageTitle';
 import { toaster } from '../../../ui/toaster';
 import { useCurrentUser } from '../../auth/authApi';
 import { READING_APPS } from '../readingCatalog';
+import { CreditCostNotice } from './CreditCostNotice';
 import { GenerationLoading } from './GenerationLoading';
 
 const BLOCKED_TOAST_ID = 'account-blocked';
@@ -57,6 +58,7 @@ export function ReadingFormPage({
         </Heading>
         <Text color="fg.muted">{intro}</Text>
       </Stack>
+      <CreditCostNotice appId={appId} />
       {/* While generating, the form keeps its input but cannot be reached. */}
       <Box inert={generating} aria-hidden={generating || undefined}>
         {children}

@@ -1,9 +1,10 @@
 import { readingMessages } from '@astra/contracts';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { describeApiError } from '../../../app/apiErrors';
 import { notifyError } from '../../../ui/toaster';
 import { useCurrentUser } from '../../auth/authApi';
+import { pricingPathReturningTo } from '../../pricing/purchaseReturn';
 import { APP_IDS, READING_APPS } from '../readingCatalog';
 import { type ReadingRequest, useCreateReadingMutation } from '../readingsApi';
 import { useReadingCost } from './useReadingCost';
@@ -32,6 +33,7 @@ export const fieldErrorText = ({ field, message }: { field: string; message: str
  */
 export function useGenerateReading(appId: number) {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const { me } = useCurrentUser();
   const cost = useReadingCost(appId);
   const [createReading, { isLoading: generating }] = useCreateReadingMutation();
@@ -47,8 +49,10 @@ export function useGenerateReading(appId: number) {
       notifyError('Unable to verify credits');
       return;
     }
+    // Not a dead end: to the plans, which lead back to this form once paid.
     if (me.remainingCredits < cost) {
       notifyError('Insufficient credits', insufficientCreditsText(cost, me.remainingCredits));
+      navigate(pricingPathReturningTo(pathname));
       return;
     }
     setFieldErrors({});
@@ -59,7 +63,7 @@ export function useGenerateReading(appId: number) {
       const info = describeApiError(failure);
       if (info.status === 402 || info.code === 'insufficient_credits') {
         notifyError('Insufficient credits', readingMessages.insufficientCredits);
-        navigate('/pricing');
+        navigate(pricingPathReturningTo(pathname));
       } else if (info.code === 'account_blocked') {
         notifyError(info.message ?? readingMessages.accountBlocked);
         navigate('/app', { replace: true });
