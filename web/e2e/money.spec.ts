@@ -63,6 +63,8 @@ test('a pack bought before subscribing is kept: the balance is the sum and the c
       { exact: false },
     ),
   ).toBeVisible();
+  // The month's bar counts the plan's own credits, not the pack's.
+  await expect(page.getByText('60 / 60')).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, 'money-dashboard-lots');
 

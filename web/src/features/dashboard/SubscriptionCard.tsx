@@ -8,7 +8,10 @@ import { formatRenewalDate } from '../subscription/renewalDate';
 import { keptCredits, renewalKeepsText } from '../subscription/renewalKeeps';
 import { useRefreshMonthlyCredits } from '../subscription/useRefreshMonthlyCredits';
 
-/** Spec §9: remaining / monthly credits as a percentage, clamped to 0-100. */
+/**
+ * Spec §9: remaining / monthly credits as a percentage, clamped to 0-100. Only the plan's own
+ * credits count: purchased and free credits are no part of the month.
+ */
 export function monthlyProgress(remaining: number, perMonth: number): number {
   if (perMonth <= 0) return 0;
   return Math.min(100, Math.max(0, Math.round((remaining / perMonth) * 100)));
@@ -18,7 +21,8 @@ export function monthlyProgress(remaining: number, perMonth: number): number {
 export function SubscriptionCard({ me, subscription }: { me: Me; subscription: SubscriptionView }) {
   const { refresh, isRefreshing } = useRefreshMonthlyCredits();
   const active = subscription.status === 'active';
-  const percent = monthlyProgress(me.remainingCredits, subscription.creditsPerMonth);
+  const planCredits = me.creditLots.subscription;
+  const percent = monthlyProgress(planCredits, subscription.creditsPerMonth);
   const renewal = formatRenewalDate(subscription.nextRenewalDate);
   const { keeps, forfeits } = renewalKeepsText(subscription, me.creditLots);
 
@@ -34,9 +38,9 @@ export function SubscriptionCard({ me, subscription }: { me: Me; subscription: S
       </HStack>
       <Progress.Root value={percent} size="sm" colorPalette="brand">
         <HStack justify="space-between" mb="1">
-          <Progress.Label>Credits remaining this month</Progress.Label>
+          <Progress.Label>Plan credits remaining this month</Progress.Label>
           <Text fontSize="sm" fontWeight="medium" fontVariantNumeric="tabular-nums">
-            {me.remainingCredits} / {subscription.creditsPerMonth}
+            {planCredits} / {subscription.creditsPerMonth}
           </Text>
         </HStack>
         <Progress.Track>
