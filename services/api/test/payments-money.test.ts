@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { postgresReachable } from '@astra/event-store/testing';
+import { verifyLedger } from '@astra/projections';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -226,6 +227,11 @@ describe('the local checkout: one payment per session, one plan per account', ()
     // No money moved and no credits: the balance is what it was.
     expect(changed.body.subscription.creditsRemaining).toBe(70);
   });
+  it('leaves the ledger verified: the read models equal a replay of the log', async () => {
+    const report = await verifyLedger(server.deps.ledger.store, server.deps.db);
+    expect(report.differences).toEqual([]);
+    expect(report.behind).toEqual([]);
+  });
 });
 
 describe('webhook signatures', () => {
@@ -327,6 +333,11 @@ describe('refunds on the write side', () => {
     const foreign = { ...charge('x', `pi_${uid()}`, 999, 999), metadata: {} };
     const answer = await deliver(server, signed('charge.refunded', foreign));
     expect(answer).toMatchObject({ status: 200, body: { outcome: 'not a purchase of ours' } });
+  });
+  it('leaves the ledger verified: the read models equal a replay of the log', async () => {
+    const report = await verifyLedger(server.deps.ledger.store, server.deps.db);
+    expect(report.differences).toEqual([]);
+    expect(report.behind).toEqual([]);
   });
 });
 
@@ -612,5 +623,10 @@ describe('money that must stop, through Stripe’s API (a loopback double)', () 
     expect(new Set(refundsOf().map((r) => r.headers['idempotency-key']))).toEqual(
       new Set([`refund-invoice-${late.id}`]),
     );
+  });
+  it('leaves the ledger verified: the read models equal a replay of the log', async () => {
+    const report = await verifyLedger(server.deps.ledger.store, server.deps.db);
+    expect(report.differences).toEqual([]);
+    expect(report.behind).toEqual([]);
   });
 });
