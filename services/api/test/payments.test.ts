@@ -4,7 +4,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { grantDueMonths } from '../src/modules/payments/renewals.ts';
-import { type Client, eventCount, startTestServer, type TestServer } from './support.ts';
+import { type Client, caughtUp, eventCount, startTestServer, type TestServer } from './support.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_payments_secret';
 const stripe = new Stripe('sk_test_only_for_signing');
@@ -111,7 +111,6 @@ const ledgerOf = async (client: Client) =>
     balanceAfter: number;
     reference: Record<string, string> | null;
   }[];
-const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 
 describe('the Stripe webhook as a command source of the ledger', () => {
   let server: TestServer;
@@ -130,7 +129,7 @@ describe('the Stripe webhook as a command source of the ledger', () => {
       (await deliver(server, signed('checkout.session.async_payment_succeeded', session))).body
         .outcome,
     ).toBe('already granted');
-    await settle();
+    await caughtUp(server);
     expect((await me(client)).remainingCredits).toBe(110); // Explorer pack: 100
     const grant = (await ledgerOf(client)).find((e) => e.type === 'CreditsGranted')!;
     expect(grant).toMatchObject({
@@ -163,7 +162,7 @@ describe('the Stripe webhook as a command source of the ledger', () => {
         )
       ).status,
     ).toBe(200);
-    await settle();
+    await caughtUp(server);
     expect((await me(client)).remainingCredits).toBe(10);
   });
 
@@ -174,7 +173,7 @@ describe('the Stripe webhook as a command source of the ledger', () => {
     });
     const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(server, event)));
     expect(answers.every((a) => a.status === 200)).toBe(true);
-    await settle();
+    await caughtUp(server);
     expect((await me(client)).remainingCredits).toBe(330); // Celestial Pro pack: 320
     expect((await ledgerOf(client)).filter((e) => e.type === 'CreditsGranted')).toHaveLength(1);
   });
@@ -200,7 +199,7 @@ describe('the Stripe webhook as a command source of the ledger', () => {
         )
       ).status,
     ).toBe(200);
-    await settle();
+    await caughtUp(server);
     let mine = await me(client);
     expect(mine.remainingCredits).toBe(70); // 60 + min(10, 60)
     expect(mine.subscription).toMatchObject({
@@ -224,7 +223,7 @@ describe('the Stripe webhook as a command source of the ledger', () => {
         )
       ).body.outcome,
     ).toBe('renewed');
-    await settle();
+    await caughtUp(server);
     expect((await me(client)).remainingCredits).toBe(130);
     // A third: 120 subscription credits, one month (60) rolls over, the other 60 are forfeited.
     expect(
@@ -235,7 +234,7 @@ describe('the Stripe webhook as a command source of the ledger', () => {
         )
       ).body.outcome,
     ).toBe('renewed');
-    await settle();
+    await caughtUp(server);
     expect((await me(client)).remainingCredits).toBe(130);
     expect((await ledgerOf(client)).slice(0, 2).map((e) => [e.type, e.amount])).toEqual([
       ['MonthlyCreditsGranted', 60],
@@ -257,7 +256,7 @@ describe('the Stripe webhook as a command source of the ledger', () => {
         )
       ).body.outcome,
     ).toBe('cancelled at period end');
-    await settle();
+    await caughtUp(server);
     expect((await me(client)).subscription).toMatchObject({ status: 'cancelled' });
     expect(
       (
@@ -270,7 +269,7 @@ describe('the Stripe webhook as a command source of the ledger', () => {
         )
       ).body.outcome,
     ).toBe('ended');
-    await settle();
+    await caughtUp(server);
     mine = await me(client);
     expect(mine.subscription).toBeNull();
     expect(mine.remainingCredits).toBe(130); // credits stay
@@ -280,7 +279,7 @@ describe('the Stripe webhook as a command source of the ledger', () => {
     const { client, id } = await member(server);
     const session = checkoutSession(id, 2);
     await deliver(server, signed('checkout.session.completed', session));
-    await settle();
+    await caughtUp(server);
     const spent = await client.post('/api/readings/natal-chart', {
       firstName: 'Ada',
       lastName: 'Lovelace',
@@ -323,7 +322,7 @@ describe('the Stripe webhook as a command source of the ledger', () => {
     expect((await deliver(server, signed('charge.refunded', charge))).body.outcome).toBe(
       'already reversed',
     );
-    await settle();
+    await caughtUp(server);
     expect((await me(client)).remainingCredits).toBe(0);
     expect((await ledgerOf(client))[0]).toMatchObject({
       type: 'PurchaseReversed',
@@ -368,7 +367,7 @@ describe('the Stripe webhook as a command source of the ledger', () => {
       server,
       signed('invoice.paid', invoice(id, 2, subscriptionId, '2026-11-21T10:00:00Z')),
     );
-    await settle();
+    await caughtUp(server);
     const mine = await me(client);
     expect(mine.subscription).toMatchObject({ tierName: 'Explorer', status: 'cancelled' });
   });
@@ -497,7 +496,7 @@ describe('checkout, subscriptions and renewals through the API (local checkout, 
     expect(
       (await client.post(`/api/checkout/local/${checkout.body.sessionId}/pay`)).body.redirectUrl,
     ).toBe(`/success?session_id=${checkout.body.sessionId}`);
-    await settle();
+    await caughtUp(server);
     expect(
       (await client.get(`/api/checkout/sessions/${checkout.body.sessionId}`)).body,
     ).toMatchObject({ status: 'complete', creditsAdded: 60, remainingCredits: 70 });
@@ -550,7 +549,7 @@ describe('checkout, subscriptions and renewals through the API (local checkout, 
     const { client } = await member(server);
     const bought = await client.post('/api/checkout', { tierId: 3, isSubscription: false });
     await client.post(`/api/checkout/local/${bought.body.sessionId}/pay`);
-    await settle();
+    await caughtUp(server);
     expect(
       (await client.get(`/api/checkout/sessions/${bought.body.sessionId}`)).body,
     ).toMatchObject({ status: 'complete', creditsAdded: 180 });
@@ -577,23 +576,23 @@ describe('checkout, subscriptions and renewals through the API (local checkout, 
     const { client } = await member(server);
     const checkout = await client.post('/api/checkout', { tierId: 2, isSubscription: true });
     await client.post(`/api/checkout/local/${checkout.body.sessionId}/pay`);
-    await settle();
+    await caughtUp(server);
     expect((await me(client)).remainingCredits).toBe(140); // 130 + 10
 
     const december = new Date('2026-12-01T06:00:00Z');
     expect(
       await grantDueMonths(server.deps.ledger, server.deps.read, december),
     ).toBeGreaterThanOrEqual(1);
-    await settle();
+    await caughtUp(server);
     expect((await me(client)).remainingCredits).toBe(270); // 10 free + 130 + min(130, 130)
     const again = await grantDueMonths(server.deps.ledger, server.deps.read, december);
-    await settle();
+    await caughtUp(server);
     expect((await me(client)).remainingCredits).toBe(270);
     expect(again).toBe(0);
 
     await client.post('/api/subscription/cancel', {});
     await grantDueMonths(server.deps.ledger, server.deps.read, new Date('2027-01-02T06:00:00Z'));
-    await settle();
+    await caughtUp(server);
     expect((await me(client)).subscription).toBeNull();
   });
 });
@@ -699,7 +698,7 @@ describe('checkout through Stripe’s API (a loopback server standing in for it)
       server,
       signed('invoice.paid', invoice(id, 3, 'sub_loopback', '2026-11-21T10:00:00Z')),
     );
-    await settle();
+    await caughtUp(server);
     expect((await client.get('/api/checkout/sessions/cs_test_loopback')).body).toMatchObject({
       status: 'complete',
       creditsAdded: 250,

@@ -4,7 +4,7 @@ import { allProjections, PolledProgress } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { abandonReading } from '../src/modules/readings/generation.ts';
 import { recoverInterruptedReadings } from '../src/modules/readings/recovery.ts';
-import { type Client, eventCount, startTestServer, type TestServer } from './support.ts';
+import { type Client, caughtUp, eventCount, startTestServer, type TestServer } from './support.ts';
 
 const forms = {
   'natal-chart': {
@@ -293,7 +293,7 @@ describe('readings over HTTP (offline writer)', () => {
       { type: 'BlockUser' },
       { actor: { kind: 'system' }, correlationId: 'test' },
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await caughtUp(server);
     const answer = await member.post('/api/readings/tarot-traditional', forms['tarot-traditional']);
     expect(answer).toMatchObject({
       status: 403,

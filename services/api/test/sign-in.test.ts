@@ -173,6 +173,31 @@ describe('sign-in with Google (passport-google-oauth20 against a mock OAuth serv
     expect((await first.client.get('/api/me')).status).toBe(200);
   });
 
+  it('lets ten simultaneous first Google sign-ins of one address in, as one user with one free allotment', async () => {
+    signingIn = account('Rush Hour', 'rush.hour@example.com');
+    const started = [];
+    for (let i = 0; i < 10; i++) started.push(await startGoogleSignIn());
+    // Each browser asks for its account as soon as it is back, as the web app does.
+    const finished = await Promise.all(
+      started.map(async ({ callback, stateCookie }) => {
+        const done = await finishGoogleSignIn(callback, stateCookie);
+        return { ...done, me: await done.client.get('/api/me') };
+      }),
+    );
+    expect(finished.map(({ query }) => query.get('error'))).toEqual(Array(10).fill(null));
+    const views = finished.map(({ me }) => me);
+    expect(views.map((view) => view.status)).toEqual(Array(10).fill(200));
+    expect(new Set(views.map((view) => view.body.id)).size).toBe(1);
+    for (const view of views) {
+      expect(view.body).toMatchObject({ remainingCredits: 10, totalCredits: 10 });
+    }
+    const ledger = (await finished[0]!.client.get('/api/me/ledger')).body;
+    expect(ledger.items.map((item: { type: string }) => item.type)).toEqual([
+      'FreeCreditsGranted',
+      'CreditAccountOpened',
+    ]);
+  });
+
   it('honours only same-site return URLs: other sites end at /app (no open redirect)', async () => {
     for (const returnUrl of [
       'https://evil.example',

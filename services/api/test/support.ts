@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createThrowawayDatabase, postgresReachable } from '@astra/event-store/testing';
+import { allProjections, READ_SCHEMA } from '@astra/projections';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { type RunningServer, type ServerOptions, startServer } from '../src/server.ts';
@@ -144,6 +145,30 @@ export async function eventCount(server: TestServer) {
     server.deps.db,
   );
   return rows[0]!.n;
+}
+
+/**
+ * Waits until every projection has applied every event committed so far (the projected
+ * position), so a test reads the read models only once they show its writes — never a sleep.
+ */
+export async function caughtUp(server: TestServer, timeoutMs = 10_000) {
+  const { db } = server.deps;
+  const { rows } = await sql<{
+    head: string | null;
+  }>`SELECT max(position)::text AS head FROM events`.execute(db);
+  const head = BigInt(rows[0]?.head ?? 0);
+  const names = allProjections.map((p) => p.name);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows: checkpoints } = await sql<{ position: string }>`
+      SELECT position::text AS position FROM ${sql.id(READ_SCHEMA)}.checkpoints
+      WHERE name = ANY(${names})`.execute(db);
+    const reached =
+      checkpoints.length === names.length && checkpoints.every((c) => BigInt(c.position) >= head);
+    if (reached) return;
+    if (Date.now() > deadline) throw new Error(`read models did not reach position ${head}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** A request the Stripe double received. */
