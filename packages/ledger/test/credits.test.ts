@@ -158,6 +158,11 @@ describe('spend', () => {
         balance: 2,
       });
   });
+  it('spends a spend id once: a retried request spends nothing more', () => {
+    given([opened, free(10), spent(4, 'sp1')])
+      .when(spend(4, 'sp1'))
+      .thenNothingHappens();
+  });
   it('refuses non-positive amounts and unknown accounts', () => {
     given([opened, free(10)])
       .when(spend(0))
@@ -225,6 +230,21 @@ describe('admin adjustment', () => {
     amount,
     reason,
     adminId: 'admin-1',
+  });
+  it('makes an adjustment with an id once', () => {
+    const once: CreditCommand = {
+      type: 'AdjustCredits',
+      amount: 5,
+      reason: 'Goodwill',
+      adminId: 'admin-1',
+      adjustmentId: 'adj-1',
+    };
+    const made: CreditEvent = {
+      type: 'CreditsAdjusted',
+      data: { amount: 5, reason: 'Goodwill', adminId: 'admin-1', adjustmentId: 'adj-1' },
+    };
+    given([opened]).when(once).then([made]);
+    given([opened, made]).when(once).thenNothingHappens();
   });
   it('adds and deducts with the admin and a trimmed reason recorded', () => {
     given([opened, free(10)])

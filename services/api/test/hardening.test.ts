@@ -215,6 +215,64 @@ describe('hardening', () => {
       expect(await eventCount(server)).toBe(before + 1);
     });
 
+    /** The claim as a process leaves it that was killed after its command, before its answer. */
+    const cutAfterTheCommand = (key: string) =>
+      sql`UPDATE app.idempotency_keys SET status = NULL, body = NULL,
+          lease_until = now() - make_interval(secs => 60), claim_token = 'the-dead-process'
+        WHERE key = ${key}`.execute(server.deps.db);
+
+    it('re-runs a request cut off after its command without applying it twice: adjustment, reading, feedback', async () => {
+      const admin = server.client();
+      const me = await admin.signInAsAdmin();
+      const adjust = `/api/admin/users/${me.id}/credits`;
+      const first = await admin.post(
+        adjust,
+        { amount: 40, reason: 'Cut off after the append' },
+        { 'Idempotency-Key': 'after-1' },
+      );
+      expect(first.status).toBe(200);
+      const reading = await admin.post(
+        '/api/readings/tarot-traditional',
+        { firstName: 'Ada', question: 'Will the engine run?' },
+        { 'Idempotency-Key': 'after-2' },
+      );
+      expect(reading.status).toBe(201);
+      const feedback = await admin.post(
+        '/api/feedback',
+        { message: 'Lovely readings' },
+        { 'Idempotency-Key': 'after-3' },
+      );
+      expect(feedback.status).toBe(201);
+      const balance = await balanceOf(me.id);
+      const before = await eventCount(server);
+
+      for (const key of ['after-1', 'after-2', 'after-3'])
+        await cutAfterTheCommand(`${me.id}:${key}`);
+      const adjustAgain = await admin.post(
+        adjust,
+        { amount: 40, reason: 'Cut off after the append' },
+        { 'Idempotency-Key': 'after-1' },
+      );
+      expect(adjustAgain).toMatchObject({ status: 200, body: { remainingCredits: balance } });
+      const readingAgain = await admin.post(
+        '/api/readings/tarot-traditional',
+        { firstName: 'Ada', question: 'Will the engine run?' },
+        { 'Idempotency-Key': 'after-2' },
+      );
+      expect(readingAgain.status).toBe(201);
+      expect(readingAgain.body.readingId).toBe(reading.body.readingId);
+      expect(readingAgain.body.result).toEqual(reading.body.result);
+      const feedbackAgain = await admin.post(
+        '/api/feedback',
+        { message: 'Lovely readings' },
+        { 'Idempotency-Key': 'after-3' },
+      );
+      expect(feedbackAgain.body.feedbackId).toBe(feedback.body.feedbackId);
+      // Nothing was applied a second time: no event, no credit.
+      expect(await eventCount(server)).toBe(before);
+      expect(await balanceOf(me.id)).toBe(balance);
+    });
+
     it('still answers 409 request_in_progress while a claim is within its lease', async () => {
       const admin = server.client();
       const me = await admin.signInAsAdmin();

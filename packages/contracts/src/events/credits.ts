@@ -88,6 +88,8 @@ export const creditEventSchemas = {
       .refine((n) => n !== 0),
     reason: z.string().min(1),
     adminId: z.string(),
+    /** Makes the adjustment happen once (absent on old events and tools' adjustments). */
+    adjustmentId: z.string().optional(),
   }),
   /**
    * Taking back (part of) a purchase that Stripe refunded, from that purchase's own lot; what

@@ -56,7 +56,14 @@ export type CreditCommand =
       readingId: string | null;
     }
   | { type: 'RefundSpend'; spendId: string; reason: string }
-  | { type: 'AdjustCredits'; amount: number; reason: string; adminId: string }
+  /** `adjustmentId` makes an adjustment happen once (a retried request names the same one). */
+  | {
+      type: 'AdjustCredits';
+      amount: number;
+      reason: string;
+      adminId: string;
+      adjustmentId?: string;
+    }
   /** Stripe refunded (part of) a payment: `refundedMinor` is the charge's refunded total so far. */
   | {
       type: 'RefundPurchase';
@@ -383,6 +390,8 @@ const grantMonthlyCredits = (
 const spendCredits = (command: Cmd<'SpendCredits'>, state: CreditAccount): CreditEvent[] => {
   requireOpen(state);
   requirePositiveWhole(command.amount, 'A spend');
+  // The same spend again (a retried request) is spent once.
+  if (state.recentSpends.some((s) => s.spendId === command.spendId)) return [];
   if (state.balance < command.amount) {
     throw errors.insufficientCredits(command.amount, state.balance);
   }
@@ -412,6 +421,7 @@ const adjustCredits = (command: Cmd<'AdjustCredits'>, state: CreditAccount): Cre
   requireOpen(state);
   const reason = command.reason.trim();
   if (!reason) throw errors.reasonRequired();
+  if (command.adjustmentId && state.adjustmentIds.has(command.adjustmentId)) return [];
   if (!Number.isSafeInteger(command.amount) || command.amount === 0) {
     throw errors.invalidAmount('The amount must be a whole number other than 0');
   }
@@ -422,7 +432,15 @@ const adjustCredits = (command: Cmd<'AdjustCredits'>, state: CreditAccount): Cre
     throw errors.insufficientCredits(-command.amount, state.balance);
   }
   return withinCeiling(state, [
-    { type: 'CreditsAdjusted', data: { amount: command.amount, reason, adminId: command.adminId } },
+    {
+      type: 'CreditsAdjusted',
+      data: {
+        amount: command.amount,
+        reason,
+        adminId: command.adminId,
+        ...(command.adjustmentId ? { adjustmentId: command.adjustmentId } : {}),
+      },
+    },
   ]);
 };
 

@@ -64,6 +64,8 @@ export interface CreditAccount {
   lots: CreditLots;
   freeAllotmentGranted: boolean;
   grantIds: ReadonlySet<string>;
+  /** Admin adjustments made, by id: each is made once. */
+  adjustmentIds: ReadonlySet<string>;
   /** Credit packs bought, by grant id. */
   purchases: Readonly<Record<string, Purchase>>;
   /** Refunds that came before their purchase, by payment intent. */
@@ -90,6 +92,7 @@ export const initialCreditAccount = (): CreditAccount => ({
   lots: [],
   freeAllotmentGranted: false,
   grantIds: new Set(),
+  adjustmentIds: new Set(),
   purchases: {},
   pendingRefunds: {},
   recentSpends: [],
@@ -331,8 +334,11 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
       };
     case 'CreditAccountClosed':
       return { ...next, status: 'closed', subscription: null };
-    case 'RolloverForfeited':
     case 'CreditsAdjusted':
+      return event.data.adjustmentId
+        ? { ...next, adjustmentIds: new Set(state.adjustmentIds).add(event.data.adjustmentId) }
+        : next;
+    case 'RolloverForfeited':
     case 'CreditsForfeited':
       return next;
     default: {

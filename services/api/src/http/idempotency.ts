@@ -69,6 +69,7 @@ export const idempotency =
       );
     }
     const key = `${req.session?.userId ?? 'anonymous'}:${header}`;
+    req.idempotencyKey = key;
     const requestHash = createHash('sha256')
       .update(`${req.method} ${req.originalUrl}\n${JSON.stringify(req.body ?? null)}`)
       .digest('hex');
@@ -136,8 +137,9 @@ export const idempotency =
           ),
         );
       }
-      console.warn(
-        `Idempotency-Key ${header}: its first request was cut off (lease over); running it again.`,
+      req.log?.warn(
+        { idempotencyKey: header },
+        'Idempotency-Key: its first request was cut off (lease over); running it again.',
       );
     }
 
@@ -172,7 +174,7 @@ export const idempotency =
       stored.then(
         () => json(body),
         (error) => {
-          console.error(error);
+          req.log?.error({ err: error }, 'Storing the answer of an Idempotency-Key failed');
           json(body);
         },
       );

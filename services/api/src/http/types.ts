@@ -12,6 +12,8 @@ declare global {
       context: CommandContext;
       /** The session the request's cookie names, when it is live. */
       session?: Session | undefined;
+      /** This user's `Idempotency-Key`, when the request has one (see `commandIdOf`). */
+      idempotencyKey?: string | undefined;
       /** The signed-in user's profile, as of this session's own last write. */
       user?: User | undefined;
     }

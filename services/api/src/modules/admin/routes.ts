@@ -4,6 +4,7 @@ import { isDomainError } from '@astra/ledger';
 import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
+import { commandIdOf } from '../../http/commandIds.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { signInLimit } from '../../http/rateLimits.ts';
 import { ledgerOf, profileOf } from '../accounts/queries.ts';
@@ -47,7 +48,13 @@ export function adminRoutes({ config, ledger, read, sessions, consistency }: App
     try {
       const handled = await ledger.credits(
         userId,
-        { type: 'AdjustCredits', amount, reason, adminId: req.user!.id },
+        {
+          type: 'AdjustCredits',
+          amount,
+          reason,
+          adminId: req.user!.id,
+          adjustmentId: commandIdOf(req, 'adjustment'),
+        },
         req.context,
       );
       await consistency.settle(req, handled.position);

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { feedbackRequestSchema } from '@astra/contracts';
 import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireSignedIn } from '../../http/auth.ts';
+import { commandIdOf } from '../../http/commandIds.ts';
 
 /** Feedback from the About page: one `feedback-{id}` stream per message. */
 export function feedbackRoutes({ ledger, consistency }: AppDeps) {
@@ -13,7 +13,7 @@ export function feedbackRoutes({ ledger, consistency }: AppDeps) {
     requireSignedIn('Please sign in to submit feedback'),
     async (req, res) => {
       const { message } = feedbackRequestSchema.parse(req.body);
-      const feedbackId = randomUUID();
+      const feedbackId = commandIdOf(req, 'feedback');
       const handled = await ledger.feedback(
         feedbackId,
         { type: 'SubmitFeedback', feedbackId, userId: req.user!.id, message },

@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import {
   type ReadingCreated,
   type ReadingKind,
   readingKinds,
   readingMessages,
 } from '@astra/contracts';
-import { isDomainError, type Reading } from '@astra/ledger';
+import { isDomainError, type Reading, streams } from '@astra/ledger';
 import { type NarrativeWriter, ReadingInputError } from '@astra/readings';
 import type { Request } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
+import { commandIdOf } from '../../http/commandIds.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { CommandContext, Ledger } from '../../ledger/ledger.ts';
 import { type Compensation, compensate, refundSpend } from './compensation.ts';
@@ -67,6 +67,22 @@ const settleQuietly = async (
   }
 };
 
+/** The answer of a reading delivered by an earlier run of the same request. */
+async function deliveredAlready(
+  ledger: Ledger,
+  reading: { readingId: string },
+  appId: number,
+  remainingCredits: number,
+): Promise<ReadingCreated> {
+  for await (const event of ledger.store.readStream(streams.reading(reading.readingId))) {
+    if (event.type === 'ReadingGenerated') {
+      const { result } = event.data as { result: Record<string, unknown> };
+      return { readingId: reading.readingId, appId, remainingCredits, result };
+    }
+  }
+  throw generationFailed();
+}
+
 /**
  * One reading, as a small saga on the reading's own stream: validate and compute the facts
  * (nothing written yet), record the request, spend its cost from the credit stream (whose state,
@@ -106,23 +122,33 @@ export async function generateReading(
   }
 
   const { balance } = (await ledger.creditAccountOf(user.id)).state;
-  if (balance < cost) throw insufficientCredits(cost, balance);
-
-  const reading = { readingId: randomUUID(), userId: user.id, spendId: randomUUID() };
-  await ledger.reading(
-    reading.readingId,
-    {
-      type: 'RequestReading',
-      ...reading,
-      appId,
-      appName: app.app_name,
-      input: form as Record<string, unknown>,
-      firstName: generation.firstName,
-      question: generation.question,
-      creditsCharged: cost,
-    },
-    req.context,
-  );
+  const reading = {
+    readingId: commandIdOf(req, 'reading'),
+    userId: user.id,
+    spendId: commandIdOf(req, 'reading-spend'),
+  };
+  // The same Idempotency-Key again, after a crash cut its request off: carry on from there (the
+  // spend is made once by its id; a delivered or failed reading is answered as it is).
+  const earlier = (await ledger.readingOf(reading.readingId)).state;
+  if (earlier.status === 'completed') return deliveredAlready(ledger, reading, appId, balance);
+  if (earlier.status === 'failed' || earlier.status === 'deleted') throw generationFailed();
+  if (earlier.status === 'none') {
+    if (balance < cost) throw insufficientCredits(cost, balance);
+    await ledger.reading(
+      reading.readingId,
+      {
+        type: 'RequestReading',
+        ...reading,
+        appId,
+        appName: app.app_name,
+        input: form as Record<string, unknown>,
+        firstName: generation.firstName,
+        question: generation.question,
+        creditsCharged: cost,
+      },
+      req.context,
+    );
+  }
 
   let remainingCredits = balance;
   // A free reading (cost 0) spends nothing.
