@@ -98,7 +98,12 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
           return { newEvents, state, revision: result.nextRevision, position: result.position };
         } catch (error) {
           if (!isWrongExpectedRevision(error)) throw error;
-          if (attempt >= this.retries) throw new ConcurrencyError(stream);
+          if (attempt >= this.retries) {
+            // The cache is known stale: the next command must not start from it (with
+            // `retries: 0` it would conflict on every command that follows).
+            this.cache.delete(stream);
+            throw new ConcurrencyError(stream);
+          }
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
           current = await this.catchUp(stream);
         }

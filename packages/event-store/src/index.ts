@@ -5,7 +5,6 @@ export {
   type Evolver,
   type Handled,
 } from './commandHandler.ts';
-export { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store.ts';
 export * from './port.ts';
 export {
   type ConnectOptions,

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store.ts';
 import type { EventStore } from './port.ts';
 import {
   type ConnectOptions,
@@ -41,7 +40,7 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
   });
   try {
     const store = config.kurrentdbConnectionString
-      ? KurrentDbEventStore.connect(config.kurrentdbConnectionString)
+      ? await openKurrentDb(config.kurrentdbConnectionString)
       : await PostgresEventStore.open(connection.sql, { kind: connection.kind });
     return {
       connection,
@@ -57,6 +56,15 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
     await unlock();
     throw error;
   }
+}
+
+/**
+ * The KurrentDB adapter is imported only when it is configured: its client loads a native
+ * module (the Rust bridge) that no PostgreSQL or PGlite process needs.
+ */
+async function openKurrentDb(connectionString: string): Promise<EventStore> {
+  const { KurrentDbEventStore } = await import('./kurrentdb/kurrentdb-event-store.ts');
+  return KurrentDbEventStore.connect(connectionString);
 }
 
 /** The environment settings that choose the storage, shared by every process that opens it. */

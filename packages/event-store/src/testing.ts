@@ -109,3 +109,60 @@ export function pgliteTemplate(): Promise<Blob> {
   })();
   return template;
 }
+
+export interface KurrentDbForTests {
+  /** A connection string for `KurrentDbEventStore.connect`. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+const kurrentDbImage =
+  process.env.KURRENTDB_IMAGE ?? 'docker.kurrent.io/kurrent-latest/kurrentdb:latest';
+
+/**
+ * A KurrentDB for tests: `KURRENTDB_CONNECTION_STRING` when set, else a throwaway container
+ * where a Docker engine answers (the daemon, not just the CLI), else null with one line.
+ *
+ * KurrentDB is required only where it can be had: under `REQUIRE_TEST_SERVICES=1` a Docker
+ * engine whose container does not start fails the run, but a machine with neither Docker nor a
+ * connection string (CI here) skips, with the line saying why. A connection string that does
+ * not answer fails the tests themselves.
+ */
+export async function kurrentDbForTests(): Promise<KurrentDbForTests | null> {
+  const fromEnv = process.env.KURRENTDB_CONNECTION_STRING;
+  if (fromEnv) return { url: fromEnv, stop: async () => {} };
+  const { GenericContainer, Wait, getContainerRuntimeClient } = await import('testcontainers');
+  try {
+    await getContainerRuntimeClient();
+  } catch (error) {
+    console.warn(
+      `SKIPPED: KurrentDB not available (no KURRENTDB_CONNECTION_STRING and no Docker engine answers: ${firstLine(error)}): its tests are skipped${strict ? ', even under REQUIRE_TEST_SERVICES=1, since this machine cannot run it' : ''}.`,
+    );
+    return null;
+  }
+  // KurrentDB images read KURRENTDB_*, EventStoreDB images EVENTSTORE_*.
+  const prefix = /eventstore/i.test(kurrentDbImage) ? 'EVENTSTORE' : 'KURRENTDB';
+  try {
+    const container = await new GenericContainer(kurrentDbImage)
+      .withEnvironment({
+        [`${prefix}_INSECURE`]: 'true',
+        [`${prefix}_MEM_DB`]: 'true',
+        [`${prefix}_RUN_PROJECTIONS`]: 'None',
+      })
+      .withExposedPorts(2113)
+      .withWaitStrategy(Wait.forHttp('/health/live', 2113).forStatusCode(204))
+      .withStartupTimeout(120_000)
+      .start();
+    return {
+      url: `kurrentdb://${container.getHost()}:${container.getMappedPort(2113)}?tls=false`,
+      stop: async () => void (await container.stop()),
+    };
+  } catch (error) {
+    const hint = `a Docker engine answers, but ${kurrentDbImage} did not start: ${firstLine(error)}`;
+    requireService('KurrentDB', false, hint);
+    return null;
+  }
+}
+
+const firstLine = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0];

@@ -3,8 +3,11 @@ import {
   type AllStreamRecordedEvent,
   ANY,
   type AppendStreamState,
+  BACKWARDS,
+  END,
   excludeSystemEvents,
   type JSONRecordedEvent,
+  type JSONType,
   jsonEvent,
   KurrentDBClient,
   NO_STREAM,
@@ -26,14 +29,31 @@ import {
   WrongExpectedRevisionError,
 } from '../port.ts';
 
-type JsonData = Record<string, unknown>;
+type RecordedJson = JSONRecordedEvent | AllStreamRecordedEvent;
+
+/** The client's gRPC channel: `dispose()` cancels the open calls but leaves it open. */
+interface WithChannel {
+  getChannel(): Promise<{ close(): void }>;
+}
 
 /**
  * The event log on KurrentDB / EventStoreDB. Global positions are the log's commit positions;
  * `$all` readers leave out system events.
+ *
+ * Positions assume one commit per event, which holds for every event appended over gRPC: the
+ * server reports each such event's own log position as its commit position, so positions are
+ * unique and `{ commit: c, prepare: c }` lands exactly on the event at `c`. Events that share
+ * one commit record (explicit transactions of the legacy TCP API) would share a position, and
+ * the `<= checkpoint` filters below would skip all but the first of them.
+ *
+ * Loaded only when a KurrentDB connection string is configured (`storage.ts`), since the
+ * client loads a native module.
  */
 export class KurrentDbEventStore implements EventStore {
   readonly kind = 'kurrentdb';
+  /** Whether a gRPC call (append, subscription) may have opened the client's channel. */
+  private usedGrpc = false;
+  private closed: Promise<void> | undefined;
 
   constructor(private readonly client: KurrentDBClient) {}
 
@@ -55,29 +75,39 @@ export class KurrentDbEventStore implements EventStore {
           : expected === 'stream_exists'
             ? STREAM_EXISTS
             : expected;
+    this.usedGrpc = true;
+    let result: Awaited<ReturnType<KurrentDBClient['appendToStream']>>;
     try {
-      const result = await this.client.appendToStream(
+      result = await this.client.appendToStream(
         stream,
         events.map((event) =>
           jsonEvent({
             id: event.id ?? randomUUID(),
             type: event.type,
-            data: (event.data ?? {}) as JsonData,
-            metadata: (event.metadata ?? {}) as JsonData,
+            // Stored as JSON text: null stays null, as in PostgreSQL (`undefined` has no JSON).
+            data: (event.data ?? null) as JSONType,
+            metadata: (event.metadata ?? {}) as JSONType,
           }),
         ),
         { streamState },
       );
-      return {
-        nextRevision: result.nextExpectedRevision,
-        position: result.position?.commit ?? -1n,
-      };
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
-        throw new WrongExpectedRevisionError(stream, expected, error.actualState);
+        // The legacy error constructor reports a missing stream as -1.
+        const actual = error.actualState === -1n ? 'no_stream' : error.actualState;
+        throw new WrongExpectedRevisionError(stream, expected, actual);
       }
       throw error;
     }
+    if (!result.success) {
+      // `throwOnAppendFailure=false` in the connection string: the refusal comes back as a
+      // result. Its revision is not reliable (the batch-append path reports a boolean), so the
+      // stream's actual revision is read back.
+      throw new WrongExpectedRevisionError(stream, expected, await this.currentRevision(stream));
+    }
+    const position =
+      result.position?.commit ?? (await this.positionOf(stream, result.nextExpectedRevision));
+    return { nextRevision: result.nextExpectedRevision, position };
   }
 
   async *readStream(stream: string, { from = 0n }: ReadStreamOptions = {}) {
@@ -92,60 +122,121 @@ export class KurrentDbEventStore implements EventStore {
   }
 
   async *readAll({ from = 0n, batch = 1000 }: ReadAllOptions = {}) {
+    if (!(batch >= 1)) throw new Error(`readAll needs a batch of at least 1, not ${batch}`);
     let checkpoint = from;
     for (;;) {
+      // Reads are inclusive: a read from a checkpoint returns the checkpoint's own event first,
+      // which was delivered already. Ask for one more so that a page still holds `batch` new ones.
+      const maxCount = checkpoint > 0n ? batch + 1 : batch;
       let read = 0;
+      let delivered = 0;
       for await (const resolved of this.client.readAll({
         fromPosition: positionAt(checkpoint),
-        maxCount: batch,
+        maxCount,
         filter: excludeSystemEvents(),
       })) {
         read++;
         const event = resolved.event;
-        // The read starts at the checkpoint itself, which was delivered already.
-        if (!event || event.position.commit <= checkpoint) continue;
-        checkpoint = event.position.commit;
+        if (!event) continue;
+        const position = positionOf(event);
+        if (position <= checkpoint) continue;
+        checkpoint = position;
+        delivered++;
         yield toRecorded(event);
       }
-      if (read < batch) return;
+      // A short page is the end of the log.
+      if (read < maxCount) return;
+      if (delivered === 0) {
+        throw new Error(
+          `readAll: a full page of ${read} events at or before position ${checkpoint}; events sharing a commit position are not supported`,
+        );
+      }
     }
   }
 
   async *subscribeAll({ from = 0n, signal }: SubscribeAllOptions = {}) {
     if (signal?.aborted) return;
+    this.usedGrpc = true;
     const subscription = this.client.subscribeToAll({
       fromPosition: positionAt(from),
       filter: excludeSystemEvents(),
     });
-    const stop = () => void subscription.unsubscribe();
+    const stop = () => void subscription.unsubscribe().catch(() => {});
     signal?.addEventListener('abort', stop, { once: true });
     try {
       for await (const resolved of subscription) {
         if (signal?.aborted) return;
         const event = resolved.event;
-        if (!event || event.position.commit <= from) continue;
+        if (!event || positionOf(event) <= from) continue;
         yield toRecorded(event);
       }
     } finally {
       signal?.removeEventListener('abort', stop);
-      await subscription.unsubscribe();
+      // A subscription that never opened can fail to unsubscribe: that must not hide why.
+      await subscription.unsubscribe().catch(() => {});
     }
   }
 
-  async close() {
-    await this.client.dispose();
+  /** Cancels the open calls and closes the gRPC channel; safe to call more than once. */
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      await this.client.dispose();
+      // `dispose()` leaves the channel open. Asking for it opens one if there is none, so only
+      // a client that made gRPC calls is asked. (The Rust bridge behind the reads has no close.)
+      if (this.usedGrpc) {
+        const channel = await (this.client as unknown as WithChannel).getChannel();
+        channel.close();
+      }
+    })();
+    return this.closed;
+  }
+
+  /** The revision of a stream's last event, or `'no_stream'`. */
+  private async currentRevision(stream: string): Promise<bigint | 'no_stream'> {
+    try {
+      for await (const resolved of this.client.readStream(stream, {
+        fromRevision: END,
+        direction: BACKWARDS,
+        maxCount: 1,
+      })) {
+        if (resolved.event) return resolved.event.revision;
+      }
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+    }
+    return 'no_stream';
+  }
+
+  /** The position of an appended event, read back when the append result carries none. */
+  private async positionOf(stream: string, revision: bigint): Promise<bigint> {
+    for await (const resolved of this.client.readStream(stream, {
+      fromRevision: revision,
+      maxCount: 1,
+    })) {
+      if (resolved.event?.position) return resolved.event.position.commit;
+    }
+    throw new Error(
+      `KurrentDB appended to ${stream} (revision ${revision}) but returned no log position for it; read-your-writes needs one, and a server that returns none is not supported`,
+    );
   }
 }
 
 const positionAt = (commit: bigint): Position | typeof START =>
   commit <= 0n ? START : { commit, prepare: commit };
 
-const toRecorded = (event: JSONRecordedEvent | AllStreamRecordedEvent): RecordedEvent => ({
+/** An event's commit position. A made-up one (such as -1) would switch read-your-writes off. */
+const positionOf = (event: RecordedJson): bigint => {
+  if (event.position) return event.position.commit;
+  throw new Error(
+    `KurrentDB returned event ${event.id} of ${event.streamId} without a log position; a server that returns none is not supported`,
+  );
+};
+
+const toRecorded = (event: RecordedJson): RecordedEvent => ({
   id: event.id,
   stream: event.streamId,
   revision: event.revision,
-  // Stream reads on older servers carry no log position.
-  position: event.position?.commit ?? -1n,
+  position: positionOf(event),
   type: event.type,
   data: event.data,
   metadata: (event.metadata ?? {}) as Record<string, unknown>,

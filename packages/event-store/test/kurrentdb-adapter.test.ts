@@ -1,0 +1,275 @@
+/**
+ * Adapter logic checks of the KurrentDB adapter against a FAKE of the client's interface: no
+ * server runs here. They pin how the adapter reads the client's answers (append results,
+ * `$all` pages, positions, data, closing). They are no substitute for the contract suite
+ * against a real KurrentDB (`kurrentdb.test.ts`), which is what proves the adapter.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type AppendResult as ClientAppendResult,
+  type KurrentDBClient,
+  StreamNotFoundError,
+} from '@kurrent/kurrentdb-client';
+import { describe, expect, it } from 'vitest';
+import { CommandHandler, WrongExpectedRevisionError } from '../src/index.ts';
+import { KurrentDbEventStore } from '../src/kurrentdb/kurrentdb-event-store.ts';
+
+interface Stored {
+  id: string;
+  streamId: string;
+  revision: bigint;
+  type: string;
+  data: unknown;
+  metadata: unknown;
+  created: Date;
+  position: { commit: bigint; prepare: bigint } | undefined;
+  isJson: true;
+}
+
+type Direction = 'forwards' | 'backwards';
+
+/** A fake KurrentDB client: an in-memory log with the client's method shapes. */
+class FakeClient {
+  readonly log: Stored[] = [];
+  readonly calls: string[] = [];
+  /** What `appendToStream` answers instead of appending (a refusal under `throwOnAppendFailure=false`). */
+  appendAnswer: ((stream: string) => ClientAppendResult) | undefined;
+  /** Positions left out of append results and stream reads (a server that returns none). */
+  positions: 'always' | 'never' | 'not-on-append' = 'always';
+  readAllCalls = 0;
+  channelClosed = 0;
+  private nextCommit = 100n;
+
+  async appendToStream(
+    stream: string,
+    events: { id: string; type: string; data: unknown; metadata: unknown }[],
+  ): Promise<ClientAppendResult> {
+    this.calls.push('appendToStream');
+    if (this.appendAnswer) return this.appendAnswer(stream);
+    let revision = this.revisionOf(stream) ?? -1n;
+    let commit = 0n;
+    for (const event of events) {
+      commit = this.nextCommit;
+      this.nextCommit += 10n;
+      revision += 1n;
+      this.log.push({
+        id: event.id,
+        streamId: stream,
+        revision,
+        type: event.type,
+        // What goes over the wire: JSON text, parsed again on the way back.
+        data: JSON.parse(JSON.stringify(event.data)),
+        metadata: JSON.parse(JSON.stringify(event.metadata)),
+        created: new Date(),
+        position: { commit, prepare: commit },
+        isJson: true,
+      });
+    }
+    return {
+      success: true,
+      nextExpectedRevision: revision,
+      position: this.positions === 'always' ? { commit, prepare: commit } : undefined,
+    };
+  }
+
+  readStream(
+    stream: string,
+    {
+      fromRevision = 'start',
+      direction = 'forwards',
+      maxCount = Number.MAX_SAFE_INTEGER,
+    }: { fromRevision?: bigint | 'start' | 'end'; direction?: Direction; maxCount?: number } = {},
+  ) {
+    this.calls.push(`readStream ${direction}`);
+    const events = this.log.filter((e) => e.streamId === stream);
+    const withoutPositions = this.positions === 'never';
+    return (async function* () {
+      if (events.length === 0) throw new StreamNotFoundError(undefined, stream);
+      const ordered = direction === 'forwards' ? events : [...events].reverse();
+      let count = 0;
+      for (const e of ordered) {
+        if (count >= maxCount) return;
+        if (typeof fromRevision === 'bigint') {
+          if (direction === 'forwards' ? e.revision < fromRevision : e.revision > fromRevision)
+            continue;
+        }
+        count++;
+        yield { event: withoutPositions ? { ...e, position: undefined } : e };
+      }
+    })();
+  }
+
+  readAll({
+    fromPosition = 'start',
+    maxCount = Number.MAX_SAFE_INTEGER,
+  }: {
+    fromPosition?: { commit: bigint; prepare: bigint } | 'start';
+    maxCount?: number;
+  } = {}) {
+    this.calls.push('readAll');
+    // Guards the test against a reader that never advances.
+    if (++this.readAllCalls > 50) throw new Error('fake: more than 50 readAll calls');
+    const from = fromPosition === 'start' ? -1n : fromPosition.commit;
+    // Reads are inclusive: an event at exactly `fromPosition` is returned again.
+    const page = this.log.filter((e) => e.position!.commit >= from).slice(0, maxCount);
+    return (async function* () {
+      for (const e of page) yield { event: e };
+    })();
+  }
+
+  async dispose() {
+    this.calls.push('dispose');
+  }
+
+  /** The client's (protected) channel; the adapter closes it once it has been used. */
+  async getChannel() {
+    this.calls.push('getChannel');
+    return {
+      close: () => {
+        this.channelClosed++;
+      },
+    };
+  }
+
+  revisionOf(stream: string) {
+    return this.log.filter((e) => e.streamId === stream).at(-1)?.revision;
+  }
+}
+
+const storeOn = (fake: FakeClient) => new KurrentDbEventStore(fake as unknown as KurrentDBClient);
+
+const collect = async <T>(iterable: AsyncIterable<T>) => {
+  const items: T[] = [];
+  for await (const item of iterable) items.push(item);
+  return items;
+};
+
+describe('KurrentDB adapter logic, against a fake client (no server)', () => {
+  it('throws WrongExpectedRevisionError, with the actual revision read back, when the append result says success: false', async () => {
+    const fake = new FakeClient();
+    const store = storeOn(fake);
+    const stream = `credits-${randomUUID()}`;
+    await store.append(
+      stream,
+      [
+        { type: 'A', data: {} },
+        { type: 'B', data: {} },
+      ],
+      {
+        expected: 'no_stream',
+      },
+    );
+    // `throwOnAppendFailure=false`: a conflict resolves. The batch-append path even reports a
+    // meaningless revision (`BigInt(hasCurrentStreamRevision())`), so it is not trusted.
+    fake.appendAnswer = () => ({ success: false, nextExpectedRevision: 0n, position: undefined });
+
+    const refused = await store
+      .append(stream, [{ type: 'C', data: {} }], { expected: 0n })
+      .catch((e) => e);
+    expect(refused).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(refused).toMatchObject({ stream, expected: 0n, actual: 1n });
+
+    const missing = await store
+      .append(`credits-${randomUUID()}`, [{ type: 'C', data: {} }], { expected: 'stream_exists' })
+      .catch((e) => e);
+    expect(missing).toMatchObject({ name: 'WrongExpectedRevisionError', actual: 'no_stream' });
+  });
+
+  it('a refused append is never cached by the command handler as if it had been written', async () => {
+    const fake = new FakeClient();
+    const store = storeOn(fake);
+    const stream = `counter-${randomUUID()}`;
+    const handler = new CommandHandler<number, { type: 'Added'; data: { n: number } }>(
+      store,
+      { initialState: () => 0, evolve: (total, e) => total + e.data.n },
+      { retries: 0 },
+    );
+    await handler.handle(stream, () => [{ type: 'Added', data: { n: 1 } }], {});
+    fake.appendAnswer = () => ({ success: false, nextExpectedRevision: 5n, position: undefined });
+
+    const outcome = await handler
+      .handle(stream, () => [{ type: 'Added', data: { n: 1 } }], {})
+      .catch((e) => e);
+    expect(outcome).toMatchObject({ name: 'ConcurrencyError' });
+    fake.appendAnswer = undefined;
+    expect((await handler.load(stream)).state).toBe(1);
+  });
+
+  it('readAll advances with batch: 1 and fills every page after the first with new events', async () => {
+    const fake = new FakeClient();
+    const store = storeOn(fake);
+    for (let i = 0; i < 5; i++) {
+      await store.append(`s-${randomUUID()}`, [{ type: `E${i}`, data: { i } }], {
+        expected: 'no_stream',
+      });
+    }
+    const one = await collect(store.readAll({ batch: 1 }));
+    expect(one.map((e) => e.type)).toEqual(['E0', 'E1', 'E2', 'E3', 'E4']);
+
+    fake.readAllCalls = 0;
+    const two = await collect(store.readAll({ batch: 2 }));
+    expect(two.map((e) => e.type)).toEqual(['E0', 'E1', 'E2', 'E3', 'E4']);
+    // Pages of two new events each: [E0 E1] [E2 E3] [E4]; the re-read boundary costs no slot.
+    expect(fake.readAllCalls).toBe(3);
+
+    fake.readAllCalls = 0;
+    const resumed = await collect(store.readAll({ from: one[1]!.position, batch: 1 }));
+    expect(resumed.map((e) => e.type)).toEqual(['E2', 'E3', 'E4']);
+  });
+
+  it('never returns a made-up position: reads it back when the append result has none', async () => {
+    const fake = new FakeClient();
+    fake.positions = 'not-on-append';
+    const store = storeOn(fake);
+    const stream = `credits-${randomUUID()}`;
+    const result = await store.append(stream, [{ type: 'A', data: {} }], {
+      expected: 'no_stream',
+    });
+    expect(result.position).toBe(fake.log.at(-1)!.position!.commit);
+    expect(result.position).toBeGreaterThan(0n);
+  });
+
+  it('fails loudly when the server gives no log position at all', async () => {
+    const fake = new FakeClient();
+    fake.positions = 'never';
+    const store = storeOn(fake);
+    const stream = `credits-${randomUUID()}`;
+    await expect(
+      store.append(stream, [{ type: 'A', data: {} }], { expected: 'no_stream' }),
+    ).rejects.toThrow(/position/);
+    await expect(collect(store.readStream(stream))).rejects.toThrow(/position/);
+  });
+
+  it('round-trips null, arrays, strings and missing data exactly as PostgreSQL does', async () => {
+    const store = storeOn(new FakeClient());
+    const stream = `data-${randomUUID()}`;
+    await store.append(
+      stream,
+      [
+        { type: 'Null', data: null },
+        { type: 'Missing', data: undefined },
+        { type: 'Array', data: [1, 2] },
+        { type: 'Text', data: 'x' },
+        { type: 'Empty', data: {} },
+      ],
+      { expected: 'no_stream' },
+    );
+    const read = await collect(store.readStream(stream));
+    expect(read.map((e) => e.data)).toEqual([null, null, [1, 2], 'x', {}]);
+  });
+
+  it('close() disposes the client and closes the gRPC channel it used, once', async () => {
+    const fake = new FakeClient();
+    const store = storeOn(fake);
+    await store.append(`s-${randomUUID()}`, [{ type: 'A', data: {} }], { expected: 'any' });
+    await store.close();
+    await store.close();
+    expect(fake.calls.filter((c) => c === 'dispose')).toHaveLength(1);
+    expect(fake.channelClosed).toBe(1);
+
+    // A store that never spoke gRPC opens no channel just to close it.
+    const unused = new FakeClient();
+    await storeOn(unused).close();
+    expect(unused.calls).toEqual(['dispose']);
+  });
+});
