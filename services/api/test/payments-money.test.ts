@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { postgresReachable } from '@astra/event-store/testing';
 import { verifyLedger } from '@astra/projections';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliver, me, member as memberOf, uid, webhookSigner } from './stripeWebhooks.ts';
 import {
   type Client,
   eventCount,
@@ -15,34 +15,8 @@ import {
 /** Money correctness: one plan per account, refunds on the write side, money that must stop. */
 
 const WEBHOOK_SECRET = 'whsec_test_money_secret';
-const stripe = new Stripe('sk_test_only_for_signing');
-const uid = () => randomUUID().replaceAll('-', '');
-
-function signed(
-  type: string,
-  object: Record<string, unknown>,
-  options: { id?: string; timestamp?: number } = {},
-) {
-  const payload = JSON.stringify({
-    id: options.id ?? `evt_${uid()}`,
-    object: 'event',
-    type,
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    data: { object },
-  });
-  const header = stripe.webhooks.generateTestHeaderString({
-    payload,
-    secret: WEBHOOK_SECRET,
-    ...(options.timestamp ? { timestamp: options.timestamp } : {}),
-  });
-  return { payload, header };
-}
-
-const deliver = (server: TestServer, event: { payload: string; header: string }) =>
-  server
-    .client()
-    .request('POST', '/api/webhooks/stripe', event.payload, { 'stripe-signature': event.header });
+const signed = webhookSigner(WEBHOOK_SECRET);
+const member = (server: TestServer) => memberOf(server, 'money');
 
 const packCheckout = (userId: string, tierId: number, paymentIntent = `pi_test_${uid()}`) => ({
   id: `cs_test_${uid()}`,
@@ -112,13 +86,6 @@ const invoice = (
   };
 };
 
-async function member(server: TestServer) {
-  const client = server.client();
-  const me = await client.signIn(`money-${randomUUID()}@example.com`);
-  return { client, id: me.id };
-}
-
-const me = async (client: Client) => (await client.get('/api/me')).body;
 const ledgerTypes = async (client: Client) =>
   ((await client.get('/api/me/ledger')).body.items as { type: string; amount: number }[]).map(
     (e) => [e.type, e.amount],

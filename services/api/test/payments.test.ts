@@ -1,54 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { grantDueMonths } from '../src/modules/payments/renewals.ts';
+import {
+  deliver,
+  me,
+  member as memberOf,
+  signedPayload,
+  uid,
+  webhookSigner,
+} from './stripeWebhooks.ts';
 import { type Client, caughtUp, eventCount, startTestServer, type TestServer } from './support.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_payments_secret';
-const stripe = new Stripe('sk_test_only_for_signing');
-
-/** A Stripe event as Stripe sends it, signed with the SDK's own test header. */
-function signed(
-  type: string,
-  object: Record<string, unknown>,
-  options: { id?: string; timestamp?: number; secret?: string } = {},
-) {
-  const payload = JSON.stringify({
-    id: options.id ?? `evt_${randomUUID().replaceAll('-', '')}`,
-    object: 'event',
-    type,
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    data: { object },
-  });
-  const header = stripe.webhooks.generateTestHeaderString({
-    payload,
-    secret: options.secret ?? WEBHOOK_SECRET,
-    ...(options.timestamp ? { timestamp: options.timestamp } : {}),
-  });
-  return { payload, header };
-}
-
-const deliver = (server: TestServer, event: { payload: string; header: string }) =>
-  server
-    .client()
-    .request('POST', '/api/webhooks/stripe', event.payload, { 'stripe-signature': event.header });
+const signed = webhookSigner(WEBHOOK_SECRET);
+const member = (server: TestServer) => memberOf(server, 'payer');
 
 const checkoutSession = (
   userId: string,
   tierId: number,
   overrides: Record<string, unknown> = {},
 ) => ({
-  id: `cs_test_${randomUUID().replaceAll('-', '')}`,
+  id: `cs_test_${uid()}`,
   object: 'checkout.session',
   mode: 'payment',
   status: 'complete',
   payment_status: 'paid',
   client_reference_id: userId,
   metadata: { userId, tierId: String(tierId), billingType: 'one_time' },
-  payment_intent: `pi_test_${randomUUID().replaceAll('-', '')}`,
+  payment_intent: `pi_test_${uid()}`,
   // Amounts in an event are never trusted: credits come from our tier table.
   amount_total: 1,
   currency: 'usd',
@@ -56,7 +37,7 @@ const checkoutSession = (
 });
 
 const invoice = (userId: string, tierId: number, subscriptionId: string, periodStart: string) => ({
-  id: `in_test_${randomUUID().replaceAll('-', '')}`,
+  id: `in_test_${uid()}`,
   object: 'invoice',
   status: 'paid',
   billing_reason: 'subscription_cycle',
@@ -97,13 +78,6 @@ const subscription = (
   ...changes,
 });
 
-async function member(server: TestServer) {
-  const client = server.client();
-  const me = await client.signIn(`payer-${randomUUID()}@example.com`);
-  return { client, id: me.id };
-}
-
-const me = async (client: Client) => (await client.get('/api/me')).body;
 const ledgerOf = async (client: Client) =>
   (await client.get('/api/me/ledger')).body.items as {
     type: string;
@@ -395,10 +369,7 @@ describe('the Stripe webhook as a command source of the ledger', () => {
       payload: JSON.stringify({ tampered: true }),
     };
     const garbage = '{not json';
-    const garbageHeader = stripe.webhooks.generateTestHeaderString({
-      payload: garbage,
-      secret: WEBHOOK_SECRET,
-    });
+    const garbageHeader = signedPayload(garbage, WEBHOOK_SECRET);
     for (const [event, error] of [
       [wrongSecret, 'invalid_signature'],
       [stale, 'invalid_signature'],
