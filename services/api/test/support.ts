@@ -1,7 +1,9 @@
+import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { errorBodySchema, errorsOf, findRoute } from '@astra/contracts';
 import { createThrowawayDatabase, postgresReachable } from '@astra/event-store/testing';
 import { allProjections, READ_SCHEMA } from '@astra/projections';
 import { sql } from 'kysely';
@@ -64,11 +66,95 @@ export const freePort = () =>
     });
   });
 
+/** One answer the test clients received: its route (as the route table names it) and error code. */
+export interface RecordedAnswer {
+  method: string;
+  /** The route table's path (`/api/readings/{id}`), or the request's path when no route matches. */
+  route: string;
+  documented: boolean;
+  status: number;
+  code: string | null;
+}
+
+/**
+ * Every answer any `Client` of this test file received (the recorder of `openapi.test.ts`); with
+ * `API_ANSWERS_FILE` set, each is also appended there as a JSON line, to collect a whole run's.
+ */
+export const recordedAnswers: RecordedAnswer[] = [];
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Keys of `raw` that the schema's parse dropped: fields the contract does not name. */
+function droppedKeys(raw: unknown, parsed: unknown, path = ''): string[] {
+  if (Array.isArray(raw) && Array.isArray(parsed))
+    return raw.flatMap((item, i) => droppedKeys(item, parsed[i], `${path}[${i}]`));
+  if (!isPlainObject(raw) || !isPlainObject(parsed)) return [];
+  return Object.keys(raw).flatMap((key) =>
+    key in parsed
+      ? droppedKeys(raw[key], parsed[key], path ? `${path}.${key}` : key)
+      : [path ? `${path}.${key}` : key],
+  );
+}
+
+/**
+ * The answer against the route table (`@astra/contracts` `apiRoutes`): a documented route, a
+ * documented status, a body its schema parses with no undocumented field, and an error code
+ * listed for that route and status. Returns the problems; none when it conforms.
+ */
+export function contractProblems(method: string, path: string, answer: Answer): string[] {
+  const route = findRoute(method, path);
+  const { status, body } = answer;
+  if (!route) {
+    // An unknown /api route answers the contract's 404.
+    return status === 404 && body?.error === 'not_found'
+      ? []
+      : [`${method} ${path} is not in the route table (answered ${status})`];
+  }
+  const where = `${method} ${route.path} answered ${status}`;
+  if (status < 400) {
+    const documented = route.responses[status];
+    if (!documented) return [`${where}, a status the route table does not list`];
+    if (!documented.schema) return [];
+    const parsed = documented.schema.safeParse(body);
+    if (!parsed.success)
+      return [`${where} with a body its schema refuses: ${JSON.stringify(parsed.error.issues)}`];
+    const extra = droppedKeys(body, parsed.data);
+    return extra.length
+      ? [`${where} with fields the schema does not name: ${extra.join(', ')}`]
+      : [];
+  }
+  const error = errorBodySchema.safeParse(body);
+  if (!error.success)
+    return [`${where} with a body that is not the error shape: ${JSON.stringify(body)}`];
+  const listed = errorsOf(route).filter((e) => e.status === status && e.code === error.data.error);
+  if (listed.length === 0) return [`${where} ${error.data.error}, not documented for the route`];
+  return listed.flatMap((e) => {
+    const specific = e.schema?.safeParse(body);
+    return specific && !specific.success
+      ? [
+          `${where} ${e.code} with a body its schema refuses: ${JSON.stringify(specific.error.issues)}`,
+        ]
+      : [];
+  });
+}
+
 /** A browser-like client: keeps its session cookie, speaks JSON (or sends raw bytes). */
 export class Client {
   /** The `astra.sid=…` pair it sends. */
   cookie: string | undefined;
+  /**
+   * Checks every answer against the route table (`contractProblems`) and throws on a mismatch.
+   * On with `checked()`, or for every client with `API_CHECK_RESPONSES=1`.
+   */
+  validateResponses = process.env.API_CHECK_RESPONSES === '1';
   constructor(readonly base: string) {}
+
+  /** This client, checking its answers against the contracts from now on. */
+  checked() {
+    this.validateResponses = true;
+    return this;
+  }
 
   async request<T = any>(
     method: string,
@@ -99,7 +185,34 @@ export class Client {
     try {
       parsed = text ? JSON.parse(text) : null;
     } catch {}
-    return { status: response.status, body: parsed as T, headers: response.headers };
+    const answer: Answer<T> = {
+      status: response.status,
+      body: parsed as T,
+      headers: response.headers,
+    };
+    this.record(method, path, answer);
+    return answer;
+  }
+
+  private record(method: string, path: string, answer: Answer) {
+    const route = findRoute(method, path);
+    const code =
+      answer.status >= 400 && isPlainObject(answer.body) && typeof answer.body.error === 'string'
+        ? answer.body.error
+        : null;
+    const entry: RecordedAnswer = {
+      method: method.toUpperCase(),
+      route: route?.path ?? path.split('?')[0]!,
+      documented: route !== undefined,
+      status: answer.status,
+      code,
+    };
+    recordedAnswers.push(entry);
+    if (process.env.API_ANSWERS_FILE)
+      appendFileSync(process.env.API_ANSWERS_FILE, `${JSON.stringify(entry)}\n`);
+    if (!this.validateResponses || !path.startsWith('/api/')) return;
+    const problems = contractProblems(method.toUpperCase(), path, answer);
+    if (problems.length) throw new Error(`The answer breaks the contract:\n${problems.join('\n')}`);
   }
 
   get<T = any>(path: string, headers?: Record<string, string>) {

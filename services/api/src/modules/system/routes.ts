@@ -1,13 +1,16 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
+import { openApiRoutes } from './openapi.ts';
 
 /**
  * `GET /api/health`: `ok`; `degraded` while a projection cannot apply an event (the others go
  * on; it names each, its position and error, from `projection_failures`, which any projector
  * process writes); `starting` until the read models answer.
  */
-export function systemRoutes({ ready, read }: AppDeps) {
+export function systemRoutes(deps: AppDeps) {
+  const { ready, read } = deps;
   const router = Router();
+  router.use(openApiRoutes(deps));
   router.get('/health', async (_req, res) => {
     if (!(await ready())) {
       res.status(503).json({ status: 'starting' });

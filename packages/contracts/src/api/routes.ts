@@ -1,0 +1,741 @@
+import type { z } from 'zod';
+import {
+  adminCreditRequestSchema,
+  adminUnlockRequestSchema,
+  adminUserLedgerSchema,
+} from './admin.ts';
+import { appsResponseSchema } from './apps.ts';
+import { authProvidersSchema, devLoginRequestSchema } from './auth.ts';
+import { pageQuerySchema } from './common.ts';
+import { ledgerPageSchema, meSchema } from './me.ts';
+import {
+  cancelSubscriptionRequestSchema,
+  changePlanRequestSchema,
+  checkoutConflictSchema,
+  checkoutRequestSchema,
+  checkoutResponseSchema,
+  checkoutStatusSchema,
+  localCheckoutResultSchema,
+  localCheckoutSessionSchema,
+  pricingResponseSchema,
+  subscriptionActionSchema,
+  subscriptionStatusSchema,
+} from './payments.ts';
+import { feedbackRequestSchema, profileUpdateSchema } from './profile.ts';
+import {
+  libraryPageSchema,
+  libraryQuerySchema,
+  placesQuerySchema,
+  type ReadingKind,
+  readingCreatedSchema,
+  readingKinds,
+  readingViewSchema,
+} from './readings.ts';
+import {
+  adminCreditResultSchema,
+  adminUnlockResponseSchema,
+  feedbackCreatedSchema,
+  healthSchema,
+  healthStartingSchema,
+  insufficientCreditsErrorSchema,
+  okMessageSchema,
+  okSchema,
+  placesResponseSchema,
+  refreshNotDueErrorSchema,
+  stripeWebhookReceivedSchema,
+  subscriptionActiveErrorSchema,
+} from './responses.ts';
+
+/**
+ * The HTTP API's route table: every route the server mounts under `/api`, with its request and
+ * response schemas and the error codes it answers. `openapi.ts` builds the OpenAPI document from
+ * it, and the API tests check the server against it (every mounted route is here and every route
+ * here is mounted; answers parse with their schema; error codes are the documented ones).
+ * `docs/api.md` stays the reference for people.
+ */
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * Who may call: `none`; `user` (a session of a user who is not deleted); `unlocked_admin` (an
+ * admin whose session was unlocked with the admin password); `stripe_signature` (the webhook).
+ */
+export type RouteAuth = 'none' | 'user' | 'unlocked_admin' | 'stripe_signature';
+
+export interface RouteError {
+  status: number;
+  /** The body's `error`. */
+  code: string;
+  /** When it is answered. */
+  when: string;
+  /** The body, when it has more than `{error, message, fields?}`. */
+  schema?: z.ZodType;
+  /**
+   * Derived from the route's traits (auth, method, body, rate limit) and answered by shared
+   * middleware, not by the route's own code: a test of one route answering it covers them all.
+   */
+  common?: boolean;
+}
+
+export interface RouteResponse {
+  description: string;
+  /** The JSON body; absent for a redirect or a body that is not JSON. */
+  schema?: z.ZodType;
+  /** Not JSON: e.g. `text/html`, `image/*`. */
+  contentType?: string;
+}
+
+export interface ApiRoute {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI style: `/api/readings/{id}`. */
+  path: string;
+  tag: 'System' | 'Sign-in' | 'Account' | 'Readings' | 'Payments' | 'Admin';
+  summary: string;
+  auth: RouteAuth;
+  body?: {
+    contentType:
+      | 'application/json'
+      | 'application/octet-stream'
+      | 'application/x-www-form-urlencoded';
+    schema?: z.ZodType;
+    required: boolean;
+  };
+  query?: z.ZodObject;
+  /** Success answers by status. */
+  responses: Record<number, RouteResponse>;
+  /** The route's own error answers; `errorsOf` adds the common ones. */
+  errors: RouteError[];
+  /** It appends events: a stream that keeps changing is `409 conflict`. */
+  command?: boolean;
+  /** Limited per client IP and minute (`429 rate_limited`). */
+  rateLimited?: number;
+  /** Mounted only in some configurations. */
+  onlyWhen?: string;
+}
+
+const json = (schema: z.ZodType, required = true) =>
+  ({ contentType: 'application/json', schema, required }) as const;
+const ok = (schema: z.ZodType, description = 'OK') => ({ 200: { description, schema } });
+const redirect = { 302: { description: 'A redirect (`Location`); failures too are redirects.' } };
+const notFound = (when: string): RouteError => ({ status: 404, code: 'not_found', when });
+
+const readingTitles: Record<ReadingKind, string> = {
+  'natal-chart': 'A natal chart reading',
+  'tarot-celtic-cross': 'A Tarot Celtic Cross reading',
+  'tarot-traditional': 'A Tarot Traditional reading',
+  compatibility: 'A compatibility reading',
+  'life-path': 'A Life Path Number reading',
+};
+
+const readingRoutes: ApiRoute[] = (Object.keys(readingKinds) as ReadingKind[]).map((kind) => ({
+  operationId: `createReading_${kind.replaceAll('-', '_')}`,
+  method: 'post',
+  path: `/api/readings/${kind}`,
+  tag: 'Readings',
+  summary: `${readingTitles[kind]}: spends the app's credit cost`,
+  auth: 'user',
+  body: json(readingKinds[kind].schema),
+  responses: { 201: { description: 'The reading, delivered', schema: readingCreatedSchema } },
+  errors: [
+    {
+      status: 400,
+      code: 'invalid_request',
+      when: 'A bad body, or input the engines refuse (an unknown place)',
+    },
+    {
+      status: 402,
+      code: 'insufficient_credits',
+      when: 'The balance does not cover the cost; nothing is spent',
+      schema: insufficientCreditsErrorSchema,
+    },
+    { status: 403, code: 'account_blocked', when: 'The account is blocked; nothing is written' },
+    {
+      status: 502,
+      code: 'generation_failed',
+      when: 'The writer failed; the credits were given back',
+    },
+  ],
+  command: true,
+}));
+
+export const apiRoutes: ApiRoute[] = [
+  // System
+  {
+    operationId: 'health',
+    method: 'get',
+    path: '/api/health',
+    tag: 'System',
+    summary: 'Health: ok, degraded (a projection is stuck) or starting',
+    auth: 'none',
+    responses: {
+      200: {
+        description: '`ok`, or `degraded` naming the failed projections',
+        schema: healthSchema,
+      },
+      503: {
+        description: '`starting`: the read models do not answer yet',
+        schema: healthStartingSchema,
+      },
+    },
+    errors: [],
+  },
+  {
+    operationId: 'openApiDocument',
+    method: 'get',
+    path: '/api/openapi.json',
+    tag: 'System',
+    summary: 'This OpenAPI 3.1 document',
+    auth: 'none',
+    responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
+    errors: [],
+  },
+  {
+    operationId: 'apiReference',
+    method: 'get',
+    path: '/api/docs',
+    tag: 'System',
+    summary: 'A page listing the routes of this document (development only)',
+    auth: 'none',
+    responses: { 200: { description: 'An HTML page', contentType: 'text/html' } },
+    errors: [],
+    onlyWhen: 'NODE_ENV is not production',
+  },
+
+  // Sign-in
+  {
+    operationId: 'authProviders',
+    method: 'get',
+    path: '/api/auth/providers',
+    tag: 'Sign-in',
+    summary: 'Which sign-in buttons to show',
+    auth: 'none',
+    responses: ok(authProvidersSchema),
+    errors: [],
+  },
+  {
+    operationId: 'googleSignIn',
+    method: 'get',
+    path: '/api/auth/google',
+    tag: 'Sign-in',
+    summary: "Starts Google sign-in: redirects to Google's authorization page",
+    auth: 'none',
+    responses: redirect,
+    errors: [notFound('Google sign-in is not configured')],
+  },
+  {
+    operationId: 'googleCallback',
+    method: 'get',
+    path: '/api/auth/google/callback',
+    tag: 'Sign-in',
+    summary: 'Google sends the browser here; redirects to `/auth/callback`',
+    auth: 'none',
+    responses: redirect,
+    errors: [notFound('Google sign-in is not configured')],
+    command: true,
+  },
+  {
+    operationId: 'appleSignIn',
+    method: 'get',
+    path: '/api/auth/apple',
+    tag: 'Sign-in',
+    summary: "Starts Sign in with Apple: redirects to Apple's authorization page",
+    auth: 'none',
+    responses: redirect,
+    errors: [notFound('Sign in with Apple is not configured')],
+  },
+  {
+    operationId: 'appleCallback',
+    method: 'post',
+    path: '/api/auth/apple/callback',
+    tag: 'Sign-in',
+    summary: "Apple's form post (from Apple's site); redirects to `/auth/callback`",
+    auth: 'none',
+    body: { contentType: 'application/x-www-form-urlencoded', required: false },
+    responses: redirect,
+    errors: [notFound('Sign in with Apple is not configured')],
+    command: true,
+  },
+  {
+    operationId: 'devLogin',
+    method: 'post',
+    path: '/api/auth/dev-login',
+    tag: 'Sign-in',
+    summary: 'Development and test sign-in (404 in production)',
+    auth: 'none',
+    body: json(devLoginRequestSchema),
+    responses: ok(meSchema, 'Signed in: the Me object, with `Set-Cookie`'),
+    errors: [
+      notFound('NODE_ENV=production'),
+      {
+        status: 503,
+        code: 'not_ready',
+        when: 'The new profile is not readable after READ_YOUR_WRITES_TIMEOUT_MS',
+      },
+    ],
+    command: true,
+    rateLimited: 60,
+  },
+  {
+    operationId: 'logout',
+    method: 'post',
+    path: '/api/auth/logout',
+    tag: 'Sign-in',
+    summary: 'Ends every session of the user',
+    auth: 'none',
+    responses: ok(okSchema),
+    errors: [],
+  },
+
+  // Account
+  {
+    operationId: 'me',
+    method: 'get',
+    path: '/api/me',
+    tag: 'Account',
+    summary: 'The signed-in user, balance, credit lots and subscription',
+    auth: 'user',
+    responses: ok(meSchema),
+    errors: [],
+  },
+  {
+    operationId: 'updateProfile',
+    method: 'patch',
+    path: '/api/me',
+    tag: 'Account',
+    summary: 'Changes profile fields',
+    auth: 'user',
+    body: json(profileUpdateSchema),
+    responses: ok(meSchema),
+    errors: [],
+    command: true,
+  },
+  {
+    operationId: 'deleteAccount',
+    method: 'delete',
+    path: '/api/me',
+    tag: 'Account',
+    summary: 'Deletes the account',
+    auth: 'user',
+    responses: ok(okMessageSchema),
+    errors: [],
+    command: true,
+  },
+  {
+    operationId: 'myLedger',
+    method: 'get',
+    path: '/api/me/ledger',
+    tag: 'Account',
+    summary: "The user's own credit history, newest first, 50 a page",
+    auth: 'user',
+    query: pageQuerySchema,
+    responses: ok(ledgerPageSchema),
+    errors: [{ status: 400, code: 'invalid_request', when: 'A bad `page`' }],
+  },
+  {
+    operationId: 'setAvatar',
+    method: 'put',
+    path: '/api/me/avatar',
+    tag: 'Account',
+    summary: "Sets the profile picture from the body's raw bytes",
+    auth: 'user',
+    body: { contentType: 'application/octet-stream', required: true },
+    responses: ok(meSchema),
+    errors: [
+      { status: 413, code: 'payload_too_large', when: 'A picture above 2 MB' },
+      { status: 415, code: 'unsupported_media_type', when: 'Not a PNG, JPEG, GIF or WebP image' },
+    ],
+    command: true,
+  },
+  {
+    operationId: 'removeAvatar',
+    method: 'delete',
+    path: '/api/me/avatar',
+    tag: 'Account',
+    summary: 'Removes the profile picture',
+    auth: 'user',
+    responses: ok(meSchema),
+    errors: [],
+    command: true,
+  },
+  {
+    operationId: 'avatar',
+    method: 'get',
+    path: '/api/avatars/{id}',
+    tag: 'Account',
+    summary: "A stored picture's bytes (immutable, cached for a year)",
+    auth: 'none',
+    responses: { 200: { description: 'The picture', contentType: 'image/*' } },
+    errors: [notFound('No such picture')],
+  },
+  {
+    operationId: 'submitFeedback',
+    method: 'post',
+    path: '/api/feedback',
+    tag: 'Account',
+    summary: 'Feedback from the About page',
+    auth: 'user',
+    body: json(feedbackRequestSchema),
+    responses: { 201: { description: 'Received', schema: feedbackCreatedSchema } },
+    errors: [],
+    command: true,
+  },
+
+  // Readings
+  {
+    operationId: 'apps',
+    method: 'get',
+    path: '/api/apps',
+    tag: 'Readings',
+    summary: 'The five reading apps with their credit cost',
+    auth: 'none',
+    responses: ok(appsResponseSchema),
+    errors: [],
+  },
+  ...readingRoutes,
+  {
+    operationId: 'reading',
+    method: 'get',
+    path: '/api/readings/{id}',
+    tag: 'Readings',
+    summary: "One of the user's own completed readings",
+    auth: 'user',
+    responses: ok(readingViewSchema),
+    errors: [notFound("Unknown, someone else's, not completed, or deleted")],
+  },
+  {
+    operationId: 'deleteReading',
+    method: 'delete',
+    path: '/api/readings/{id}',
+    tag: 'Readings',
+    summary: 'Removes a completed reading from the library (no refund)',
+    auth: 'user',
+    responses: ok(okMessageSchema),
+    errors: [notFound("Unknown, someone else's, not completed, or already deleted")],
+    command: true,
+  },
+  {
+    operationId: 'library',
+    method: 'get',
+    path: '/api/library',
+    tag: 'Readings',
+    summary: "The user's completed readings, newest first, 25 a page",
+    auth: 'user',
+    query: libraryQuerySchema,
+    responses: ok(libraryPageSchema),
+    errors: [{ status: 400, code: 'invalid_request', when: 'A bad `search`, `appId` or `page`' }],
+  },
+  {
+    operationId: 'places',
+    method: 'get',
+    path: '/api/places',
+    tag: 'Readings',
+    summary: 'Place suggestions for the birthplace fields',
+    auth: 'none',
+    query: placesQuerySchema,
+    responses: ok(placesResponseSchema),
+    errors: [{ status: 400, code: 'invalid_request', when: 'No `q`, or one above 120 characters' }],
+  },
+
+  // Payments
+  {
+    operationId: 'pricing',
+    method: 'get',
+    path: '/api/pricing',
+    tag: 'Payments',
+    summary: 'The tiers, each with its monthly and one-time rows',
+    auth: 'none',
+    responses: ok(pricingResponseSchema),
+    errors: [],
+  },
+  {
+    operationId: 'checkout',
+    method: 'post',
+    path: '/api/checkout',
+    tag: 'Payments',
+    summary: 'Starts paying for a tier: a checkout session to send the browser to',
+    auth: 'user',
+    body: json(checkoutRequestSchema),
+    responses: ok(checkoutResponseSchema),
+    errors: [
+      {
+        status: 400,
+        code: 'invalid_request',
+        when: 'A bad body, or no such tier and billing type',
+      },
+      { status: 403, code: 'account_blocked', when: 'The account is blocked' },
+      {
+        status: 409,
+        code: 'subscription_active',
+        when: 'A subscription runs already; change the plan instead',
+        schema: subscriptionActiveErrorSchema,
+      },
+      {
+        status: 409,
+        code: 'checkout_in_progress',
+        when: 'A subscription checkout of the account is still open (its `url` and `sessionId`)',
+        schema: checkoutConflictSchema,
+      },
+    ],
+    command: true,
+  },
+  {
+    operationId: 'checkoutStatus',
+    method: 'get',
+    path: '/api/checkout/sessions/{id}',
+    tag: 'Payments',
+    summary: 'Has the payment landed? (the success page polls this)',
+    auth: 'user',
+    responses: ok(checkoutStatusSchema),
+    errors: [notFound("Unknown, or another user's, checkout session")],
+  },
+  {
+    operationId: 'localCheckoutSession',
+    method: 'get',
+    path: '/api/checkout/local/{id}',
+    tag: 'Payments',
+    summary: 'The local checkout page: its session (development, without Stripe)',
+    auth: 'user',
+    responses: ok(localCheckoutSessionSchema),
+    errors: [notFound('No such checkout session')],
+    onlyWhen: 'STRIPE_SECRET_KEY is unset (never in production)',
+  },
+  {
+    operationId: 'localCheckoutPay',
+    method: 'post',
+    path: '/api/checkout/local/{id}/pay',
+    tag: 'Payments',
+    summary: 'The local checkout page: pays (sends our webhook what Stripe would)',
+    auth: 'user',
+    responses: ok(localCheckoutResultSchema),
+    errors: [
+      notFound('No open checkout session (unknown, already paid or cancelled)'),
+      { status: 409, code: 'payment_in_progress', when: 'This checkout is being paid already' },
+    ],
+    command: true,
+    onlyWhen: 'STRIPE_SECRET_KEY is unset (never in production)',
+  },
+  {
+    operationId: 'localCheckoutCancel',
+    method: 'post',
+    path: '/api/checkout/local/{id}/cancel',
+    tag: 'Payments',
+    summary: 'The local checkout page: cancels an open session',
+    auth: 'user',
+    responses: ok(localCheckoutResultSchema),
+    errors: [],
+    onlyWhen: 'STRIPE_SECRET_KEY is unset (never in production)',
+  },
+  {
+    operationId: 'stripeWebhook',
+    method: 'post',
+    path: '/api/webhooks/stripe',
+    tag: 'Payments',
+    summary: "Stripe's signed events become ledger commands",
+    auth: 'stripe_signature',
+    body: { contentType: 'application/octet-stream', required: true },
+    responses: ok(stripeWebhookReceivedSchema, 'Received: applied, a duplicate, or let go'),
+    errors: [
+      {
+        status: 400,
+        code: 'invalid_signature',
+        when: 'No, a wrong, a stale or a future-dated Stripe-Signature; nothing is written',
+      },
+      {
+        status: 400,
+        code: 'invalid_payload',
+        when: 'The signature matched but the body is not JSON; nothing is written',
+      },
+      { status: 413, code: 'invalid_request', when: 'A body above 1 MB' },
+    ],
+    command: true,
+  },
+  {
+    operationId: 'subscription',
+    method: 'get',
+    path: '/api/subscription',
+    tag: 'Payments',
+    summary: "The spec's subscription view",
+    auth: 'user',
+    responses: ok(subscriptionStatusSchema),
+    errors: [],
+  },
+  {
+    operationId: 'refreshSubscription',
+    method: 'post',
+    path: '/api/subscription/refresh',
+    tag: 'Payments',
+    summary: 'Refresh Monthly Credits: grants a month that is due (without Stripe)',
+    auth: 'user',
+    responses: ok(subscriptionActionSchema),
+    errors: [
+      { status: 404, code: 'user_not_found', when: 'No credit account' },
+      {
+        status: 409,
+        code: 'no_active_subscription',
+        when: 'No subscription, or a cancelled one',
+      },
+      {
+        status: 409,
+        code: 'subscription_missing_tier',
+        when: 'The subscription has no tier information',
+      },
+      {
+        status: 409,
+        code: 'refresh_not_due',
+        when: 'The renewal date has not come, or its month was granted already',
+        schema: refreshNotDueErrorSchema,
+      },
+      {
+        status: 409,
+        code: 'renewal_pending',
+        when: 'With Stripe: months come with their paid invoice, never ahead of it',
+      },
+      { status: 422, code: 'invalid_tier', when: 'Our table has no such monthly tier' },
+      { status: 500, code: 'refresh_failed', when: 'Anything else (logged)' },
+    ],
+    command: true,
+  },
+  {
+    operationId: 'cancelSubscription',
+    method: 'post',
+    path: '/api/subscription/cancel',
+    tag: 'Payments',
+    summary: 'Cancels at the end of the paid period',
+    auth: 'user',
+    body: json(cancelSubscriptionRequestSchema, false),
+    responses: ok(subscriptionActionSchema),
+    errors: [
+      {
+        status: 409,
+        code: 'no_active_subscription',
+        when: 'No active subscription (a second cancel included)',
+      },
+    ],
+    command: true,
+  },
+  {
+    operationId: 'changePlan',
+    method: 'post',
+    path: '/api/subscription/change',
+    tag: 'Payments',
+    summary: 'Another plan from the next renewal; no money moves now',
+    auth: 'user',
+    body: json(changePlanRequestSchema),
+    responses: ok(subscriptionActionSchema),
+    errors: [
+      { status: 400, code: 'invalid_request', when: 'A bad body, or no tier with a monthly price' },
+      { status: 409, code: 'no_active_subscription', when: 'No running active subscription' },
+      { status: 409, code: 'same_plan', when: 'The tier of the running subscription' },
+    ],
+    command: true,
+  },
+
+  // Admin
+  {
+    operationId: 'adminUnlock',
+    method: 'post',
+    path: '/api/admin/unlock',
+    tag: 'Admin',
+    summary: 'Unlocks the admin routes for this session (8 hours) with ADMIN_PASSWORD',
+    auth: 'user',
+    body: json(adminUnlockRequestSchema),
+    responses: ok(adminUnlockResponseSchema),
+    errors: [
+      { status: 403, code: 'admin_required', when: 'The user is not an admin' },
+      { status: 403, code: 'incorrect_password', when: 'A wrong password' },
+      {
+        status: 503,
+        code: 'admin_password_not_configured',
+        when: 'ADMIN_PASSWORD is not set',
+      },
+    ],
+    rateLimited: 10,
+  },
+  {
+    operationId: 'adminAdjustCredits',
+    method: 'post',
+    path: '/api/admin/users/{id}/credits',
+    tag: 'Admin',
+    summary: "Adds credits to, or deducts them from, a user's balance",
+    auth: 'unlocked_admin',
+    body: json(adminCreditRequestSchema),
+    responses: ok(adminCreditResultSchema),
+    errors: [
+      { status: 404, code: 'user_not_found', when: 'No credit account with that id' },
+      {
+        status: 409,
+        code: 'insufficient_credits',
+        when: 'A deduction larger than the balance',
+        schema: insufficientCreditsErrorSchema,
+      },
+      { status: 409, code: 'account_closed', when: 'The account was deleted' },
+      {
+        status: 409,
+        code: 'balance_limit',
+        when: 'The balance or total granted would pass 1,000,000,000 credits',
+      },
+    ],
+    command: true,
+  },
+  {
+    operationId: 'adminUserLedger',
+    method: 'get',
+    path: '/api/admin/users/{id}/ledger',
+    tag: 'Admin',
+    summary: "A user's full credit history with actors, newest first",
+    auth: 'unlocked_admin',
+    responses: ok(adminUserLedgerSchema),
+    errors: [notFound('No such user')],
+  },
+];
+
+/** The error answers of a route: its own, and those that its traits bring (`common`). */
+export function errorsOf(route: ApiRoute): RouteError[] {
+  const common: RouteError[] = [];
+  const add = (status: number, code: string, when: string) => {
+    if (!route.errors.some((e) => e.status === status && e.code === code))
+      common.push({ status, code, when, common: true });
+  };
+  const viaApiRouter = route.auth !== 'stripe_signature';
+  const mutating = route.method !== 'get';
+  // The JSON parser runs before every route of the API's router, whatever the method.
+  if (route.body?.contentType === 'application/json')
+    add(400, 'invalid_request', 'The body is not valid (`fields`), or not JSON');
+  if (viaApiRouter) {
+    add(400, 'invalid_request', 'A JSON body that does not parse');
+    add(413, 'invalid_request', 'A JSON body above 100 kB');
+  }
+  if (route.auth === 'user' || route.auth === 'unlocked_admin')
+    add(401, 'unauthenticated', 'No session, or the user was deleted');
+  if (route.auth === 'unlocked_admin') {
+    add(403, 'admin_required', 'The user is not an admin');
+    add(403, 'admin_locked', 'The session was not unlocked with the admin password (8 hours)');
+  }
+  if (viaApiRouter && mutating && route.path !== '/api/auth/apple/callback')
+    add(403, 'cross_site_request', 'A browser request from another site');
+  if (viaApiRouter && mutating && !route.path.startsWith('/api/auth/')) {
+    add(400, 'invalid_request', 'A malformed Idempotency-Key');
+    add(409, 'request_in_progress', 'The first request with this Idempotency-Key still runs');
+    add(422, 'idempotency_key_reused', 'The Idempotency-Key was used for another request');
+  }
+  if (route.command) add(409, 'conflict', 'The stream kept changing through 20 retries');
+  if (route.rateLimited) add(429, 'rate_limited', `More than ${route.rateLimited} a minute`);
+  add(500, 'internal_error', 'Anything unexpected; no details leave the server');
+  return [...route.errors, ...common];
+}
+
+const specificity = (route: ApiRoute) => (route.path.match(/\{/g) ?? []).length;
+const matchers = [...apiRoutes]
+  .sort((a, b) => specificity(a) - specificity(b))
+  .map((route) => ({
+    route,
+    pattern: new RegExp(`^${route.path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+  }));
+
+/** The route of a request (`GET`, `/api/readings/abc?x=1`), literal paths before `{param}` ones. */
+export function findRoute(method: string, url: string): ApiRoute | undefined {
+  const path = url.split('?')[0] ?? '';
+  const lower = method.toLowerCase();
+  return matchers.find((m) => m.route.method === lower && m.pattern.test(path))?.route;
+}
