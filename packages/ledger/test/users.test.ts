@@ -1,4 +1,4 @@
-import type { EmailEvent, UserEvent } from '@astra/contracts';
+import { type EmailEvent, type UserEvent, userEventSchemas } from '@astra/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   emailRegistryDecider,
@@ -60,12 +60,79 @@ describe('user', () => {
       .when({ type: 'UnblockUser' })
       .then([{ type: 'UserUnblocked', data: {} }]);
     givenUser([registered])
-      .when({ type: 'ChangeRole', role: 'admin' })
-      .then([{ type: 'UserRoleChanged', data: { role: 'admin' } }]);
+      .when({ type: 'ChangeRole', role: 'admin', source: 'admin', adminId: 'a1' })
+      .then([{ type: 'UserRoleChanged', data: { role: 'admin', source: 'admin', adminId: 'a1' } }]);
     givenUser([registered])
       .when({ type: 'ChangeAvatar', avatarUrl: '/api/avatars/x' })
       .then([{ type: 'UserAvatarChanged', data: { avatarUrl: '/api/avatars/x' } }]);
   });
+  describe('roles: why a role was given decides who may take it back', () => {
+    const listedAdmin: UserEvent = {
+      type: 'UserRoleChanged',
+      data: { role: 'admin', source: 'admin_emails' },
+    };
+    const adminGave = (role: 'user' | 'admin'): UserEvent => ({
+      type: 'UserRoleChanged',
+      data: { role, source: 'admin', adminId: 'a1' },
+    });
+
+    it('gives the role of ADMIN_EMAILS at sign-in, and takes it back once the address is not listed', () => {
+      givenUser([registered]).when({ type: 'ApplyAdminEmails', listed: true }).then([listedAdmin]);
+      givenUser([registered, listedAdmin])
+        .when({ type: 'ApplyAdminEmails', listed: true })
+        .thenNothingHappens();
+      givenUser([registered, listedAdmin])
+        .when({ type: 'ApplyAdminEmails', listed: false })
+        .then([{ type: 'UserRoleChanged', data: { role: 'user', source: 'admin_emails' } }]);
+      givenUser([registered])
+        .when({ type: 'ApplyAdminEmails', listed: false })
+        .thenNothingHappens();
+      givenUser([]).when({ type: 'ApplyAdminEmails', listed: true }).thenThrows('user_not_found');
+    });
+
+    it('leaves a role an admin gave (or took) to admins, whatever the list says', () => {
+      givenUser([registered, adminGave('admin')])
+        .when({ type: 'ApplyAdminEmails', listed: false })
+        .thenNothingHappens();
+      givenUser([registered, listedAdmin, adminGave('user')])
+        .when({ type: 'ApplyAdminEmails', listed: true })
+        .thenNothingHappens();
+      // An admin confirming a role the list gave makes it the admin's.
+      givenUser([registered, listedAdmin])
+        .when({ type: 'ChangeRole', role: 'admin', source: 'admin', adminId: 'a1' })
+        .then([adminGave('admin')]);
+      givenUser([registered, adminGave('admin')])
+        .when({ type: 'ChangeRole', role: 'admin', source: 'admin', adminId: 'a2' })
+        .thenNothingHappens();
+      givenUser([registered, adminGave('admin')])
+        .when({ type: 'ChangeRole', role: 'user', source: 'admin', adminId: 'a2' })
+        .then([
+          { type: 'UserRoleChanged', data: { role: 'user', source: 'admin', adminId: 'a2' } },
+        ]);
+      expect(fold(userDecider, [registered, adminGave('admin')])).toMatchObject({
+        role: 'admin',
+        roleSource: 'admin',
+      });
+    });
+
+    it('reads an old UserRoleChanged without a source as given by ADMIN_EMAILS (all of them were)', () => {
+      const old = { role: 'admin' };
+      // The schema still accepts what the log holds; the log is never rewritten.
+      expect(userEventSchemas.UserRoleChanged.parse(old)).toEqual(old);
+      const before: UserEvent = { type: 'UserRoleChanged', data: { role: 'admin' } };
+      expect(fold(userDecider, [registered, before])).toMatchObject({
+        role: 'admin',
+        roleSource: 'admin_emails',
+      });
+      givenUser([registered, before])
+        .when({ type: 'ApplyAdminEmails', listed: false })
+        .then([{ type: 'UserRoleChanged', data: { role: 'user', source: 'admin_emails' } }]);
+      givenUser([registered, before])
+        .when({ type: 'ApplyAdminEmails', listed: true })
+        .thenNothingHappens();
+    });
+  });
+
   it('deletes once; a deleted account cannot be edited', () => {
     const deleted: UserEvent = { type: 'UserDeleted', data: { reason: 'user_requested' } };
     givenUser([registered]).when({ type: 'DeleteUser', reason: 'user_requested' }).then([deleted]);

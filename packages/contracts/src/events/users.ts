@@ -2,6 +2,12 @@ import { z } from 'zod';
 
 export const roleSchema = z.enum(['user', 'admin']);
 export type Role = z.infer<typeof roleSchema>;
+/**
+ * Why a user has their role: `admin_emails` follows the `ADMIN_EMAILS` setting at each sign-in;
+ * `admin` was an admin's decision and stays until an admin changes it.
+ */
+export const roleSourceSchema = z.enum(['admin_emails', 'admin']);
+export type RoleSource = z.infer<typeof roleSourceSchema>;
 export const userStatusSchema = z.enum(['active', 'blocked', 'deleted']);
 export type UserStatus = z.infer<typeof userStatusSchema>;
 
@@ -33,7 +39,16 @@ export const userEventSchemas = {
   }),
   UserProfileUpdated: profileFieldsSchema.partial(),
   UserAvatarChanged: z.object({ avatarUrl: z.string().nullable() }),
-  UserRoleChanged: z.object({ role: roleSchema }),
+  /**
+   * `source` and `adminId` (the admin who decided, with source `admin`) are optional: events
+   * written before them were all appended by sign-in for `ADMIN_EMAILS`, and are read as
+   * `source: "admin_emails"` (see `roleSourceOf`).
+   */
+  UserRoleChanged: z.object({
+    role: roleSchema,
+    source: roleSourceSchema.optional(),
+    adminId: z.string().optional(),
+  }),
   UserBlocked: z.object({}),
   UserUnblocked: z.object({}),
   UserDeleted: z.object({ reason: z.string() }),

@@ -15,7 +15,10 @@ export type UserCommand =
     }
   | { type: 'UpdateProfile'; changes: Partial<ProfileFields> }
   | { type: 'ChangeAvatar'; avatarUrl: string | null }
-  | { type: 'ChangeRole'; role: Role }
+  /** An admin's decision (`source` is `admin`, the default): it stays until an admin changes it. */
+  | { type: 'ChangeRole'; role: Role; source?: 'admin'; adminId?: string }
+  /** At each sign-in: whether the address is listed in `ADMIN_EMAILS` now. */
+  | { type: 'ApplyAdminEmails'; listed: boolean }
   | { type: 'BlockUser' }
   | { type: 'UnblockUser' }
   | { type: 'DeleteUser'; reason: string };
@@ -59,10 +62,32 @@ export const decide = (command: UserCommand, state: User): UserEvent[] => {
       requireLive(state);
       if (state.avatarUrl === command.avatarUrl) return [];
       return [{ type: 'UserAvatarChanged', data: { avatarUrl: command.avatarUrl } }];
-    case 'ChangeRole':
+    case 'ChangeRole': {
       requireLive(state);
-      if (state.role === command.role) return [];
-      return [{ type: 'UserRoleChanged', data: { role: command.role } }];
+      // The same role from a source other than an admin is recorded too: the admin now owns it.
+      if (state.role === command.role && state.roleSource === 'admin') return [];
+      const adminId = command.adminId;
+      return [
+        {
+          type: 'UserRoleChanged',
+          data: { role: command.role, source: 'admin', ...(adminId ? { adminId } : {}) },
+        },
+      ];
+    }
+    case 'ApplyAdminEmails': {
+      requireLive(state);
+      // What an admin decided is not the list's to change.
+      if (state.roleSource === 'admin') return [];
+      if (command.listed) {
+        return state.role === 'admin'
+          ? []
+          : [{ type: 'UserRoleChanged', data: { role: 'admin', source: 'admin_emails' } }];
+      }
+      // Not listed (any more): a role the list gave is taken back.
+      return state.role === 'admin' && state.roleSource === 'admin_emails'
+        ? [{ type: 'UserRoleChanged', data: { role: 'user', source: 'admin_emails' } }]
+        : [];
+    }
     case 'BlockUser':
       requireLive(state);
       return state.status === 'blocked' ? [] : [{ type: 'UserBlocked', data: {} }];

@@ -1,4 +1,4 @@
-import type { ProfileFields, Role, UserEvent } from '@astra/contracts';
+import type { ProfileFields, Role, RoleSource, UserEvent } from '@astra/contracts';
 
 export type { UserEvent } from '@astra/contracts';
 
@@ -9,7 +9,18 @@ export interface User extends ProfileFields {
   fullName: string | null;
   avatarUrl: string | null;
   role: Role;
+  /** Why the user has `role`; null while it is the default `user` nobody gave. */
+  roleSource: RoleSource | null;
 }
+
+type RoleChanged = Extract<UserEvent, { type: 'UserRoleChanged' }>['data'];
+
+/**
+ * The upcast of `UserRoleChanged`: events written before `source` existed were all appended by
+ * sign-in because the address was in `ADMIN_EMAILS` (no other code gave roles), so they read as
+ * `admin_emails`, and such a role still follows the list.
+ */
+export const roleSourceOf = (data: RoleChanged): RoleSource => data.source ?? 'admin_emails';
 
 export const initialUser = (): User => ({
   status: 'unregistered',
@@ -25,6 +36,7 @@ export const initialUser = (): User => ({
   language: null,
   avatarUrl: null,
   role: 'user',
+  roleSource: null,
 });
 
 export const joinName = (first: string | null, last: string | null) =>
@@ -51,7 +63,7 @@ export const evolve = (state: User, event: UserEvent): User => {
     case 'UserAvatarChanged':
       return { ...state, avatarUrl: event.data.avatarUrl };
     case 'UserRoleChanged':
-      return { ...state, role: event.data.role };
+      return { ...state, role: event.data.role, roleSource: roleSourceOf(event.data) };
     case 'UserBlocked':
       return { ...state, status: 'blocked' };
     case 'UserUnblocked':

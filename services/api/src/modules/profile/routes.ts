@@ -5,10 +5,12 @@ import { requireUser } from '../../http/auth.ts';
 import { fieldsOf, HttpError, notFound } from '../../http/errors.ts';
 import {
   AVATAR_ID,
+  avatarIdOf,
   avatarUrlOf,
   findAvatar,
+  renewAvatar,
   storeAvatar,
-  tryReleaseAvatars,
+  tryReleaseUnusedAvatars,
 } from '../../storage/avatarStore.ts';
 import { profileOf } from '../accounts/queries.ts';
 import { meView, subscriptionContextOf } from '../accounts/views.ts';
@@ -47,6 +49,10 @@ export function profileRoutes(deps: AppDeps) {
   const router = Router();
   const user = requireUser;
 
+  /** The picture the user's stream names now (the write side, never a read model). */
+  const currentAvatar = (userId: string) => async () =>
+    avatarIdOf((await ledger.userOf(userId)).state.avatarUrl);
+
   /** After a write: the Me view as the read models now hold it. */
   const answerMe = async (req: Request, res: Response, position: bigint | null) => {
     await consistency.settle(req, position);
@@ -79,13 +85,17 @@ export function profileRoutes(deps: AppDeps) {
     const contentType = Buffer.isBuffer(bytes) ? sniffImageType(bytes) : null;
     if (!Buffer.isBuffer(bytes) || !contentType) throw notAnImage();
     const userId = req.user!.id;
+    // The bytes are stored before the event names them, and owned again after it: uploads at
+    // the same time release each other's pictures, but never the one the last event names
+    // (see `releaseUnusedAvatars`).
     const avatarId = await storeAvatar(appDb, userId, bytes, contentType);
     const handled = await ledger.user(
       userId,
       { type: 'ChangeAvatar', avatarUrl: avatarUrlOf(avatarId) },
       req.context,
     );
-    await tryReleaseAvatars(appDb, userId, avatarId);
+    await renewAvatar(appDb, userId, bytes, contentType);
+    await tryReleaseUnusedAvatars(appDb, userId, currentAvatar(userId));
     await answerMe(req, res, handled.position);
   });
 
@@ -96,7 +106,7 @@ export function profileRoutes(deps: AppDeps) {
       { type: 'ChangeAvatar', avatarUrl: null },
       req.context,
     );
-    await tryReleaseAvatars(appDb, userId, null);
+    await tryReleaseUnusedAvatars(appDb, userId, currentAvatar(userId));
     await answerMe(req, res, handled.position);
   });
 
