@@ -5,6 +5,18 @@ import { READ_SCHEMA, readModels } from './database.ts';
 import { PositionWaiters, type ProjectionProgress } from './progress.ts';
 import type { Projection } from './projections/projection.ts';
 
+/** Where the projector writes its lines: any logger with `info`/`error(fields, message)` (pino). */
+export interface ProjectorLogger {
+  info(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+/** Plain lines on the console, when no logger is given. */
+const consoleLogger: ProjectorLogger = {
+  info: (_fields, message) => console.log(message),
+  error: (_fields, message) => console.error(message),
+};
+
 export interface ProjectorOptions {
   schema?: string;
   batchSize?: number;
@@ -12,9 +24,11 @@ export interface ProjectorOptions {
   onError?: (error: unknown) => void;
   /**
    * Told when a projection fails (once per change of its position or error) and when it resumes.
-   * Logs by default.
+   * Logs by default (to `logger`).
    */
   onStatus?: (status: ProjectionStatus) => void;
+  /** The lines of the default `onStatus`; the console when not given. */
+  logger?: ProjectorLogger;
   /** The first wait before a failed projection tries again; it doubles up to `maxRetryMs`. */
   retryMs?: number;
   maxRetryMs?: number;
@@ -65,13 +79,16 @@ const sleep = (ms: number, signal: AbortSignal) =>
     }
   });
 
-const logStatus = (status: ProjectionStatus) => {
+const logStatus = (status: ProjectionStatus, logger: ProjectorLogger) => {
+  const fields = { projection: status.name, position: status.position.toString() };
   if (status.state === 'failed') {
-    console.error(
+    logger.error(
+      { ...fields, error: status.error },
       `Projection ${status.name} cannot apply the event after position ${status.position}; the other projections go on, it retries: ${status.error}`,
     );
   } else {
-    console.log(
+    logger.info(
+      fields,
       `Projection ${status.name} resumed; it is live again at position ${status.position}.`,
     );
   }
@@ -100,6 +117,7 @@ export class Projector implements ProjectionProgress {
   private readonly recorded = new Set<string>();
   /** The main batches are between taking projections back and committing. */
   private applying = false;
+  private readonly tell: (status: ProjectionStatus) => void;
 
   constructor(
     private readonly store: EventStore,
@@ -109,6 +127,8 @@ export class Projector implements ProjectionProgress {
   ) {
     this.schema = options.schema ?? READ_SCHEMA;
     this.batchSize = options.batchSize ?? 1000;
+    this.tell =
+      options.onStatus ?? ((status) => logStatus(status, options.logger ?? consoleLogger));
   }
 
   /** Following the event log (between `start` and `stop`). */
@@ -358,7 +378,7 @@ export class Projector implements ProjectionProgress {
     };
     this.failures.set(projection.name, failure);
     if (known?.position !== position || known.error !== message) {
-      (this.options.onStatus ?? logStatus)({
+      this.tell({
         name: projection.name,
         state: 'failed',
         position,
@@ -429,7 +449,7 @@ export class Projector implements ProjectionProgress {
     if (known.position !== position || known.error !== message) {
       known.position = position;
       known.error = message;
-      (this.options.onStatus ?? logStatus)({
+      this.tell({
         name: projection.name,
         state: 'failed',
         position,
@@ -457,7 +477,7 @@ export class Projector implements ProjectionProgress {
 
   private resume(projection: Projection, position: bigint) {
     this.failures.delete(projection.name);
-    (this.options.onStatus ?? logStatus)({
+    this.tell({
       name: projection.name,
       state: 'live',
       position,

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import './http/types.ts';
 import type { AppDeps } from './dependencies.ts';
+import { refuseDeepBodies } from './http/bodyDepth.ts';
 import { crossSiteProtection } from './http/crossSite.ts';
 import { apiNotFound, errorHandler } from './http/errors.ts';
 import { idempotency } from './http/idempotency.ts';
@@ -19,6 +20,9 @@ import { stripeWebhookRoutes } from './modules/payments/webhookRoutes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { readingRoutes } from './modules/readings/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
+import { requestLogger } from './observability/logger.ts';
+import { metricsRoute } from './observability/metrics.ts';
+import { securityHeaders } from './observability/securityHeaders.ts';
 
 export const webDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
@@ -30,12 +34,26 @@ export function createApp(deps: AppDeps) {
   app.set('etag', false);
   if (deps.config.NODE_ENV === 'production') app.set('trust proxy', 1);
 
+  // First: the request id (answered even when a body does not parse), the request's duration and
+  // its log line, and the security headers of every answer.
+  app.use(requestContext);
+  app.use(deps.metrics.timeRequests);
+  app.use(requestLogger(deps.logger));
+  app.use(
+    securityHeaders({
+      production: deps.config.NODE_ENV === 'production',
+      indexHtml: join(webDist, 'index.html'),
+    }),
+  );
+  // Prometheus: on the public port only with METRICS_TOKEN (else METRICS_PORT, see server.ts).
+  app.get('/metrics', metricsRoute(deps.metrics, deps.config.METRICS_TOKEN));
+
   // Stripe's webhook needs its raw body and is no browser: before the JSON API's middleware.
   app.use('/api/webhooks/stripe', stripeWebhookRoutes(deps));
 
   const api = express.Router();
   api.use(express.json({ limit: '100kb' }));
-  api.use(requestContext);
+  api.use(refuseDeepBodies); // before anything recurses over the body (idempotency's hash)
   api.use(deps.sessions.middleware);
   // Apple posts its sign-in answer from its own site; the signed state cookie protects that route.
   api.use(crossSiteProtection([new URL(deps.config.PUBLIC_URL).origin], [APPLE_CALLBACK_ROUTE]));

@@ -1,5 +1,6 @@
 import { storageEnvShape } from '@astra/event-store';
 import { z } from 'zod';
+import { LOG_LEVELS } from './observability/logger.ts';
 
 /** `tier:billingType=value,…` → a map keyed `tier:billingType`. */
 const pricingMap =
@@ -93,6 +94,14 @@ export const configSchema = z
     SESSION_COOKIE: z.string().default('astra.sid'),
     /** How long a command waits for its write to be readable before answering anyway. */
     READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+    /** The JSON logs' level; unset: `info` (`silent` under vitest). */
+    LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
+    /** `GET /metrics` on a port of its own (off when unset; 0 picks a free port, for tests). */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+    /** `GET /metrics` on the public port too, for `Authorization: Bearer <METRICS_TOKEN>`. */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** On SIGTERM/SIGINT, how long requests in flight may take to finish. */
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   })
   .superRefine((config, ctx) => {
     if (config.PROJECTOR === 'external' && !config.DATABASE_URL) {

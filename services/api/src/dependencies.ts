@@ -9,6 +9,8 @@ import type { Ledger } from './ledger/ledger.ts';
 import type { PaymentGateway } from './modules/payments/gateway.ts';
 import type { LocalCheckout } from './modules/payments/localGateway.ts';
 import type { PricingSettings } from './modules/payments/pricing.ts';
+import type { Logger } from './observability/logger.ts';
+import type { Metrics } from './observability/metrics.ts';
 import type { AppDb } from './storage/appDatabase.ts';
 
 /** What the routes work with; assembled once in `server.ts`. */
@@ -35,6 +37,10 @@ export interface AppDeps {
   };
   /** The time, for rules that depend on it (renewal dates). */
   clock: () => Date;
+  /** The process's JSON logger (a request's own is `req.log`, with its ids). */
+  logger: Logger;
+  /** Prometheus metrics (`GET /metrics`). */
+  metrics: Metrics;
   /** Migrations ran and the projections run. */
   ready: () => Promise<boolean>;
 }

@@ -11,6 +11,7 @@ import {
   readModels,
 } from '@astra/projections';
 import { offlineWriter, preloadPlaces } from '@astra/readings';
+import { sql } from 'kysely';
 import Stripe from 'stripe';
 import { createApp } from './app.ts';
 import { type Config, localCheckoutEnabled, webhookSecretOf } from './config.ts';
@@ -18,25 +19,36 @@ import type { AppDeps } from './dependencies.ts';
 import { Consistency } from './http/consistency.ts';
 import { purgeIdempotencyKeys } from './http/idempotency.ts';
 import { Sessions } from './http/sessions.ts';
-import { Ledger } from './ledger/ledger.ts';
 import { localGateway } from './modules/payments/localGateway.ts';
 import { pricingSettingsOf } from './modules/payments/pricing.ts';
 import { grantDueMonths } from './modules/payments/renewals.ts';
 import { stripeGateway } from './modules/payments/stripeGateway.ts';
 import { openAiWriter } from './modules/readings/openAiWriter.ts';
 import { recoverInterruptedReadings } from './modules/readings/recovery.ts';
+import { ObservedLedger, timedWriter } from './observability/instrumented.ts';
+import { createLogger, type Logger } from './observability/logger.ts';
+import { Metrics, type ProjectionPosition, startMetricsServer } from './observability/metrics.ts';
 import { appTables, migrateAppTables } from './storage/appDatabase.ts';
 
 export interface RunningServer {
   url: string;
   port: number;
+  /** `http://host:METRICS_PORT/metrics` when METRICS_PORT is set. */
+  metricsUrl: string | undefined;
   deps: AppDeps;
+  /**
+   * Stops gracefully: no new connections, requests in flight finish (at most
+   * SHUTDOWN_TIMEOUT_MS, then their connections are cut), the in-process projector commits its
+   * current batch and stops, then the database closes.
+   */
   close(): Promise<void>;
 }
 
 export interface ServerOptions {
   /** The time the rules run on (renewal dates); the machine's clock unless given. */
   clock?: () => Date;
+  /** The logger (tests pass one that writes where they read); else JSON on stdout at LOG_LEVEL. */
+  logger?: Logger;
 }
 
 /** Opens storage, migrates, starts the projections and serves the API and the web app. */
@@ -45,6 +57,7 @@ export async function startServer(
   options: ServerOptions = {},
 ): Promise<RunningServer> {
   const clock = options.clock ?? (() => new Date());
+  const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
   const storage = await openStorage(storageConfigOf(config));
   const db = databaseFor(storage.connection);
   await migrateReadModels(db, READ_SCHEMA);
@@ -52,9 +65,43 @@ export async function startServer(
 
   let projector: Projector | undefined;
   let progress: ProjectionProgress;
+  const metrics = new Metrics({
+    projections: async (): Promise<ProjectionPosition[]> => {
+      if (projector) {
+        return projector
+          .status()
+          .map((p) => ({ name: p.name, position: p.position, failed: p.state === 'failed' }));
+      }
+      // PROJECTOR=external: where the projector process has committed, and what it failed on.
+      const read = readModels(db);
+      const [checkpoints, failures] = await Promise.all([
+        read.selectFrom('checkpoints').select(['name', 'position']).execute(),
+        read.selectFrom('projection_failures').select('name').execute(),
+      ]);
+      const positions = new Map(checkpoints.map((c) => [c.name, BigInt(c.position)]));
+      const failed = new Set(failures.map((f) => f.name));
+      return allProjections.map(({ name }) => ({
+        name,
+        position: positions.get(name) ?? 0n,
+        failed: failed.has(name),
+      }));
+    },
+    head: async () => {
+      if (config.KURRENTDB_CONNECTION_STRING) return null;
+      const { rows } = await sql<{
+        head: string | number | null;
+      }>`SELECT max(position) AS head FROM public.events`.execute(db);
+      return BigInt(rows[0]?.head ?? 0);
+    },
+  });
   if (config.PROJECTOR === 'in-process') {
+    const projectorLog = logger.child({ component: 'projector' });
     projector = new Projector(storage.store, db, allProjections, {
-      onError: (error) => console.error('Projector failed; resuming from its checkpoint:', error),
+      onError: (error) => {
+        metrics.projectorErrors.inc();
+        projectorLog.error({ err: error }, 'Projector failed; resuming from its checkpoint');
+      },
+      logger: projectorLog,
     });
     projector.start();
     progress = projector;
@@ -116,21 +163,24 @@ export async function startServer(
   );
   const deps: AppDeps = {
     config,
-    ledger: new Ledger(storage.store),
+    ledger: new ObservedLedger(storage.store, metrics),
     db,
     read,
     appDb,
     sessions,
     consistency: new Consistency(progress, sessions, config.READ_YOUR_WRITES_TIMEOUT_MS),
-    writer: config.OPENAI_API_KEY
-      ? openAiWriter({
-          apiKey: config.OPENAI_API_KEY,
-          baseURL: config.OPENAI_BASE_URL,
-          model: config.OPENAI_MODEL,
-          timeoutMs: config.OPENAI_TIMEOUT_MS,
-          maxRetries: config.OPENAI_MAX_RETRIES,
-        })
-      : offlineWriter,
+    writer: timedWriter(
+      config.OPENAI_API_KEY
+        ? openAiWriter({
+            apiKey: config.OPENAI_API_KEY,
+            baseURL: config.OPENAI_BASE_URL,
+            model: config.OPENAI_MODEL,
+            timeoutMs: config.OPENAI_TIMEOUT_MS,
+            maxRetries: config.OPENAI_MAX_RETRIES,
+          })
+        : offlineWriter,
+      metrics,
+    ),
     payments: {
       stripe,
       webhookSecret,
@@ -139,6 +189,8 @@ export async function startServer(
       localCheckout,
     },
     clock,
+    logger,
+    metrics,
     ready: async () => {
       if (projector && !projector.running) return false;
       try {
@@ -157,7 +209,7 @@ export async function startServer(
   // Without Stripe there are no invoices: the app grants due months itself.
   const renew = () =>
     void grantDueMonths(deps.ledger, read, clock()).catch((error) =>
-      console.error('Granting due months failed:', error),
+      logger.error({ err: error }, 'Granting due months failed'),
     );
   const renewals = localCheckout ? setInterval(renew, 3_600_000) : undefined;
   renewals?.unref();
@@ -165,7 +217,7 @@ export async function startServer(
   firstRenewal?.unref();
   const recover = () =>
     void recoverInterruptedReadings(deps.ledger, read).catch((error) =>
-      console.error('Recovering interrupted readings failed:', error),
+      logger.error({ err: error }, 'Recovering interrupted readings failed'),
     );
   const recovery = setInterval(recover, 5 * 60_000);
   recovery.unref();
@@ -177,6 +229,10 @@ export async function startServer(
     server.once('listening', ready);
     server.once('error', fail);
   });
+  const metricsServer =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await startMetricsServer(metrics, config.METRICS_PORT, config.HOST, config.METRICS_TOKEN);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;
@@ -185,6 +241,7 @@ export async function startServer(
   return {
     url: `http://${host}:${port}`,
     port,
+    metricsUrl: metricsServer ? `http://${host}:${metricsServer.port}/metrics` : undefined,
     deps,
     async close() {
       clearInterval(purge);
@@ -192,13 +249,37 @@ export async function startServer(
       clearTimeout(firstRecovery);
       clearInterval(renewals);
       clearTimeout(firstRenewal);
-      await new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeAllConnections();
-      });
+      await drain(server, config.SHUTDOWN_TIMEOUT_MS, logger);
+      if (metricsServer) await drain(metricsServer.server, 0, logger);
+      // The projector finishes (commits) the batch it is applying, then stops.
       await projector?.stop();
       await db.destroy();
       await storage.close();
     },
   };
+}
+
+/**
+ * Stops `server` accepting connections and waits for its requests in flight; idle keep-alive
+ * connections close at once (and as each request ends). After `timeoutMs` the remaining
+ * connections are cut.
+ */
+async function drain(server: Server, timeoutMs: number, logger: Logger) {
+  await new Promise<void>((done) => {
+    server.close(() => done());
+    server.closeIdleConnections();
+    // A keep-alive connection becomes idle when its request ends: close it then.
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const cut = setTimeout(() => {
+      logger.warn(
+        { timeoutMs },
+        'Requests still in flight after the shutdown timeout: closing their connections',
+      );
+      server.closeAllConnections();
+    }, timeoutMs);
+    server.once('close', () => {
+      clearInterval(idle);
+      clearTimeout(cut);
+    });
+  });
 }

@@ -1,4 +1,5 @@
 import { allProjections, Projector } from '@astra/projections';
+import { projectorLogger } from './logger.ts';
 import { openProjectionStorage, runCli } from './storage.ts';
 
 const LEADER_LOCK = 730511;
@@ -8,6 +9,9 @@ const LEADER_LOCK = 730511;
  * with PROJECTOR=external. Replicas wait as standbys: the leader holds a session advisory lock.
  * PROJECTIONS=profiles,ledger_entries runs a subset (one projector per projection).
  */
+const logger = projectorLogger();
+const fatal = (message: string) => logger.fatal(message);
+
 await runCli(async () => {
   const wanted = (process.env.PROJECTIONS ?? '')
     .split(',')
@@ -33,7 +37,7 @@ await runCli(async () => {
   }
   // A standby waits for the leader's session lock; a lost leader connection frees it.
   const leader = await storage.connection.pool.connect();
-  console.log(`Projector for ${names}: waiting to lead…`);
+  logger.info({ projections: names }, `Projector for ${names}: waiting to lead…`);
   for (;;) {
     const { rows } = await leader.query(
       'SELECT pg_try_advisory_lock($1, hashtext($2)) AS acquired',
@@ -43,17 +47,21 @@ await runCli(async () => {
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
   const projector = new Projector(storage.store, storage.db, projections, {
-    onError: (error) => console.error('Projector failed; resuming from its checkpoint:', error),
+    onError: (error) =>
+      logger.error({ err: error }, 'Projector failed; resuming from its checkpoint'),
+    logger,
   });
   projector.start();
-  console.log(`Projector for ${names}: leading, following the event log.`);
+  logger.info({ projections: names }, `Projector for ${names}: leading, following the event log.`);
 
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+  const signal = await new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
   });
+  logger.info({ signal }, `${signal}: stopping after the current batch`);
   await projector.stop();
   leader.release();
   await storage.close();
+  logger.info({ signal }, 'Stopped: the batch committed, the lock released');
   return 0;
-});
+}, fatal);

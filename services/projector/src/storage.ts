@@ -26,12 +26,19 @@ export async function openProjectionStorage(env: Record<string, string | undefin
   };
 }
 
-/** Runs a command-line tool: its exit code, or 2 with the message when it fails. */
-export async function runCli(main: () => Promise<number>) {
+/**
+ * Runs a command-line tool: its exit code, or 2 with the message when it fails. The message goes
+ * to `report`: the projector's logger, or plain stderr for rebuild and verify, whose output is
+ * their report (plain lines, for people and scripts).
+ */
+export async function runCli(
+  main: () => Promise<number>,
+  report: (message: string) => void = (message) => console.error(message),
+) {
   try {
     process.exitCode = await main();
   } catch (error) {
-    console.error(error instanceof Error ? error.message : error);
+    report(error instanceof Error ? error.message : String(error));
     process.exitCode = 2;
   }
 }

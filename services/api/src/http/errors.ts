@@ -60,10 +60,8 @@ export const fieldsOf = (error: ZodError) =>
       : [{ field: fieldName(issue.path), message: issue.message }],
   );
 
-const log = (error: unknown) => console.error(error);
-
 /** Every failure becomes the contract's JSON; nothing internal (stack, SQL) leaves the server. */
-export const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
+export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   if (res.headersSent) return;
   if (error instanceof HttpError) {
     res.status(error.status).json({ error: error.code, message: error.message, ...error.extra });
@@ -108,7 +106,8 @@ export const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
     });
     return;
   }
-  log(error);
+  // The request's logger (pino-http): the line carries its request and correlation ids.
+  req.log?.error({ err: error }, 'Unexpected error; answered 500 internal_error');
   res.status(500).json({
     error: 'internal_error',
     message: 'Something went wrong on our side. Please try again.',

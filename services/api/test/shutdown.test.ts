@@ -1,0 +1,117 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createThrowawayDatabase, postgresReachable } from '@astra/event-store/testing';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../../..');
+
+/** `npm start`'s server (services/api/src/main.ts) in a child process, on a free port. */
+async function startApi(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start in time:\n${output}`)), 60_000);
+    const look = () => {
+      const found = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]!);
+      }
+    };
+    child.stdout!.on('data', look);
+    child.once('exit', () => reject(new Error(`exited before listening:\n${output}`)));
+  });
+  return { child, url, exited, output: () => output };
+}
+
+/** A sign-in whose body arrives in two parts, `gapMs` apart: a request in flight meanwhile. */
+function slowSignIn(url: string, email: string) {
+  const body = JSON.stringify({ email });
+  const half = Math.floor(body.length / 2);
+  let sendRest: () => void = () => {};
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(
+      `${url}/api/auth/dev-login`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.write(body.slice(0, half));
+    sendRest = () => req.end(body.slice(half));
+  });
+  return { answer, sendRest: () => sendRest() };
+}
+
+const signal = (child: ChildProcess, name: NodeJS.Signals) => {
+  expect(child.kill(name)).toBe(true);
+};
+
+describe('graceful shutdown', () => {
+  it('on SIGTERM stops accepting, finishes the request in flight with 200, and exits 0', async () => {
+    const database = (await postgresReachable()) ? await createThrowawayDatabase() : undefined;
+    const dataDir = await mkdtemp(join(tmpdir(), 'astra-shutdown-'));
+    const api = await startApi({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    });
+    try {
+      // The read models answer: the projector runs (it must stop after its batch).
+      expect((await fetch(`${api.url}/api/health`)).status).toBe(200);
+
+      const slow = slowSignIn(api.url, 'slow@example.com');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      signal(api.child, 'SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // No new connections once shutting down…
+      await expect(fetch(`${api.url}/api/health`)).rejects.toThrow();
+      // …while the request in flight completes.
+      slow.sendRest();
+      const answer = await slow.answer;
+      expect(answer.status, answer.body).toBe(200);
+      expect(JSON.parse(answer.body)).toMatchObject({ email: 'slow@example.com' });
+
+      expect(await api.exited).toBe(0);
+      const lines = api
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg: string; level: string });
+      expect(lines.map((l) => l.msg)).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^SIGTERM: shutting down/),
+          expect.stringMatching(/^Stopped: requests finished, projector stopped, database closed/),
+        ]),
+      );
+    } finally {
+      if (api.child.exitCode === null) api.child.kill('SIGKILL');
+      await database?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
