@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './common.ts';
 import { ledgerEntryViewSchema } from './me.ts';
 
 export const adminUnlockRequestSchema = z.strictObject({
@@ -6,15 +7,24 @@ export const adminUnlockRequestSchema = z.strictObject({
 });
 
 export const MAX_ADMIN_ADJUSTMENT = 1_000_000;
+const ADJUSTMENT_RANGE = `must be between -${MAX_ADMIN_ADJUSTMENT.toLocaleString('en')} and ${MAX_ADMIN_ADJUSTMENT.toLocaleString('en')}`;
 
 export const adminCreditRequestSchema = z.strictObject({
   amount: z
-    .number({ error: 'must be a number' })
+    // The type's message only: a number out of range is told its range, not "must be a number".
+    .number({
+      error: (issue) =>
+        issue.code !== 'invalid_type'
+          ? undefined
+          : issue.input === undefined
+            ? 'is required'
+            : 'must be a number',
+    })
     .int('must be a whole number')
-    .min(-MAX_ADMIN_ADJUSTMENT)
-    .max(MAX_ADMIN_ADJUSTMENT)
+    .min(-MAX_ADMIN_ADJUSTMENT, ADJUSTMENT_RANGE)
+    .max(MAX_ADMIN_ADJUSTMENT, ADJUSTMENT_RANGE)
     .refine((amount) => amount !== 0, 'must not be 0'),
-  reason: z.string({ error: 'is required' }).trim().min(1, 'is required').max(500),
+  reason: text().min(1, 'is required').max(500, 'must be at most 500 characters'),
 });
 export type AdminCreditRequest = z.infer<typeof adminCreditRequestSchema>;
 

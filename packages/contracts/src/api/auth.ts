@@ -1,8 +1,15 @@
 import { z } from 'zod';
+import { text } from './common.ts';
 
 export const devLoginRequestSchema = z.strictObject({
-  email: z.email('must be an e-mail address').max(254),
-  fullName: z.string().trim().min(1).max(200).optional(),
+  // Trimmed first, as documented: a padded address is the address.
+  email: z
+    .string({
+      error: (issue) => (issue.input === undefined ? 'is required' : 'must be an e-mail address'),
+    })
+    .trim()
+    .pipe(z.email('must be an e-mail address').max(254, 'must be at most 254 characters')),
+  fullName: text().min(1, 'is required').max(200, 'must be at most 200 characters').optional(),
 });
 export type DevLoginRequest = z.infer<typeof devLoginRequestSchema>;
 

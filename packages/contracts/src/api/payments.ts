@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { intId, text } from './common.ts';
 import { creditLotsSchema } from './me.ts';
 
 export const billingTypeSchema = z.enum(['subscription', 'one_time']);
@@ -37,7 +38,7 @@ export type PricingResponse = z.infer<typeof pricingResponseSchema>;
 
 /** `POST /api/checkout`. The tier id is an integer of an existing tier with that billing type. */
 export const checkoutRequestSchema = z.strictObject({
-  tierId: z.number({ error: 'must be a number' }).int('must be a whole number'),
+  tierId: intId('tier id'),
   isSubscription: z.boolean({ error: 'must be true or false' }),
 });
 export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
@@ -56,7 +57,7 @@ export const checkoutConflictSchema = z.object({
 
 /** `POST /api/subscription/change`: another plan from the next renewal (no money moves now). */
 export const changePlanRequestSchema = z.strictObject({
-  tierId: z.number({ error: 'must be a number' }).int('must be a whole number'),
+  tierId: intId('tier id'),
 });
 
 /** `GET /api/checkout/sessions/:id`: has the payment landed (the webhook arrived)? */
@@ -110,7 +111,7 @@ export const subscriptionActionSchema = z.object({
 });
 
 export const cancelSubscriptionRequestSchema = z.strictObject({
-  reason: z.string().trim().max(500).default('user_requested'),
+  reason: text().max(500, 'must be at most 500 characters').default('user_requested'),
 });
 
 /** The spec's subscription messages. */

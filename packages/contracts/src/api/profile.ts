@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { text as checkedText } from './common.ts';
 
-const text = (max: number) => z.string().trim().max(max);
+const text = (max: number) => checkedText().max(max, `must be at most ${max} characters`);
 const clearable = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? null : value), schema.nullable()).optional();
 
@@ -30,6 +31,8 @@ export const avatarContentTypes = ['image/png', 'image/jpeg', 'image/gif', 'imag
 
 export const FEEDBACK_MAX_LENGTH = 2000;
 export const feedbackRequestSchema = z.strictObject({
-  message: z.string().trim().min(1, 'must not be empty').max(FEEDBACK_MAX_LENGTH),
+  message: checkedText({ multiline: true })
+    .min(1, 'must not be empty')
+    .max(FEEDBACK_MAX_LENGTH, `must be at most ${FEEDBACK_MAX_LENGTH} characters`),
 });
 export type FeedbackRequest = z.infer<typeof feedbackRequestSchema>;

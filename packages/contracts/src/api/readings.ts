@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text as checkedText } from './common.ts';
 
 /** The spec's limits and messages of the reading forms. */
 export const TAROT_QUESTION_MAX_WORDS = 300;
@@ -21,8 +22,27 @@ export const countWords = (text: string) => text.trim().split(/\s+/).filter(Bool
 const text = z.string({
   error: (issue) => (issue.input === undefined ? 'is required' : 'must be text'),
 });
-const required = (max: number) =>
-  text.trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+/** Free text (the shared rule of `common.ts`): trimmed, readable, no controls; then its length. */
+const required = (max: number, multiline = false) =>
+  checkedText({ multiline }).min(1, 'is required').max(max, `must be at most ${max} characters`);
+/** An IANA time zone name that this runtime knows (`Europe/London`, `UTC`). */
+const timeZone = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/, {
+    message: 'must be a time zone name such as Europe/London',
+    abort: true,
+  })
+  .refine(
+    (zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { error: (issue) => `Unknown time zone '${String(issue.input)}'` },
+  );
 const today = () => new Date().toISOString().slice(0, 10);
 const birthDate = z.iso
   .date('must be a date (YYYY-MM-DD)')
@@ -41,7 +61,7 @@ export const birthDataSchema = z
     country: required(120),
     latitude: z.number().min(-90).max(90).optional(),
     longitude: z.number().min(-180).max(180).optional(),
-    timezone: z.string().min(1).max(64).optional(),
+    timezone: timeZone.optional(),
   })
   .refine((p) => (p.latitude === undefined) === (p.longitude === undefined), {
     message: 'latitude and longitude go together',
@@ -53,7 +73,7 @@ export const natalChartRequestSchema = birthDataSchema;
 
 export const tarotTraditionalRequestSchema = z.strictObject({
   firstName: required(100),
-  question: required(5000).refine(
+  question: required(5000, true).refine(
     (q) => countWords(q) <= TAROT_QUESTION_MAX_WORDS,
     readingMessages.questionTooManyWords,
   ),
@@ -61,8 +81,7 @@ export const tarotTraditionalRequestSchema = z.strictObject({
 
 export const celticCrossRequestSchema = z.strictObject({
   firstName: required(100),
-  question: text
-    .trim()
+  question: checkedText({ multiline: true })
     .min(1, 'is required')
     .max(CELTIC_CROSS_QUESTION_MAX_CHARACTERS, readingMessages.questionTooLong),
 });
@@ -113,7 +132,7 @@ export type ReadingView = z.infer<typeof readingViewSchema>;
 
 export const LIBRARY_PAGE_SIZE = 25;
 export const libraryQuerySchema = z.object({
-  search: z.string().trim().max(200).optional(),
+  search: checkedText().max(200, 'must be at most 200 characters').optional(),
   appId: z.coerce.number().int().min(1).max(5).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
 });
@@ -140,4 +159,6 @@ export const placeViewSchema = z.object({
   label: z.string(),
 });
 export type PlaceView = z.infer<typeof placeViewSchema>;
-export const placesQuerySchema = z.object({ q: z.string().trim().min(1).max(120) });
+export const placesQuerySchema = z.object({
+  q: checkedText().min(1, 'is required').max(120, 'must be at most 120 characters'),
+});

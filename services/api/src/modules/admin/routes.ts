@@ -1,16 +1,19 @@
 import { timingSafeEqual } from 'node:crypto';
-import { adminCreditRequestSchema, adminUnlockRequestSchema } from '@astra/contracts';
+import { adminCreditRequestSchema, adminUnlockRequestSchema, uuidIdSchema } from '@astra/contracts';
 import { isDomainError } from '@astra/ledger';
 import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
 import { commandIdOf } from '../../http/commandIds.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
+import { pathId } from '../../http/params.ts';
 import { signInLimit } from '../../http/rateLimits.ts';
 import { ledgerOf, profileOf } from '../accounts/queries.ts';
 import { ledgerEntryView } from '../accounts/views.ts';
 
 const UNLOCK_HOURS = 8;
+/** User ids are UUIDs: any other shape is no user (404), and never reaches SQL. */
+const userIdOf = (value: unknown) => pathId(uuidIdSchema, value, 'No such user');
 
 const samePassword = (given: string, expected: string) => {
   const a = Buffer.from(given);
@@ -43,8 +46,8 @@ export function adminRoutes({ config, ledger, read, sessions, consistency }: App
   });
 
   router.post('/admin/users/:id/credits', user, requireUnlockedAdmin, async (req, res) => {
+    const userId = userIdOf(req.params.id);
     const { amount, reason } = adminCreditRequestSchema.parse(req.body);
-    const userId = String(req.params.id);
     try {
       const handled = await ledger.credits(
         userId,
@@ -83,7 +86,7 @@ export function adminRoutes({ config, ledger, read, sessions, consistency }: App
   });
 
   router.get('/admin/users/:id/ledger', user, requireUnlockedAdmin, async (req, res) => {
-    const userId = String(req.params.id);
+    const userId = userIdOf(req.params.id);
     const profile = await profileOf(read, userId);
     if (!profile) throw notFound('No such user');
     const { items, total } = await ledgerOf(read, userId);

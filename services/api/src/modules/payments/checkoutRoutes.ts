@@ -1,4 +1,9 @@
-import { type CheckoutStatus, checkoutRequestSchema, readingMessages } from '@astra/contracts';
+import {
+  type CheckoutStatus,
+  checkoutRequestSchema,
+  checkoutSessionIdSchema,
+  readingMessages,
+} from '@astra/contracts';
 import { isDomainError } from '@astra/ledger';
 import type { ReadDb } from '@astra/projections';
 import { Router } from 'express';
@@ -6,6 +11,7 @@ import { sql } from 'kysely';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
+import { pathId } from '../../http/params.ts';
 import { type CheckoutSessionInfo, SUBSCRIPTION_CHECKOUT_MINUTES } from './gateway.ts';
 import type { LocalCheckout } from './localGateway.ts';
 import { formatPrice, offerOf, pricingOf } from './pricing.ts';
@@ -27,6 +33,10 @@ async function creditsAddedBy(read: ReadDb, userId: string, session: CheckoutSes
     .executeTakeFirst();
   return entry?.amount ?? null;
 }
+
+/** Checkout session ids are `cs_…`: any other shape is no session (404), and never reaches SQL or Stripe. */
+const sessionIdOf = (value: unknown, message = 'No such checkout session') =>
+  pathId(checkoutSessionIdSchema, value, message);
 
 const subscriptionActive = (tierName: string) =>
   new HttpError(
@@ -125,7 +135,7 @@ export function checkoutRoutes(deps: AppDeps) {
 
   router.get('/checkout/sessions/:id', requireUser, async (req, res) => {
     const user = req.user!;
-    const session = await gateway.checkoutOf(String(req.params.id), user.id);
+    const session = await gateway.checkoutOf(sessionIdOf(req.params.id), user.id);
     if (!session) throw notFound('No such checkout session');
     const offer = await offerOf(read, deps.payments.pricing, session.tierId, session.billingType);
     const creditsAdded = await creditsAddedBy(read, user.id, session);
@@ -153,11 +163,12 @@ export function localCheckoutRoutes(gateway: LocalCheckout) {
   const router = Router();
 
   router.get('/checkout/local/:id', requireUser, async (req, res) => {
-    const session = await gateway.sessionOf(String(req.params.id), req.user!.id);
+    const sessionId = sessionIdOf(req.params.id);
+    const session = await gateway.sessionOf(sessionId, req.user!.id);
     if (!session) throw notFound('No such checkout session');
     const { offer, status } = session;
     res.json({
-      sessionId: String(req.params.id),
+      sessionId,
       tierName: offer.tierName,
       billingType: offer.billingType,
       price: formatPrice(offer.priceMinor, offer.currency),
@@ -168,7 +179,7 @@ export function localCheckoutRoutes(gateway: LocalCheckout) {
   });
 
   router.post('/checkout/local/:id/pay', requireUser, async (req, res) => {
-    const id = String(req.params.id);
+    const id = sessionIdOf(req.params.id, 'No open checkout session');
     const paid = await gateway.pay(id, req.user!.id);
     if (paid === 'paying')
       throw new HttpError(409, 'payment_in_progress', 'This checkout is being paid already.');
@@ -177,7 +188,9 @@ export function localCheckoutRoutes(gateway: LocalCheckout) {
   });
 
   router.post('/checkout/local/:id/cancel', requireUser, async (req, res) => {
-    await gateway.cancel(String(req.params.id), req.user!.id);
+    // Always answered the same; an id of another shape names no session and is left alone.
+    const id = checkoutSessionIdSchema.safeParse(req.params.id);
+    if (id.success) await gateway.cancel(id.data, req.user!.id);
     res.json({ redirectUrl: '/cancel' });
   });
 

@@ -1,6 +1,8 @@
+import { MAX_INT4, uuidIdSchema } from '@astra/contracts';
 import { type CreditEvent, isDomainError, isoDay, monthOf } from '@astra/ledger';
 import type { ReadDb } from '@astra/projections';
 import type Stripe from 'stripe';
+import { z } from 'zod';
 import type { CommandContext, Ledger } from '../../ledger/ledger.ts';
 import type { InvoicePayment, PaymentGateway } from './gateway.ts';
 import { offerOf, type PricingSettings, subscriptionTier } from './pricing.ts';
@@ -23,6 +25,123 @@ const idOf = (value: string | { id: string } | null | undefined) =>
   typeof value === 'string' ? value : (value?.id ?? null);
 
 const isoMonth = (unixSeconds: number) => monthOf(new Date(unixSeconds * 1000).toISOString());
+
+/*
+ * The fields each handled event's object is read for, checked before any of them reaches the
+ * ledger, SQL or an outcome text. The object's id names what the event is about: without a valid
+ * one the event is refused (400, nothing recorded). Any other field that is not what Stripe
+ * sends (a NUL, a negative or unsafe amount, a timestamp past the year 9999, a user id that is
+ * no UUID, a tier id past PostgreSQL's integer) is recorded as `refused: invalid <field>`: no
+ * credit moves, and a redelivery is a duplicate.
+ */
+const stripeObjectId = z.string().regex(/^[A-Za-z0-9_-]{1,255}$/, 'must be a Stripe id');
+const reference = z.union([stripeObjectId, z.looseObject({ id: stripeObjectId })]).nullish();
+const word = z
+  .string()
+  .regex(/^[a-z_]{1,64}$/)
+  .nullish();
+const metadata = z
+  .looseObject({
+    userId: uuidIdSchema.nullish(),
+    tierId: z
+      .string()
+      .regex(/^\d{1,10}$/)
+      .refine((tierId) => Number(tierId) >= 1 && Number(tierId) <= MAX_INT4)
+      .nullish(),
+    billingType: word,
+  })
+  .nullish();
+/** Minor units: Stripe's largest charge (99,999,999) is far below; the refunds' columns are `integer`. */
+const minor = z.number().int().min(0).max(MAX_INT4);
+/** Unix seconds up to 9999-12-31 (a later date is no ISO date). */
+const unixSeconds = z.number().min(0).max(253_402_300_799).nullish();
+const sessionShape = z.looseObject({
+  id: stripeObjectId,
+  mode: word,
+  payment_status: word,
+  client_reference_id: uuidIdSchema.nullish(),
+  metadata,
+  payment_intent: reference,
+});
+const subscriptionShape = z.looseObject({
+  id: stripeObjectId,
+  metadata,
+  cancel_at_period_end: z.boolean().nullish(),
+  status: word,
+});
+const objectShapes: Record<string, z.ZodType> = {
+  'checkout.session.completed': sessionShape,
+  'checkout.session.async_payment_succeeded': sessionShape,
+  'checkout.session.expired': sessionShape,
+  'invoice.paid': z.looseObject({
+    id: stripeObjectId,
+    parent: z
+      .looseObject({
+        subscription_details: z.looseObject({ subscription: reference, metadata }).nullish(),
+      })
+      .nullish(),
+    lines: z
+      .looseObject({
+        data: z
+          .array(
+            z.looseObject({
+              period: z.looseObject({ start: unixSeconds, end: unixSeconds }).nullish(),
+            }),
+          )
+          .nullish(),
+      })
+      .nullish(),
+    period_start: unixSeconds,
+    period_end: unixSeconds,
+    amount_paid: minor.nullish(),
+    payments: z
+      .looseObject({
+        data: z
+          .array(
+            z.looseObject({
+              status: word,
+              payment: z.looseObject({ payment_intent: reference, charge: reference }).nullish(),
+            }),
+          )
+          .nullish(),
+      })
+      .nullish(),
+    payment_intent: reference,
+    charge: reference,
+  }),
+  'customer.subscription.updated': subscriptionShape,
+  'customer.subscription.deleted': subscriptionShape,
+  'charge.refunded': z
+    .looseObject({
+      id: stripeObjectId,
+      metadata,
+      payment_intent: reference,
+      amount: minor,
+      amount_refunded: minor,
+      currency: z.string().regex(/^[a-z]{3}$/),
+    })
+    .refine((charge) => charge.amount_refunded <= charge.amount, {
+      path: ['amount_refunded'],
+      message: 'is more than the amount',
+    }),
+};
+
+/**
+ * The first field of a handled event's object that is not what Stripe sends, as
+ * `data.object.<field>`; null when every field the handler reads is sound (or the type is not
+ * handled). An object without a valid id throws: 400, nothing recorded.
+ */
+export function invalidFieldOf(event: { type: string; data: { object: unknown } }): string | null {
+  const parsed = objectShapes[event.type]?.safeParse(event.data.object);
+  if (!parsed || parsed.success) return null;
+  const issues = parsed.error.issues.map((issue) => ({
+    ...issue,
+    path: ['data', 'object', ...issue.path],
+  }));
+  const idIssue = issues.find((issue) => issue.path.length === 3 && issue.path[2] === 'id');
+  if (idIssue) throw new z.ZodError([idIssue]);
+  return issues[0]!.path.map(String).join('.');
+}
 
 /** Nothing to apply for a known reason (recorded, answered 200). */
 const nothing = (objectId: string, userId: string | null, outcome: string): Applied => ({
@@ -113,30 +232,35 @@ export async function applyStripeEvent(
     causationId: event.id,
   };
 
+  const invalid = invalidFieldOf(event);
   let applied: Applied;
-  switch (event.type) {
-    case 'checkout.session.completed':
-    case 'checkout.session.async_payment_succeeded':
-      applied = await checkoutPaid(event.data.object, event.id);
-      break;
-    case 'checkout.session.expired':
-      applied = await checkoutExpired(event.data.object);
-      break;
-    case 'invoice.paid':
-      applied = await invoicePaid(event.data.object);
-      break;
-    case 'customer.subscription.updated':
-      applied = await subscriptionUpdated(event.data.object);
-      break;
-    case 'customer.subscription.deleted':
-      applied = await subscriptionDeleted(event.data.object);
-      break;
-    case 'charge.refunded':
-      applied = await chargeRefunded(event.data.object);
-      break;
-    default:
-      return { ignored: true };
-  }
+  if (invalid !== null) {
+    const objectId = (event.data.object as { id: string }).id;
+    applied = nothing(objectId, null, `refused: invalid ${invalid}`);
+  } else
+    switch (event.type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded':
+        applied = await checkoutPaid(event.data.object, event.id);
+        break;
+      case 'checkout.session.expired':
+        applied = await checkoutExpired(event.data.object);
+        break;
+      case 'invoice.paid':
+        applied = await invoicePaid(event.data.object);
+        break;
+      case 'customer.subscription.updated':
+        applied = await subscriptionUpdated(event.data.object);
+        break;
+      case 'customer.subscription.deleted':
+        applied = await subscriptionDeleted(event.data.object);
+        break;
+      case 'charge.refunded':
+        applied = await chargeRefunded(event.data.object);
+        break;
+      default:
+        return { ignored: true };
+    }
   await ledger.stripeEvent(
     event.id,
     {

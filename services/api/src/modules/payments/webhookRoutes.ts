@@ -1,12 +1,36 @@
 import express, { Router } from 'express';
 import type Stripe from 'stripe';
+import { z } from 'zod';
 import type { AppDeps } from '../../dependencies.ts';
+import { depthExceeds } from '../../http/bodyDepth.ts';
 import { apiNotFound, errorHandler, HttpError } from '../../http/errors.ts';
 import { requestContext } from '../../http/requestContext.ts';
 import { applyStripeEvent } from './stripeEvents.ts';
 
 /** Stripe signs the timestamp too: older deliveries are refused (replays), and so are later ones. */
 const TOLERANCE_SECONDS = 300;
+
+/**
+ * The envelope every event must have before it is looked at: a Stripe event id (`evt_…`, the
+ * key it is recorded under), a type, and `data.object` an object. Anything else is 400 naming
+ * the field, and nothing is recorded (an event without an id must never be applied under
+ * `stripe-undefined`).
+ */
+const stripeEnvelopeSchema = z.looseObject(
+  {
+    id: z
+      .string({ error: 'is required' })
+      .regex(/^evt_[A-Za-z0-9_-]{1,250}$/, 'must be a Stripe event id (evt_…)'),
+    type: z
+      .string({ error: 'is required' })
+      .regex(/^[a-z][a-z0-9_.]{0,99}$/, 'must be a Stripe event type'),
+    data: z.looseObject(
+      { object: z.looseObject({}, { error: 'must be an object' }) },
+      { error: 'must be an object with the event object' },
+    ),
+  },
+  { error: 'must be a Stripe event (an object)' },
+);
 
 /** The signed timestamp (`t=`) of a Stripe-Signature header, in Unix seconds. */
 const signedAt = (header: string) => {
@@ -54,6 +78,11 @@ export function stripeWebhookRoutes(deps: AppDeps) {
         `The signature is dated ${ahead} s in the future (at most ${TOLERANCE_SECONDS} s are accepted); check the clocks`,
       );
     }
+    // Signed is not well formed: check the envelope before anything reads it.
+    if (depthExceeds(event)) {
+      throw new HttpError(400, 'invalid_payload', 'The event is nested too deeply');
+    }
+    stripeEnvelopeSchema.parse(event);
     const outcome = await applyStripeEvent(
       deps.ledger,
       deps.read,
@@ -61,6 +90,10 @@ export function stripeWebhookRoutes(deps: AppDeps) {
       deps.payments.gateway,
       event,
       deps.clock(),
+    );
+    deps.metrics.stripeWebhook(
+      event.type,
+      outcome.outcome ?? (outcome.duplicate ? 'duplicate' : 'ignored'),
     );
     // Answer once the read models show it: a payment page polling for its credits sees them.
     await deps.consistency.settle(req, outcome.position ?? null);

@@ -3,16 +3,20 @@ import {
   placesQuerySchema,
   type ReadingKind,
   readingKinds,
+  uuidIdSchema,
 } from '@astra/contracts';
 import { type NarrativeWriter, suggestPlaces } from '@astra/readings';
 import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
+import { pathId } from '../../http/params.ts';
 import { generateReading } from './generation.ts';
 import { libraryOf, ownReading, readingViewOf } from './queries.ts';
 
 const readingNotFound = () => notFound('Reading Not Found');
+/** Reading ids are UUIDs: any other shape is no reading (404), and never reaches SQL. */
+const readingIdOf = (value: unknown) => pathId(uuidIdSchema, value, 'Reading Not Found');
 
 export function readingRoutes(deps: AppDeps & { writer: NarrativeWriter }) {
   const router = Router();
@@ -25,13 +29,13 @@ export function readingRoutes(deps: AppDeps & { writer: NarrativeWriter }) {
   }
 
   router.get('/readings/:id', requireUser, async (req, res) => {
-    const row = await ownReading(read, req.user!.id, String(req.params.id));
+    const row = await ownReading(read, req.user!.id, readingIdOf(req.params.id));
     if (!row) throw readingNotFound();
     res.json(readingViewOf(row));
   });
 
   router.delete('/readings/:id', requireUser, async (req, res) => {
-    const readingId = String(req.params.id);
+    const readingId = readingIdOf(req.params.id);
     if (!(await ownReading(read, req.user!.id, readingId))) throw readingNotFound();
     const deleted = await ledger.reading(
       readingId,
