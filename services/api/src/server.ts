@@ -208,7 +208,7 @@ export async function startServer(
   purge.unref();
   // Without Stripe there are no invoices: the app grants due months itself.
   const renew = () =>
-    void grantDueMonths(deps.ledger, read, clock()).catch((error) =>
+    void grantDueMonths(deps.ledger, read, clock(), logger).catch((error) =>
       logger.error({ err: error }, 'Granting due months failed'),
     );
   const renewals = localCheckout ? setInterval(renew, 3_600_000) : undefined;
@@ -216,7 +216,7 @@ export async function startServer(
   const firstRenewal = localCheckout ? setTimeout(renew, 10_000) : undefined;
   firstRenewal?.unref();
   const recover = () =>
-    void recoverInterruptedReadings(deps.ledger, read).catch((error) =>
+    void recoverInterruptedReadings(deps.ledger, read, logger).catch((error) =>
       logger.error({ err: error }, 'Recovering interrupted readings failed'),
     );
   const recovery = setInterval(recover, 5 * 60_000);

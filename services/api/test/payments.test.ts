@@ -552,17 +552,27 @@ describe('checkout, subscriptions and renewals through the API (local checkout, 
 
     const december = new Date('2026-12-01T06:00:00Z');
     expect(
-      await grantDueMonths(server.deps.ledger, server.deps.read, december),
+      await grantDueMonths(server.deps.ledger, server.deps.read, december, server.deps.logger),
     ).toBeGreaterThanOrEqual(1);
     await caughtUp(server);
     expect((await me(client)).remainingCredits).toBe(270); // 10 free + 130 + min(130, 130)
-    const again = await grantDueMonths(server.deps.ledger, server.deps.read, december);
+    const again = await grantDueMonths(
+      server.deps.ledger,
+      server.deps.read,
+      december,
+      server.deps.logger,
+    );
     await caughtUp(server);
     expect((await me(client)).remainingCredits).toBe(270);
     expect(again).toBe(0);
 
     await client.post('/api/subscription/cancel', {});
-    await grantDueMonths(server.deps.ledger, server.deps.read, new Date('2027-01-02T06:00:00Z'));
+    await grantDueMonths(
+      server.deps.ledger,
+      server.deps.read,
+      new Date('2027-01-02T06:00:00Z'),
+      server.deps.logger,
+    );
     await caughtUp(server);
     expect((await me(client)).subscription).toBeNull();
   });

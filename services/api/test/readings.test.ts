@@ -422,12 +422,14 @@ describe('readings over HTTP (offline writer)', () => {
 
       // Two sweeps at once (two processes, or overlapping runs) refund it once.
       const sweeps = await Promise.all([
-        recoverInterruptedReadings(ledger, server.deps.read, 0),
-        recoverInterruptedReadings(ledger, server.deps.read, 0),
+        recoverInterruptedReadings(ledger, server.deps.read, server.deps.logger, 0),
+        recoverInterruptedReadings(ledger, server.deps.read, server.deps.logger, 0),
       ]);
       expect(sweeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
       await projected(await lastPosition(streams.reading(reading.readingId)));
-      expect(await recoverInterruptedReadings(ledger, server.deps.read, 0)).toBe(0);
+      expect(
+        await recoverInterruptedReadings(ledger, server.deps.read, server.deps.logger, 0),
+      ).toBe(0);
 
       const refunds = await refundsOf(id, reading.spendId);
       expect(refunds).toHaveLength(1);
@@ -463,9 +465,13 @@ describe('readings over HTTP (offline writer)', () => {
       await projected(failed.position);
       expect(await balanceOf(member)).toBe(6);
 
-      expect(await recoverInterruptedReadings(ledger, server.deps.read, 0)).toBe(1);
+      expect(
+        await recoverInterruptedReadings(ledger, server.deps.read, server.deps.logger, 0),
+      ).toBe(1);
       await projected(await lastPosition(streams.reading(reading.readingId)));
-      expect(await recoverInterruptedReadings(ledger, server.deps.read, 0)).toBe(0);
+      expect(
+        await recoverInterruptedReadings(ledger, server.deps.read, server.deps.logger, 0),
+      ).toBe(0);
 
       const refunds = await refundsOf(id, reading.spendId);
       expect(refunds).toHaveLength(1);

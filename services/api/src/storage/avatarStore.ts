@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
+import type { Logger } from '../observability/logger.ts';
 import type { AppDb } from './appDatabase.ts';
 
 /** Avatar ids are the hex sha256 of the picture's bytes. */
@@ -154,16 +155,17 @@ export async function releaseUnusedAvatars(
   await releaseAvatars(db, userId, await current(), before);
 }
 
-const logCleanupFailure = (error: unknown) =>
-  console.error('Could not delete unused pictures:', error);
+const logCleanupFailure = (log: Logger) => (error: unknown) =>
+  log.warn({ err: error }, 'Could not delete unused pictures; the next release will');
 
 /** Cleaning up is best effort: a failure is logged and leaves the pictures to the next release. */
-export const tryReleaseAvatars = (db: AppDb, userId: string, keep: string | null) =>
-  releaseAvatars(db, userId, keep).catch(logCleanupFailure);
+export const tryReleaseAvatars = (db: AppDb, userId: string, keep: string | null, log: Logger) =>
+  releaseAvatars(db, userId, keep).catch(logCleanupFailure(log));
 
 /** `releaseUnusedAvatars`, best effort. */
 export const tryReleaseUnusedAvatars = (
   db: AppDb,
   userId: string,
   current: () => Promise<string | null>,
-) => releaseUnusedAvatars(db, userId, current).catch(logCleanupFailure);
+  log: Logger,
+) => releaseUnusedAvatars(db, userId, current).catch(logCleanupFailure(log));

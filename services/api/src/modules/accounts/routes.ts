@@ -27,7 +27,7 @@ export function accountRoutes(deps: AppDeps) {
     const userId = req.user!.id;
     const position = await deleteAccount(ledger, deps.payments.gateway, userId, req.context);
     await consistency.settle(req, position);
-    await tryReleaseAvatars(appDb, userId, null);
+    await tryReleaseAvatars(appDb, userId, null, req.log);
     // Signed out everywhere; a cookie that survives anywhere belongs to a deleted user: 401.
     await sessions.endAllOf(userId);
     await sessions.end(req, res);

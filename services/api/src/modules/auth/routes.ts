@@ -10,6 +10,7 @@ import {
 import type { AppDeps } from '../../dependencies.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { signInLimit } from '../../http/rateLimits.ts';
+import type { Logger } from '../../observability/logger.ts';
 import { profileOf } from '../accounts/queries.ts';
 import { type Identity, signIn } from '../accounts/registration.ts';
 import { meView, subscriptionContextOf } from '../accounts/views.ts';
@@ -39,10 +40,10 @@ type Authenticator = InstanceType<typeof passport.Passport>;
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /** A provider's own refusal (`error=` on its redirect): cancelled, or failed with its code. */
-const refusalOf = (provider: string, error: string) =>
+const refusalOf = (provider: string, error: string, log: Logger) =>
   error === 'access_denied' || error === 'user_cancelled_authorize'
     ? cancelled(provider)
-    : failureOf({ code: error });
+    : failureOf({ code: error }, log);
 
 /** Runs a passport strategy on the callback; the verified identity, or the reason it failed. */
 const authenticate = (
@@ -116,8 +117,8 @@ export function authRoutes(deps: AppDeps) {
   const navigationLimit = () =>
     signInLimit(30, (_req, res) => res.redirect(302, tooManyAttempts().location));
 
-  const redirectOnFailure = (res: Response) => (error?: unknown) => {
-    if (!res.headersSent) res.redirect(302, failureOf(error).location);
+  const redirectOnFailure = (req: Request, res: Response) => (error?: unknown) => {
+    if (!res.headersSent) res.redirect(302, failureOf(error, req.log).location);
   };
 
   /** Registers or finds the user, starts a new session and sends the browser on. */
@@ -149,7 +150,7 @@ export function authRoutes(deps: AppDeps) {
       session: false,
       scope: ['profile', 'email'],
       prompt: 'consent',
-    })(req, res, redirectOnFailure(res));
+    })(req, res, redirectOnFailure(req, res));
   });
 
   router.get(
@@ -161,7 +162,7 @@ export function authRoutes(deps: AppDeps) {
       if (error || !text(req.query.code)) {
         google!.discard(res);
         throw error
-          ? refusalOf('Google', error)
+          ? refusalOf('Google', error, req.log)
           : new SignInFailure(
               'invalid_request',
               'Google sent an incomplete answer. Please try again.',
@@ -186,7 +187,7 @@ export function authRoutes(deps: AppDeps) {
       state: pending.state,
       nonce,
       scope: ['name', 'email'],
-    } as object)(req, res, redirectOnFailure(res));
+    } as object)(req, res, redirectOnFailure(req, res));
   });
 
   router.post(
@@ -198,7 +199,7 @@ export function authRoutes(deps: AppDeps) {
       const pending = apple!.take(req, res);
       const body = (req.body ?? {}) as Record<string, unknown>;
       const error = text(body.error);
-      if (error) throw refusalOf('Apple', error);
+      if (error) throw refusalOf('Apple', error, req.log);
       // The signed state cookie is this cross-site POST's protection against forgery.
       if (!pending?.nonce || !sameState(pending.state, body.state) || !text(body.code)) {
         throw new SignInFailure('invalid_request', invalidStateMessage);

@@ -1,5 +1,6 @@
 import { safeReturnUrl } from '@astra/contracts';
 import type { RequestHandler } from 'express';
+import type { Logger } from '../../observability/logger.ts';
 
 /** The web app's page that finishes a sign-in (or shows why it failed). */
 const CALLBACK_PAGE = '/auth/callback';
@@ -40,14 +41,14 @@ export const tooManyAttempts = () =>
 const providerCode = /^[a-z_]{1,64}$/;
 
 /** An error the provider or the network gave: its code if it is a sane one; no internals. */
-export const failureOf = (error: unknown): SignInFailure => {
+export const failureOf = (error: unknown, log: Logger): SignInFailure => {
   if (error instanceof SignInFailure) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && providerCode.test(code)) {
-    console.warn(`Sign-in refused by the provider: ${code}`);
+    log.warn({ code }, 'Sign-in refused by the provider');
     return new SignInFailure(code, AUTH_FAILED);
   }
-  console.error('Sign-in failed:', error);
+  log.error({ err: error }, 'Sign-in failed');
   return new SignInFailure('server_error', AUTH_FAILED);
 };
 
@@ -60,7 +61,7 @@ export const signInPage =
     try {
       await handler(req, res, next);
     } catch (error) {
-      if (!res.headersSent) res.redirect(302, failureOf(error).location);
-      else console.error('Sign-in failed after answering:', error);
+      if (!res.headersSent) res.redirect(302, failureOf(error, req.log).location);
+      else req.log.error({ err: error }, 'Sign-in failed after answering');
     }
   };

@@ -115,7 +115,10 @@ export function checkoutRoutes(deps: AppDeps) {
         await gateway
           .expireCheckout(session.id)
           .catch((expireError) =>
-            console.error(`Expiring checkout session ${session.id} failed:`, expireError),
+            req.log.error(
+              { err: expireError, checkoutSessionId: session.id },
+              'Expiring a refused checkout session failed',
+            ),
           );
         if (error.code === 'subscription_active')
           throw subscriptionActive(String(error.details?.tierName ?? ''));

@@ -1,6 +1,7 @@
 import { isoDay, monthOf } from '@astra/ledger';
 import type { ReadDb } from '@astra/projections';
 import { type Ledger, systemContext } from '../../ledger/ledger.ts';
+import type { Logger } from '../../observability/logger.ts';
 import { subscriptionTier } from './pricing.ts';
 
 /**
@@ -8,7 +9,7 @@ import { subscriptionTier } from './pricing.ts';
  * month (with the rollover rule), and a cancelled one ends at its renewal date. Idempotent per
  * account and period, so it may run as often as anyone likes.
  */
-export async function grantDueMonths(ledger: Ledger, read: ReadDb, now: Date) {
+export async function grantDueMonths(ledger: Ledger, read: ReadDb, now: Date, log: Logger) {
   const due = await read
     .selectFrom('profiles')
     .select(['id', 'tier_id', 'subscription_status', 'next_renewal_date'])
@@ -44,7 +45,7 @@ export async function grantDueMonths(ledger: Ledger, read: ReadDb, now: Date) {
       );
       if (renewal.newEvents.length) granted++;
     } catch (error) {
-      console.error(`Renewing the subscription of ${account.id} failed:`, error);
+      log.error({ err: error, userId: account.id }, 'Renewing a subscription failed');
     }
   }
   return granted;

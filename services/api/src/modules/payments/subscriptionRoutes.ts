@@ -84,7 +84,7 @@ export function subscriptionRoutes(deps: AppDeps) {
       });
     } catch (error) {
       if (isDomainError(error) || error instanceof ConcurrencyError) throw error;
-      console.error('Refreshing monthly credits failed:', error);
+      req.log.error({ err: error }, 'Refreshing monthly credits failed');
       throw new HttpError(500, 'refresh_failed', 'Failed to refresh user credits');
     }
   });

@@ -95,7 +95,7 @@ export function profileRoutes(deps: AppDeps) {
       req.context,
     );
     await renewAvatar(appDb, userId, bytes, contentType);
-    await tryReleaseUnusedAvatars(appDb, userId, currentAvatar(userId));
+    await tryReleaseUnusedAvatars(appDb, userId, currentAvatar(userId), req.log);
     await answerMe(req, res, handled.position);
   });
 
@@ -106,7 +106,7 @@ export function profileRoutes(deps: AppDeps) {
       { type: 'ChangeAvatar', avatarUrl: null },
       req.context,
     );
-    await tryReleaseUnusedAvatars(appDb, userId, currentAvatar(userId));
+    await tryReleaseUnusedAvatars(appDb, userId, currentAvatar(userId), req.log);
     await answerMe(req, res, handled.position);
   });
 

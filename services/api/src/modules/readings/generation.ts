@@ -63,7 +63,7 @@ const settleQuietly = async (
   try {
     await consistency.settle(req, position);
   } catch (error) {
-    console.error('Waiting for the read models failed; answering all the same:', error);
+    req.log.warn({ err: error }, 'Waiting for the read models failed; answering all the same');
   }
 };
 
@@ -187,7 +187,10 @@ export async function generateReading(
   try {
     result = await generation.write(writer);
   } catch (error) {
-    console.error(`Reading ${reading.readingId} (${kind}) could not be written:`, error);
+    req.log.error(
+      { err: error, readingId: reading.readingId, kind },
+      'A reading could not be written',
+    );
     const failed = await abandonReading(ledger, reading, 'generation_failed', req.context);
     await settleQuietly(consistency, req, failed.position);
     throw generationFailed();

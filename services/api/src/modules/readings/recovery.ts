@@ -1,6 +1,7 @@
 import { isDomainError } from '@astra/ledger';
 import type { ReadDb } from '@astra/projections';
 import { type Ledger, systemContext } from '../../ledger/ledger.ts';
+import type { Logger } from '../../observability/logger.ts';
 import { settleRefund } from './compensation.ts';
 import { abandonReading, readingCompensation } from './generation.ts';
 
@@ -16,6 +17,7 @@ export const INTERRUPTED_AFTER_MS = 10 * 60_000;
 export async function recoverInterruptedReadings(
   ledger: Ledger,
   read: ReadDb,
+  log: Logger,
   olderThanMs = INTERRUPTED_AFTER_MS,
 ) {
   const candidates = await read
@@ -49,7 +51,7 @@ export async function recoverInterruptedReadings(
       // Completed meanwhile (its request was only slow): delivered, so nothing to recover.
       if (isDomainError(error) && error.code === 'reading_completed') continue;
       // One reading that cannot be finished must not hold up the others.
-      console.error(`Recovering reading ${readingId} failed:`, error);
+      log.error({ err: error, readingId }, 'Recovering a reading failed');
     }
   }
   return recovered;
