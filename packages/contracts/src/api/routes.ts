@@ -547,6 +547,11 @@ export const apiRoutes: ApiRoute[] = [
         when: 'The signature matched but the body is not JSON; nothing is written',
       },
       { status: 413, code: 'invalid_request', when: 'A body above 1 MB' },
+      {
+        status: 400,
+        code: 'invalid_request',
+        when: 'Signed, but not an event as Stripe sends it (no `evt_` id, no type, no object, a malformed object id): `fields` names it; nothing is written',
+      },
     ],
     command: true,
   },
@@ -719,6 +724,9 @@ export function errorsOf(route: ApiRoute): RouteError[] {
     add(409, 'request_in_progress', 'The first request with this Idempotency-Key still runs');
     add(422, 'idempotency_key_reused', 'The Idempotency-Key was used for another request');
   }
+  // Path ids are checked for their shape before anything reads them.
+  if (route.path.includes('{'))
+    add(404, 'not_found', 'A path id of the wrong shape, or one that names nothing of yours');
   if (route.command) add(409, 'conflict', 'The stream kept changing through 20 retries');
   if (route.rateLimited) add(429, 'rate_limited', `More than ${route.rateLimited} a minute`);
   add(500, 'internal_error', 'Anything unexpected; no details leave the server');
