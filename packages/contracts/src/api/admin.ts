@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { roleSchema, userStatusSchema } from '../events/users.ts';
 import { text } from './common.ts';
 import { ledgerEntryViewSchema } from './me.ts';
 
@@ -29,6 +30,7 @@ export const adminCreditRequestSchema = z.strictObject({
 export type AdminCreditRequest = z.infer<typeof adminCreditRequestSchema>;
 
 export const adminCreditResponseSchema = z.object({
+  message: z.string().optional(),
   userId: z.string(),
   amount: z.number().int(),
   remainingCredits: z.number().int(),
@@ -41,3 +43,103 @@ export const adminUserLedgerSchema = z.object({
   total: z.number().int(),
 });
 export type AdminUserLedger = z.infer<typeof adminUserLedgerSchema>;
+
+/** The admin panel's spec messages (§8). */
+export const adminMessages = {
+  signInRequired: 'Please sign in to access admin panel',
+  accessDenied: 'Access denied: Admin privileges required',
+  verifyFailed: 'Failed to verify admin access',
+  incorrectPassword: 'Incorrect password',
+  verificationFailed: 'Verification failed. Please try again.',
+  accessGranted: 'Admin access granted',
+  loadFailed: 'Failed to load admin data',
+  loadUsersFailed: 'Failed to load users',
+  creditsFailed: 'Failed to update credits',
+  invalidNumber: 'Please enter a valid number',
+  statusFailed: 'Failed to update user status',
+  roleFailed: 'Failed to update user role',
+  deleted: 'User deleted successfully',
+  deleteFailed: 'Failed to delete user',
+  deleteConfirm: 'Are you sure you want to delete this user? This action cannot be undone.',
+  blocked: 'User blocked successfully',
+  unblocked: 'User unblocked successfully',
+  promoted: 'User promoted to admin successfully',
+  demoted: 'User demoted to user successfully',
+  unnamed: 'Unnamed User',
+  accountBlocked: 'Your account has been blocked. Please contact support.',
+} as const;
+
+/** `GET /api/admin/session`: is this admin's session unlocked, and until when. */
+export const adminSessionSchema = z.object({
+  unlocked: z.boolean(),
+  unlockedUntil: z.string().nullable(),
+});
+export type AdminSession = z.infer<typeof adminSessionSchema>;
+
+/** One day of a dashboard series (UTC days, oldest first, 30 of them, today last). */
+export const adminDailyPointSchema = z.object({ day: z.iso.date(), value: z.number() });
+
+/**
+ * `GET /api/admin/stats`: the four cards and their last 30 days, from projections, with the
+ * moment they are as of. Revenue is money the ledger recorded (Stripe's amounts, net of refunds)
+ * in the pricing currency, in minor units.
+ */
+export const adminStatsSchema = z.object({
+  totalUsers: z.number().int(),
+  activeUsers: z.number().int(),
+  totalCreditsUsed: z.number().int(),
+  revenueThisMonthMinor: z.number().int(),
+  currency: z.string(),
+  /** When the read models last changed (the newest event they applied), ISO. */
+  asOf: z.string().nullable(),
+  series: z.object({
+    signups: z.array(adminDailyPointSchema),
+    creditsUsed: z.array(adminDailyPointSchema),
+    revenueMinor: z.array(adminDailyPointSchema),
+  }),
+});
+export type AdminStats = z.infer<typeof adminStatsSchema>;
+
+/** `GET /api/admin/users?search=&page=`: newest first, 20 a page. */
+export const adminUsersQuerySchema = z.object({
+  search: text({ base: z.string().max(200, 'must be at most 200 characters') })
+    .optional()
+    .or(z.literal('')),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+});
+
+export const adminUserSchema = z.object({
+  id: z.string(),
+  email: z.string().nullable(),
+  /** The name to show: full name, else 'Unnamed User'. */
+  displayName: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  balance: z.number().int(),
+  status: userStatusSchema,
+  role: roleSchema,
+  subscription: z
+    .object({ tierName: z.string(), status: z.enum(['active', 'cancelled']) })
+    .nullable(),
+  joinedAt: z.string(),
+  lastActivityAt: z.string(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const adminUsersPageSchema = z.object({
+  items: z.array(adminUserSchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+});
+export type AdminUsersPage = z.infer<typeof adminUsersPageSchema>;
+
+/** `POST /api/admin/users/:id/role`. */
+export const adminRoleRequestSchema = z.strictObject({ role: roleSchema });
+
+/** Block, unblock, role change and deletion answer with the user as it is now and a message. */
+export const adminUserActionSchema = z.object({
+  message: z.string(),
+  user: adminUserSchema,
+});
+export type AdminUserAction = z.infer<typeof adminUserActionSchema>;
