@@ -1,3 +1,4 @@
+import { adminStatsBenchmark } from './adminStats.ts';
 import { meLoadBenchmark } from './meLoad.ts';
 import { readingsBenchmark } from './readings.ts';
 import { rebuildBenchmark } from './rebuild.ts';
@@ -11,6 +12,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'me-load': meLoadBenchmark,
   'web-bundle': webBundleBenchmark,
   readings: readingsBenchmark,
+  'admin-stats': adminStatsBenchmark,
 };
 
 const wanted = process.argv.slice(2);

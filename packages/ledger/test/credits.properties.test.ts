@@ -166,6 +166,38 @@ describe('credit ledger properties over random histories', () => {
     );
   });
 
+  it("records each payment's refunded money once: the PaymentRefunded amounts sum to its highest refund", () => {
+    fc.assert(
+      fc.property(fc.array(command, { maxLength: 60 }), (commands) => {
+        const { steps } = run(commands);
+        const highest = new Map<string, number>();
+        const recorded = new Map<string, number>();
+        for (const { command: c, events } of steps) {
+          // Refused refunds (a closed account, a bad amount) record nothing.
+          if (c.type === 'RefundPurchase' && c.refundedMinor > 0 && events.length > 0)
+            highest.set(
+              c.paymentIntentId,
+              Math.max(highest.get(c.paymentIntentId) ?? 0, c.refundedMinor),
+            );
+          for (const e of events) {
+            if (e.type !== 'PaymentRefunded') continue;
+            expect(e.data.amountMinor).toBeGreaterThan(0);
+            recorded.set(
+              e.data.paymentIntentId,
+              (recorded.get(e.data.paymentIntentId) ?? 0) + e.data.amountMinor,
+            );
+          }
+          // The money comes before any credit moves.
+          const money = events.findIndex((e) => e.type === 'PaymentRefunded');
+          if (money > 0) expect(c.type).toBe('RefundPurchase');
+          if (money >= 0) expect(money).toBe(0);
+        }
+        expect(recorded).toEqual(highest);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('a Stripe refund delivered again changes nothing', () => {
     fc.assert(
       fc.property(fc.array(command, { maxLength: 40 }), (commands) => {

@@ -105,6 +105,17 @@ describe('grant', () => {
       .when(grant(100))
       .thenNothingHappens();
   });
+  it("records the money Stripe took for a pack, from Stripe's object", () => {
+    const payment = { amountMinor: 1799, currency: 'usd' };
+    given([opened])
+      .when({ ...(grant(100) as GrantCommand), payment })
+      .then([
+        {
+          type: 'CreditsGranted',
+          data: { ...(granted(100, 'checkout:cs_1').data as GrantCommand), payment },
+        } as CreditEvent,
+      ]);
+  });
   it('grants promotional credits', () => {
     given([opened])
       .when({
@@ -431,6 +442,17 @@ describe('monthly grant from a renewal (Stripe invoice or scheduler)', () => {
       .when(renewal('2026-11'))
       .thenNothingHappens();
   });
+  it('records the money the invoice paid on the month it grants', () => {
+    const payment = { amountMinor: 999, currency: 'usd' };
+    const [month] = creditAccountDecider.decide(
+      {
+        ...(renewal('2026-11') as Extract<CreditCommand, { type: 'GrantMonthlyCredits' }>),
+        payment,
+      },
+      fold(creditAccountDecider, [opened, activated()]),
+    );
+    expect(month).toMatchObject({ type: 'MonthlyCreditsGranted', data: { amount: 60, payment } });
+  });
   it('refuses without a subscription or with a different tier', () => {
     given([opened]).when(renewal('2026-11')).thenThrows('no_active_subscription');
     given([opened, activated()])
@@ -627,6 +649,11 @@ describe('purchase refund (Stripe charge.refunded)', () => {
     paidMinor: 1799,
     currency: 'usd',
   });
+  /** The money of a refund: what the refunded total grew by, and the total. */
+  const paid = (amountMinor: number, refundedMinor: number, pi = 'pi_1'): CreditEvent => ({
+    type: 'PaymentRefunded',
+    data: { paymentIntentId: pi, chargeId: 'ch_1', amountMinor, refundedMinor, currency: 'usd' },
+  });
   const reversed = (amount: number, shortfall: number, refundedMinor: number): CreditEvent => ({
     type: 'PurchaseReversed',
     data: {
@@ -641,45 +668,90 @@ describe('purchase refund (Stripe charge.refunded)', () => {
   it('takes back the whole purchase when it is unspent', () => {
     given([opened, pack(100)])
       .when(refund(1799))
-      .then([reversed(100, 0, 1799)]);
+      .then([paid(1799, 1799), reversed(100, 0, 1799)]);
   });
   it('takes back only what remains of that purchase: what was spent of it is the shortfall', () => {
     // Free credits go first, so 80 of the 100 purchased were spent.
     given([opened, free(10), pack(100), spent(90)])
       .when(refund(1799))
-      .then([reversed(20, 80, 1799)]);
+      .then([paid(1799, 1799), reversed(20, 80, 1799)]);
   });
   it('never touches other credits: another pack and free credits stay', () => {
     const history = [opened, free(10), pack(100), pack(40, 'pi_2'), spent(50)];
     const events = creditAccountDecider.decide(refund(1799), fold(creditAccountDecider, history));
     const after = fold(creditAccountDecider, [...history, ...events]);
     // Spent: 10 free, then 40 of the older pack; the refund takes its 60 left, pack 2 stays.
-    expect(events).toEqual([reversed(60, 40, 1799)]);
+    expect(events).toEqual([paid(1799, 1799), reversed(60, 40, 1799)]);
     expect(lotTotals(after.lots)).toMatchObject({ free: 0, purchased: 40 });
   });
   it('reverses partial refunds in proportion, rounded down, and a repeat changes nothing', () => {
     // 30% of 17.99 is 5.39 (539): floor(100 × 539 / 1799) = 29 credits.
     given([opened, pack(100)])
       .when(refund(539))
-      .then([reversed(29, 0, 539)]);
+      .then([paid(539, 539), reversed(29, 0, 539)]);
+    given([opened, pack(100), paid(539, 539), reversed(29, 0, 539)])
+      .when(refund(539))
+      .thenNothingHappens();
+    // The rest refunded: the total is the whole purchase, 71 more, and 12.60 more money.
+    given([opened, pack(100), paid(539, 539), reversed(29, 0, 539)])
+      .when(refund(1799))
+      .then([paid(1260, 1799), reversed(71, 0, 1799)]);
+    given([
+      opened,
+      pack(100),
+      paid(539, 539),
+      reversed(29, 0, 539),
+      paid(1260, 1799),
+      reversed(71, 0, 1799),
+    ])
+      .when(refund(1799))
+      .thenNothingHappens();
+    // A late event with a smaller total (Stripe keeps no order) records nothing.
+    given([opened, pack(100), paid(1799, 1799), reversed(100, 0, 1799)])
+      .when(refund(539))
+      .thenNothingHappens();
+  });
+  it('records the money of a refund too small to take back a credit', () => {
+    // floor(100 × 10 / 1799) = 0 credits: no reversal, but 0.10 went back to the buyer.
+    given([opened, pack(100)])
+      .when(refund(10))
+      .then([paid(10, 10)]);
+    given([opened, pack(100), paid(10, 10)])
+      .when(refund(10))
+      .thenNothingHappens();
+    given([opened, pack(100), paid(10, 10)])
+      .when(refund(539))
+      .then([paid(529, 539), reversed(29, 0, 539)]);
+  });
+  it('counts refunds recorded before PaymentRefunded existed as recorded', () => {
+    // An old reversal names its refund: its redelivery records no money a second time.
     given([opened, pack(100), reversed(29, 0, 539)])
       .when(refund(539))
       .thenNothingHappens();
-    // The rest refunded: the total is the whole purchase, 71 more.
     given([opened, pack(100), reversed(29, 0, 539)])
       .when(refund(1799))
-      .then([reversed(71, 0, 1799)]);
-    given([opened, pack(100), reversed(29, 0, 539), reversed(71, 0, 1799)])
+      .then([paid(1260, 1799), reversed(71, 0, 1799)]);
+    given([opened, { type: 'PurchaseRefundPending', data: stripeRefund(1799) }])
       .when(refund(1799))
       .thenNothingHappens();
+  });
+  it('has no effect on the balance', () => {
+    expect(balanceChange(paid(1799, 1799))).toBe(0);
+    const state = fold(creditAccountDecider, [opened, free(10), paid(1799, 1799)]);
+    expect(state.balance).toBe(10);
+    expect(state.refundedMinor).toEqual({ pi_1: 1799 });
   });
   it('remembers a refund that comes before its purchase, and applies it when the purchase lands', () => {
     given([opened])
       .when(refund(1799))
-      .then([{ type: 'PurchaseRefundPending', data: stripeRefund(1799) }]);
-    given([opened, { type: 'PurchaseRefundPending', data: stripeRefund(1799) }])
+      .then([paid(1799, 1799), { type: 'PurchaseRefundPending', data: stripeRefund(1799) }]);
+    given([opened, paid(1799, 1799), { type: 'PurchaseRefundPending', data: stripeRefund(1799) }])
       .when(refund(1799))
       .thenNothingHappens();
+    // More refunded before the purchase lands: the new money, and the larger refund to apply.
+    given([opened, paid(300, 300), { type: 'PurchaseRefundPending', data: stripeRefund(300) }])
+      .when(refund(1799))
+      .then([paid(1499, 1799), { type: 'PurchaseRefundPending', data: stripeRefund(1799) }]);
     const grant = pack(100);
     given([opened, free(10), { type: 'PurchaseRefundPending', data: stripeRefund(1799) }])
       .when({ ...(grant.data as Omit<GrantCommand, 'type'>), type: 'GrantCredits' })

@@ -1,6 +1,7 @@
 import { type EmailEvent, type UserEvent, userEventSchemas } from '@astra/contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  adminRegistryDecider,
   emailRegistryDecider,
   feedbackDecider,
   fold,
@@ -144,6 +145,72 @@ describe('user', () => {
       .thenThrows('account_deleted');
     givenUser([]).when({ type: 'BlockUser' }).thenThrows('user_not_found', 'User not found');
   });
+  describe('admin actions (the admin as actor; never on their own account)', () => {
+    const self = 'u1'; // `registered` is u1
+    it('blocks and unblocks with the admin named, and refuses an admin blocking themselves', () => {
+      givenUser([registered])
+        .when({ type: 'BlockUser', adminId: 'a1' })
+        .then([{ type: 'UserBlocked', data: { adminId: 'a1' } }]);
+      givenUser([registered, { type: 'UserBlocked', data: { adminId: 'a1' } }])
+        .when({ type: 'BlockUser', adminId: 'a1' })
+        .thenNothingHappens();
+      givenUser([registered, { type: 'UserBlocked', data: { adminId: 'a1' } }])
+        .when({ type: 'UnblockUser', adminId: 'a2' })
+        .then([{ type: 'UserUnblocked', data: { adminId: 'a2' } }]);
+      givenUser([registered])
+        .when({ type: 'BlockUser', adminId: self })
+        .thenThrows('self_action', 'You cannot block your own account');
+      givenUser([registered, { type: 'UserBlocked', data: {} }])
+        .when({ type: 'UnblockUser', adminId: self })
+        .thenThrows('self_action', 'You cannot unblock your own account');
+      expect(
+        fold(userDecider, [registered, { type: 'UserBlocked', data: { adminId: 'a1' } }]).status,
+      ).toBe('blocked');
+    });
+    it('refuses an admin demoting (or re-roling) themselves', () => {
+      const admin: UserEvent = {
+        type: 'UserRoleChanged',
+        data: { role: 'admin', source: 'admin_emails' },
+      };
+      givenUser([registered, admin])
+        .when({ type: 'ChangeRole', role: 'user', source: 'admin', adminId: self })
+        .thenThrows('self_action', 'You cannot demote your own account');
+      givenUser([registered, admin])
+        .when({ type: 'ChangeRole', role: 'admin', source: 'admin', adminId: self })
+        .thenThrows('self_action');
+    });
+    it('deletes by an admin with reason deleted_by_admin, never the admin themselves', () => {
+      givenUser([registered])
+        .when({ type: 'DeleteUser', reason: 'deleted_by_admin', adminId: 'a1' })
+        .then([{ type: 'UserDeleted', data: { reason: 'deleted_by_admin', adminId: 'a1' } }]);
+      givenUser([registered])
+        .when({ type: 'DeleteUser', reason: 'deleted_by_admin', adminId: self })
+        .thenThrows('self_action', 'You cannot delete your own account');
+      givenUser([])
+        .when({ type: 'DeleteUser', reason: 'deleted_by_admin', adminId: 'a1' })
+        .thenThrows('user_not_found');
+    });
+    it('records admin unlocks, right and wrong, on the admin stream (admins only)', () => {
+      const admin: UserEvent = {
+        type: 'UserRoleChanged',
+        data: { role: 'admin', source: 'admin_emails' },
+      };
+      givenUser([registered, admin])
+        .when({ type: 'RecordAdminUnlock', succeeded: false })
+        .then([{ type: 'AdminUnlockFailed', data: {} }]);
+      givenUser([registered, admin])
+        .when({ type: 'RecordAdminUnlock', succeeded: true, until: '2030-01-01T00:00:00.000Z' })
+        .then([{ type: 'AdminUnlocked', data: { until: '2030-01-01T00:00:00.000Z' } }]);
+      givenUser([registered])
+        .when({ type: 'RecordAdminUnlock', succeeded: false })
+        .thenThrows('admin_required');
+      const before = fold(userDecider, [registered, admin]);
+      expect(
+        fold(userDecider, [registered, admin, { type: 'AdminUnlockFailed', data: {} }]),
+      ).toEqual(before);
+    });
+  });
+
   it('splits a provider full name into first and last name', () => {
     expect(splitFullName('Ada King Lovelace')).toEqual({
       firstName: 'Ada King',
@@ -200,5 +267,70 @@ describe('feedback', () => {
     };
     givenFeedback([]).when(submit).then([submitted]);
     givenFeedback([submitted]).when(submit).thenNothingHappens();
+  });
+});
+
+describe('admin registry (the last-admin rule)', () => {
+  const givenRegistry = deciderSpecification(adminRegistryDecider);
+  const registered = (userId: string) => ({ type: 'AdminRegistered' as const, data: { userId } });
+  const revoked = (userId: string, reason = 'demoted') => ({
+    type: 'AdminRevoked' as const,
+    data: { userId, by: 'admin' as const, reason },
+  });
+  const demote = (actorId: string, targetId: string, verified: Record<string, boolean>) => ({
+    type: 'RevokeAdmin' as const,
+    actorId,
+    targetId,
+    reason: 'demoted' as const,
+    verified,
+  });
+
+  it('learns admins from their user streams, and demotes while another admin remains', () => {
+    givenRegistry([])
+      .when(demote('a', 'b', { a: true, b: true }))
+      .then([registered('a'), registered('b'), revoked('b')]);
+    givenRegistry([registered('a'), registered('b')])
+      .when(demote('a', 'b', { a: true, b: true }))
+      .then([revoked('b')]);
+  });
+  it('refuses to demote or delete the last admin', () => {
+    // a's own role was revoked by b a moment ago (its user stream may still show admin).
+    givenRegistry([registered('a'), registered('b'), revoked('a')])
+      .when(demote('a', 'b', { a: true, b: true }))
+      .thenThrows('last_admin');
+    givenRegistry([registered('b')])
+      .when({ type: 'RevokeAdmin', actorId: 'a', targetId: 'b', reason: 'deleted', verified: {} })
+      .thenThrows('last_admin');
+  });
+  it('two demotions of the last two admins, one after the other: the second is refused', () => {
+    const first = adminRegistryDecider.decide(
+      demote('a', 'b', { a: true, b: true }),
+      fold(adminRegistryDecider, []),
+    );
+    // The second was verified before the first was appended: both streams still showed admin.
+    givenRegistry(first)
+      .when(demote('b', 'a', { a: true, b: true }))
+      .thenThrows('last_admin');
+  });
+  it('drops an admin whose stream lost the role, and does not count them', () => {
+    givenRegistry([registered('a'), registered('b'), registered('c')])
+      .when(demote('a', 'b', { a: true, b: true, c: false }))
+      .then([{ type: 'AdminRevoked', data: { userId: 'c', by: 'reconcile' } }, revoked('b')]);
+    givenRegistry([registered('b')])
+      .when(demote('a', 'b', { a: false, b: true }))
+      .thenThrows('last_admin');
+  });
+  it('demoting a user who is not an admin changes nothing', () => {
+    givenRegistry([registered('a')])
+      .when(demote('a', 'b', { a: true, b: false }))
+      .thenNothingHappens();
+  });
+  it('promotes, even one revoked before; refuses acting on oneself', () => {
+    givenRegistry([registered('a'), revoked('b')])
+      .when({ type: 'GrantAdmin', actorId: 'a', targetId: 'b', verified: { a: true, b: false } })
+      .then([registered('b')]);
+    givenRegistry([registered('a'), registered('b')])
+      .when(demote('a', 'a', { a: true }))
+      .thenThrows('self_action', 'You cannot demote your own account');
   });
 });

@@ -133,6 +133,19 @@ export interface AdminStatsTable {
   deleted_users: Credits;
   total_credits_used: Credits;
   total_credits_granted: Credits;
+  /** The newest applied event's `occurredAt`: the moment the figures are as of. */
+  as_of: Timestamp | null;
+}
+
+/** One UTC day of the admin dashboard's series (days with an event of a user or credit stream). */
+export interface AdminStatsDailyTable {
+  /** `YYYY-MM-DD` (a `date`; read it as `day::text`, drivers turn dates into local times). */
+  day: ColumnType<unknown, string, string>;
+  signups: Int8;
+  /** Credits spent that day less spends refunded that day. */
+  credits_used: Int8;
+  /** Payments less refunds that day, by currency (lower case), in minor units. */
+  revenue_minor: Json<Record<string, number>>;
 }
 
 export interface AdminStatsUsersTable {
@@ -174,6 +187,7 @@ export interface ReadModels {
   usage_logs: UsageLogsTable;
   admin_stats: AdminStatsTable;
   admin_stats_users: AdminStatsUsersTable;
+  admin_stats_daily: AdminStatsDailyTable;
   feedback: FeedbackTable;
   checkpoints: CheckpointsTable;
   projection_failures: ProjectionFailuresTable;

@@ -3,6 +3,7 @@ import type { CreditEvent, FeedbackEvent, UserEvent } from '@astra/contracts';
 import { CommandHandler } from '@astra/event-store';
 import {
   type CreditAccount,
+  type CreditCommand,
   creditAccountDecider,
   type Feedback,
   feedbackDecider,
@@ -10,6 +11,7 @@ import {
   type User,
   userDecider,
 } from '@astra/ledger';
+import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { allProjections, Projector, readModels, rebuildReadModels } from '../src/index.ts';
 import { onEachDatabase } from './databases.ts';
@@ -180,6 +182,123 @@ onEachDatabase('projector', (kind) => {
       total_credits_used: 0, // the refund gave the spend back
       total_credits_granted: 170,
     });
+  });
+
+  it("keeps the dashboard's daily series by UTC day, and the moment they are as of", async () => {
+    const { store, db } = await open();
+    const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider);
+    const users = new CommandHandler<User, UserEvent>(store, userDecider);
+    const credit = (userId: string, at: string, command: CreditCommand) =>
+      credits.handle(
+        streams.credits(userId),
+        (s) => creditAccountDecider.decide(command, s),
+        metadataAt(new Date(at)),
+      );
+    const register = (userId: string, at: string) =>
+      users.handle(
+        streams.user(userId),
+        (s) =>
+          userDecider.decide(
+            {
+              type: 'RegisterUser',
+              userId,
+              email: `${userId}@example.com`,
+              fullName: null,
+              firstName: null,
+              lastName: null,
+              avatarUrl: null,
+              provider: 'dev',
+            },
+            s,
+          ),
+        metadataAt(new Date(at)),
+      );
+    const [ada, bob] = [randomUUID(), randomUUID()];
+    const pack = (userId: string, pi: string): CreditCommand => ({
+      type: 'GrantCredits',
+      grantId: `checkout:cs_${pi}`,
+      kind: 'purchase',
+      amount: 100,
+      reason: 'Explorer pack',
+      tierId: 2,
+      reference: { paymentIntentId: pi, userId },
+      payment: { amountMinor: 1799, currency: 'usd' },
+    });
+    const refund = (pi: string, refundedMinor: number): CreditCommand => ({
+      type: 'RefundPurchase',
+      paymentIntentId: pi,
+      chargeId: `ch_${pi}`,
+      refundedMinor,
+      paidMinor: 1799,
+      currency: 'usd',
+    });
+    const spend = (spendId: string, amount: number): CreditCommand => ({
+      type: 'SpendCredits',
+      spendId,
+      amount,
+      purpose: 'reading',
+      description: 'Tarot',
+      appId: 3,
+      readingId: null,
+    });
+    // Day one, just before midnight UTC: Ada signs up, buys, spends 24 and gets 8 back.
+    await register(ada, '2026-11-01T22:00:00Z');
+    await credit(ada, '2026-11-01T22:00:01Z', { type: 'OpenAccount', userId: ada });
+    await credit(ada, '2026-11-01T22:10:00Z', pack(ada, 'pi_a'));
+    await credit(ada, '2026-11-01T23:00:00Z', spend('s1', 24));
+    await credit(ada, '2026-11-01T23:30:00Z', spend('s2', 8));
+    await credit(ada, '2026-11-01T23:59:59Z', {
+      type: 'RefundSpend',
+      spendId: 's2',
+      reason: 'generation_failed',
+    });
+    const projector = new Projector(store, db, allProjections, { batchSize: 3 });
+    await projector.catchUp();
+    // Day two: Bob signs up; Ada's payment is refunded 0.10 (no credit) and then 5.39 in all;
+    // the redelivered refund records nothing.
+    await register(bob, '2026-11-02T00:00:00Z');
+    await credit(bob, '2026-11-02T00:00:01Z', { type: 'OpenAccount', userId: bob });
+    await credit(ada, '2026-11-02T08:00:00Z', refund('pi_a', 10));
+    await credit(ada, '2026-11-02T09:00:00Z', refund('pi_a', 539));
+    await credit(ada, '2026-11-02T09:30:00Z', refund('pi_a', 539));
+    await credit(bob, '2026-11-02T10:00:00Z', {
+      type: 'GrantCredits',
+      grantId: 'checkout:cs_e',
+      kind: 'purchase',
+      amount: 40,
+      reason: 'Starter pack',
+      tierId: 1,
+      reference: { paymentIntentId: 'pi_e' },
+      payment: { amountMinor: 799, currency: 'EUR' },
+    });
+    await projector.catchUp();
+
+    const read = readModels(db);
+    const daily = await read
+      .selectFrom('admin_stats_daily')
+      .select([
+        sql<string>`day::text`.as('day'),
+        sql<number>`signups::int`.as('signups'),
+        sql<number>`credits_used::int`.as('credits_used'),
+        'revenue_minor',
+      ])
+      .orderBy('day')
+      .execute();
+    expect(daily).toEqual([
+      { day: '2026-11-01', signups: 1, credits_used: 24, revenue_minor: { usd: 1799 } },
+      { day: '2026-11-02', signups: 1, credits_used: 0, revenue_minor: { usd: -539, eur: 799 } },
+    ]);
+    const stats = await read.selectFrom('admin_stats').selectAll().executeTakeFirstOrThrow();
+    expect(stats).toMatchObject({ total_users: 2, total_credits_used: 24 });
+    expect(new Date(stats.as_of!).toISOString()).toBe('2026-11-02T10:00:00.000Z');
+
+    // A replay from zero in other batches gives the same rows.
+    const once = await dumpReadModels(db);
+    await read.updateTable('checkpoints').set({ position: '0' }).execute();
+    await new Projector(store, db, allProjections, { batchSize: 1000 }).catchUp();
+    expect(await dumpReadModels(db)).toEqual(once);
+    await rebuildReadModels(store, db, { batchSize: 2 });
+    expect(await dumpReadModels(db)).toEqual(once);
   });
 
   it('projects each feedback message once, dated by when it was sent', async () => {

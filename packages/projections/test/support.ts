@@ -221,6 +221,8 @@ export async function randomHistory(
         reason: 'Credit pack',
         tierId: 2,
         reference: { checkoutSessionId: `cs_${i}`, paymentIntentId: `pi_${userId}_${i % 7}` },
+        // What Stripe took (no extra random draw: the seeded histories stay as they were).
+        payment: { amountMinor: 1799, currency: i % 5 === 0 ? 'eur' : 'usd' },
       });
     } else if (roll < 0.72) {
       await run('credits', userId, {
@@ -250,6 +252,7 @@ export async function randomHistory(
               trigger: 'renewal',
               reference: { invoiceId: `in_${i}` },
               now,
+              payment: { amountMinor: 999, currency: 'usd' },
             },
       );
     } else if (roll < 0.89) {
@@ -315,6 +318,7 @@ export async function dumpReadModels(db: Kysely<unknown>, schema = READ_SCHEMA) 
     usage_logs: 'log_id',
     admin_stats: 'id',
     admin_stats_users: 'user_id',
+    admin_stats_daily: 'day',
     feedback: 'feedback_id',
     checkpoints: 'name',
   };

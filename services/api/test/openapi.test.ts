@@ -492,4 +492,22 @@ const notProducedHere = [
   'POST /api/subscription/refresh 409 renewal_pending',
   // A signed event that is not an event as Stripe sends it (services/api/test/hostile-inputs.test.ts).
   'POST /api/webhooks/stripe 400 invalid_request',
+  // The admin panel's refusals: services/api/test/admin.test.ts makes each of them.
+  'POST /api/admin/users/{id}/block 404 user_not_found',
+  'POST /api/admin/users/{id}/block 409 account_deleted',
+  'POST /api/admin/users/{id}/block 409 self_action',
+  'POST /api/admin/users/{id}/unblock 404 user_not_found',
+  'POST /api/admin/users/{id}/unblock 409 account_deleted',
+  'POST /api/admin/users/{id}/unblock 409 self_action',
+  'POST /api/admin/users/{id}/role 404 user_not_found',
+  'POST /api/admin/users/{id}/role 409 account_deleted',
+  'POST /api/admin/users/{id}/role 409 self_action',
+  'POST /api/admin/users/{id}/role 409 last_admin',
+  'DELETE /api/admin/users/{id} 404 user_not_found',
+  'DELETE /api/admin/users/{id} 409 self_action',
+  'DELETE /api/admin/users/{id} 409 last_admin',
+  'GET /api/admin/users/{id} 404 not_found',
+  'GET /api/admin/users 400 invalid_request',
+  'GET /api/admin/session 403 admin_required',
+  'POST /api/admin/lock 403 admin_required',
 ].sort();

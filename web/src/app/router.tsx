@@ -18,6 +18,8 @@ const publicRoutes: RouteObject[] = [
   { path: 'terms-of-service', lazy: page(() => import('../features/legal/TermsPage')) },
   { path: 'privacy-policy', lazy: page(() => import('../features/legal/PrivacyPage')) },
   { path: 'impressum', lazy: page(() => import('../features/legal/ImpressumPage')) },
+  // Protected, but by the page itself: its refusals carry the spec's admin messages (§4, §8).
+  { path: 'admin', lazy: page(() => import('../features/admin/AdminPage')) },
 ];
 
 const tarotForm = page(() => import('../features/readings/tarot/TarotTraditionalFormPage'));
@@ -29,7 +31,6 @@ const protectedRoutes: RouteObject[] = [
   { path: 'credits', lazy: page(() => import('../features/credits/CreditHistoryPage')) },
   { path: 'library', lazy: page(() => import('../features/library/LibraryPage')) },
   { path: 'about', lazy: page(() => import('../features/about/AboutPage')) },
-  { path: 'admin', lazy: page(() => import('../features/admin/AdminPage')) },
   {
     path: 'natalbirthchart',
     lazy: page(() => import('../features/readings/natalChart/NatalChartFormPage')),

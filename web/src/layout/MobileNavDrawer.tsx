@@ -1,6 +1,6 @@
 import type { Me } from '@astra/contracts';
 import { Button, CloseButton, Drawer, Portal, Stack } from '@chakra-ui/react';
-import { BookOpenText, Gem, History, LogOut, Settings } from 'lucide-react';
+import { BookOpenText, Gem, History, LogOut, Settings, ShieldCheck } from 'lucide-react';
 import { useSignOut } from '../features/auth/useSignOut';
 import { CreditsBadge } from '../features/credits/CreditsBadge';
 import { LinkButton } from '../ui/LinkButton';
@@ -80,6 +80,17 @@ export default function MobileNavDrawer({
                       <History aria-hidden />
                       Credit History
                     </LinkButton>
+                    {me.role === 'admin' && (
+                      <LinkButton
+                        to="/admin"
+                        variant="ghost"
+                        justifyContent="flex-start"
+                        onClick={close}
+                      >
+                        <ShieldCheck aria-hidden />
+                        Admin Panel
+                      </LinkButton>
+                    )}
                     <Button
                       variant="ghost"
                       justifyContent="flex-start"

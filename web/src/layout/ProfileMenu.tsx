@@ -1,11 +1,13 @@
 import { Button, Menu, Portal } from '@chakra-ui/react';
-import { ChevronDown, CircleUser, History, LogOut, Settings } from 'lucide-react';
+import { ChevronDown, CircleUser, History, LogOut, Settings, ShieldCheck } from 'lucide-react';
 import { Link as RouterLink } from 'react-router';
+import { useCurrentUser } from '../features/auth/authApi';
 import { useSignOut } from '../features/auth/useSignOut';
 
 /** Loaded on demand: menus bring positioning code that signed-out visitors never need. */
 export default function ProfileMenu() {
   const { signOut } = useSignOut();
+  const { me } = useCurrentUser();
   return (
     <Menu.Root lazyMount unmountOnExit positioning={{ placement: 'bottom-end' }}>
       <Menu.Trigger asChild>
@@ -30,6 +32,14 @@ export default function ProfileMenu() {
                 Credit History
               </RouterLink>
             </Menu.Item>
+            {me?.role === 'admin' && (
+              <Menu.Item value="admin" asChild>
+                <RouterLink to="/admin">
+                  <ShieldCheck aria-hidden size={16} />
+                  Admin Panel
+                </RouterLink>
+              </Menu.Item>
+            )}
             <Menu.Separator />
             <Menu.Item value="sign-out" onSelect={() => void signOut()}>
               <LogOut aria-hidden size={16} />

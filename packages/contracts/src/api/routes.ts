@@ -1,8 +1,15 @@
 import type { z } from 'zod';
 import {
   adminCreditRequestSchema,
+  adminRoleRequestSchema,
+  adminSessionSchema,
+  adminStatsSchema,
   adminUnlockRequestSchema,
+  adminUserActionSchema,
   adminUserLedgerSchema,
+  adminUserSchema,
+  adminUsersPageSchema,
+  adminUsersQuerySchema,
 } from './admin.ts';
 import { appsResponseSchema } from './apps.ts';
 import { authProvidersSchema, devLoginRequestSchema } from './auth.ts';
@@ -655,6 +662,7 @@ export const apiRoutes: ApiRoute[] = [
         when: 'ADMIN_PASSWORD is not set',
       },
     ],
+    command: true,
     rateLimited: 10,
   },
   {
@@ -692,6 +700,112 @@ export const apiRoutes: ApiRoute[] = [
     auth: 'unlocked_admin',
     responses: ok(adminUserLedgerSchema),
     errors: [notFound('No such user')],
+  },
+  {
+    operationId: 'adminStats',
+    method: 'get',
+    path: '/api/admin/stats',
+    tag: 'Admin',
+    summary:
+      "The dashboard's four figures and their last 30 UTC days, from the read models, with the moment they are as of",
+    auth: 'unlocked_admin',
+    responses: ok(adminStatsSchema),
+    errors: [],
+  },
+  {
+    operationId: 'adminSession',
+    method: 'get',
+    path: '/api/admin/session',
+    tag: 'Admin',
+    summary: "Whether this admin's session is unlocked, and until when",
+    auth: 'user',
+    responses: ok(adminSessionSchema),
+    errors: [{ status: 403, code: 'admin_required', when: 'The user is not an admin' }],
+  },
+  {
+    operationId: 'adminLock',
+    method: 'post',
+    path: '/api/admin/lock',
+    tag: 'Admin',
+    summary: 'Locks the admin routes of this session again',
+    auth: 'user',
+    responses: ok(okMessageSchema),
+    errors: [{ status: 403, code: 'admin_required', when: 'The user is not an admin' }],
+  },
+  {
+    operationId: 'adminUsers',
+    method: 'get',
+    path: '/api/admin/users',
+    tag: 'Admin',
+    summary:
+      'Users, newest first, 20 a page; `search` is a case-insensitive substring of first, last or full name or e-mail',
+    auth: 'unlocked_admin',
+    query: adminUsersQuerySchema,
+    responses: ok(adminUsersPageSchema),
+    errors: [{ status: 400, code: 'invalid_request', when: 'A bad `search` or `page`' }],
+  },
+  {
+    operationId: 'adminUser',
+    method: 'get',
+    path: '/api/admin/users/{id}',
+    tag: 'Admin',
+    summary: 'One user as the admin panel shows it',
+    auth: 'unlocked_admin',
+    responses: ok(adminUserSchema),
+    errors: [notFound('No such user')],
+  },
+  ...(['block', 'unblock'] as const).map(
+    (action): ApiRoute => ({
+      operationId: action === 'block' ? 'adminBlockUser' : 'adminUnblockUser',
+      method: 'post',
+      path: `/api/admin/users/{id}/${action}`,
+      tag: 'Admin',
+      summary:
+        action === 'block'
+          ? 'Blocks a user: their spends and checkouts are refused (403 account_blocked)'
+          : 'Unblocks a user',
+      auth: 'unlocked_admin',
+      responses: ok(adminUserActionSchema),
+      errors: [
+        { status: 404, code: 'user_not_found', when: 'No user with that id' },
+        { status: 409, code: 'account_deleted', when: 'The account was deleted' },
+        { status: 409, code: 'self_action', when: `The admin would ${action} themselves` },
+      ],
+      command: true,
+    }),
+  ),
+  {
+    operationId: 'adminChangeRole',
+    method: 'post',
+    path: '/api/admin/users/{id}/role',
+    tag: 'Admin',
+    summary: 'Promotes a user to admin or demotes an admin to user (the role stays at sign-in)',
+    auth: 'unlocked_admin',
+    body: json(adminRoleRequestSchema),
+    responses: ok(adminUserActionSchema),
+    errors: [
+      { status: 404, code: 'user_not_found', when: 'No user with that id' },
+      { status: 409, code: 'account_deleted', when: 'The account was deleted' },
+      { status: 409, code: 'self_action', when: 'The admin would change their own role' },
+      { status: 409, code: 'last_admin', when: 'The demotion would leave no admin' },
+    ],
+    command: true,
+  },
+  {
+    operationId: 'adminDeleteUser',
+    method: 'delete',
+    path: '/api/admin/users/{id}',
+    tag: 'Admin',
+    summary:
+      'Deletes a user as their own deletion does (subscription cancelled, credits forfeited, e-mail released)',
+    auth: 'unlocked_admin',
+    responses: ok(adminUserActionSchema),
+    errors: [
+      { status: 404, code: 'user_not_found', when: 'No user with that id' },
+      { status: 409, code: 'self_action', when: 'The admin would delete themselves' },
+      { status: 409, code: 'last_admin', when: 'The user is the last admin' },
+    ],
+    command: true,
   },
 ];
 

@@ -27,6 +27,17 @@ const stripeRefund = z.object({
   currency: z.string(),
 });
 
+/**
+ * The money Stripe took for a grant, from Stripe's own object (a checkout session's
+ * `amount_total`, an invoice's `amount_paid`), never from our price table. Absent on old events
+ * and on grants nobody paid for.
+ */
+export const creditPaymentSchema = z.object({
+  amountMinor: z.number().int().nonnegative(),
+  currency: z.string(),
+});
+export type CreditPayment = z.infer<typeof creditPaymentSchema>;
+
 export const creditEventSchemas = {
   CreditAccountOpened: z.object({ userId: z.string() }),
   /** The once-per-e-mail free allotment, after its claim on `free-allotment-{hash}`. */
@@ -39,6 +50,7 @@ export const creditEventSchemas = {
     reason: z.string(),
     tierId: z.number().int().nullable(),
     reference: z.record(z.string(), z.string()).nullable(),
+    payment: creditPaymentSchema.optional(),
   }),
   SubscriptionActivated: z.object({
     tierId: z.number().int(),
@@ -63,6 +75,7 @@ export const creditEventSchemas = {
     grantedOn: isoDate,
     trigger: z.enum(['manual_refresh', 'renewal', 'scheduler']),
     reference: z.record(z.string(), z.string()).nullable(),
+    payment: creditPaymentSchema.optional(),
   }),
   CreditsSpent: z.object({
     spendId: z.string(),
@@ -103,6 +116,18 @@ export const creditEventSchemas = {
     shortfall: z.number().int().nonnegative(),
     reference: z.record(z.string(), z.string()).nullable(),
     refund: stripeRefund.optional(),
+  }),
+  /**
+   * Money Stripe gave back of a payment, recorded whenever the payment's refunded total grows
+   * (whether or not a credit moves): `amountMinor` is this refund's new money (`refundedMinor`
+   * less what was recorded before for the payment), `refundedMinor` the cumulative total.
+   */
+  PaymentRefunded: z.object({
+    paymentIntentId: z.string(),
+    chargeId: z.string(),
+    amountMinor: z.number().int().positive(),
+    refundedMinor: z.number().int().positive(),
+    currency: z.string(),
   }),
   /** A refund whose purchase is not on the stream yet: the purchase, when it lands, is reversed. */
   PurchaseRefundPending: stripeRefund,

@@ -49,9 +49,15 @@ export const userEventSchemas = {
     source: roleSourceSchema.optional(),
     adminId: z.string().optional(),
   }),
-  UserBlocked: z.object({}),
-  UserUnblocked: z.object({}),
-  UserDeleted: z.object({ reason: z.string() }),
+  /** `adminId`: the admin who blocked (optional: absent on events written before it). */
+  UserBlocked: z.object({ adminId: z.string().optional() }),
+  UserUnblocked: z.object({ adminId: z.string().optional() }),
+  /** `reason` is `user_requested` or `deleted_by_admin` (then with `adminId`). */
+  UserDeleted: z.object({ reason: z.string(), adminId: z.string().optional() }),
+  /** The admin unlocked the admin panel with the admin password, until `until` (ISO). */
+  AdminUnlocked: z.object({ until: z.string().optional() }),
+  /** A wrong admin password was given by this admin (the attempt, recorded with its actor). */
+  AdminUnlockFailed: z.object({}),
 } as const;
 
 type Schemas = typeof userEventSchemas;
@@ -59,6 +65,27 @@ export type UserEventType = keyof Schemas;
 export type UserEvent = {
   [K in UserEventType]: { type: K; data: z.infer<Schemas[K]> };
 }[UserEventType];
+
+/**
+ * `admins`: the one registry of who is an admin, so that the last-admin rule is decided on the
+ * write side (see docs/events.md). `AdminRevoked` with `by: "admin"` (a demotion or a deletion
+ * by an admin) is final until an admin promotes the user again; with `by: "reconcile"` the
+ * user's own stream no longer showed the role (e.g. `ADMIN_EMAILS` took it back).
+ */
+export const adminRegistryEventSchemas = {
+  AdminRegistered: z.object({ userId: z.string() }),
+  AdminRevoked: z.object({
+    userId: z.string(),
+    by: z.enum(['admin', 'reconcile']),
+    reason: z.string().optional(),
+  }),
+} as const;
+export type AdminRegistryEvent = {
+  [K in keyof typeof adminRegistryEventSchemas]: {
+    type: K;
+    data: z.infer<(typeof adminRegistryEventSchemas)[K]>;
+  };
+}[keyof typeof adminRegistryEventSchemas];
 
 /** `email-{sha256}`: which user holds an e-mail address now. */
 export const emailEventSchemas = {

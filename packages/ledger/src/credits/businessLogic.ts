@@ -1,4 +1,5 @@
-import type { CreditEvent, CreditEventOf } from '@astra/contracts';
+import type { CreditEvent, CreditEventOf, CreditPayment } from '@astra/contracts';
+import { adminMessages } from '@astra/contracts';
 import { daysUntil, firstDayOfNextMonth, isoDay, longDate, monthOf } from '../dates.ts';
 import { DomainError } from '../decider.ts';
 import { type CreditAccount, evolve, monthKey, type Purchase } from './credits.ts';
@@ -24,6 +25,8 @@ export type CreditCommand =
       reason: string;
       tierId: number | null;
       reference: Record<string, string> | null;
+      /** What Stripe says was paid for it (its object's amount and currency). */
+      payment?: CreditPayment;
     }
   | {
       type: 'ActivateSubscription';
@@ -45,6 +48,8 @@ export type CreditCommand =
       now: Date;
       /** When the paid period ends (Stripe's); otherwise the first of next month. */
       nextRenewalDate?: string;
+      /** What Stripe says the invoice paid (its `amount_paid` and currency). */
+      payment?: CreditPayment;
     }
   | {
       type: 'SpendCredits';
@@ -54,6 +59,8 @@ export type CreditCommand =
       description: string;
       appId: number | null;
       readingId: string | null;
+      /** The user stream's state: a blocked user spends nothing (`account_blocked`). */
+      blocked?: boolean;
     }
   | { type: 'RefundSpend'; spendId: string; reason: string }
   /** `adjustmentId` makes an adjustment happen once (a retried request names the same one). */
@@ -95,6 +102,7 @@ export type CreditCommand =
 export const errors = {
   userNotFound: () => new DomainError('user_not_found', 'User not found'),
   accountClosed: () => new DomainError('account_closed', 'This account has been deleted'),
+  accountBlocked: () => new DomainError('account_blocked', adminMessages.accountBlocked),
   noActiveSubscription: () =>
     new DomainError('no_active_subscription', 'User does not have an active subscription'),
   missingTier: () =>
@@ -188,6 +196,7 @@ export const monthlyGrant = (
   trigger: CreditEventOf<'MonthlyCreditsGranted'>['data']['trigger'],
   reference: Record<string, string> | null,
   nextRenewalDate = firstDayOfNextMonth(now),
+  payment?: CreditPayment,
 ): CreditEvent[] => {
   const monthly = tier.creditsPerMonth;
   const subscriptionCredits = lotTotals(state.lots).subscription;
@@ -213,6 +222,7 @@ export const monthlyGrant = (
       grantedOn: isoDay(now),
       trigger,
       reference,
+      ...(payment ? { payment } : {}),
     },
   });
   return events;
@@ -280,8 +290,11 @@ const grantCredits = (command: Cmd<'GrantCredits'>, state: CreditAccount): Credi
   requireOpen(state);
   requirePositiveWhole(command.amount, 'A grant');
   if (state.grantIds.has(command.grantId)) return []; // this purchase was granted already
-  const { type: _type, ...data } = command;
-  const granted: CreditEvent = { type: 'CreditsGranted', data };
+  const { type: _type, payment, ...rest } = command;
+  const granted: CreditEvent = {
+    type: 'CreditsGranted',
+    data: { ...rest, ...(payment ? { payment } : {}) },
+  };
   // A refund of this payment that came first is applied now that the purchase is here.
   const paymentIntentId = command.reference?.paymentIntentId;
   const pending = paymentIntentId ? state.pendingRefunds[paymentIntentId] : undefined;
@@ -383,6 +396,7 @@ const grantMonthlyCredits = (
       command.trigger,
       command.reference,
       command.nextRenewalDate,
+      command.payment,
     ),
   );
 };
@@ -390,12 +404,13 @@ const grantMonthlyCredits = (
 const spendCredits = (command: Cmd<'SpendCredits'>, state: CreditAccount): CreditEvent[] => {
   requireOpen(state);
   requirePositiveWhole(command.amount, 'A spend');
+  if (command.blocked) throw errors.accountBlocked();
   // The same spend again (a retried request) is spent once.
   if (state.recentSpends.some((s) => s.spendId === command.spendId)) return [];
   if (state.balance < command.amount) {
     throw errors.insufficientCredits(command.amount, state.balance);
   }
-  const { type: _type, ...data } = command;
+  const { type: _type, blocked: _blocked, ...data } = command;
   return [{ type: 'CreditsSpent', data }];
 };
 
@@ -455,14 +470,31 @@ const refundPurchase = (command: Cmd<'RefundPurchase'>, state: CreditAccount): C
     refund.refundedMinor > refund.paidMinor
   )
     throw errors.invalidRefund();
+  // The money first, whether or not a credit moves: only what the refunded total grew by.
+  const recorded = state.refundedMinor[command.paymentIntentId] ?? 0;
+  const money: CreditEvent[] =
+    refund.refundedMinor > recorded
+      ? [
+          {
+            type: 'PaymentRefunded',
+            data: {
+              paymentIntentId: refund.paymentIntentId,
+              chargeId: refund.chargeId,
+              amountMinor: refund.refundedMinor - recorded,
+              refundedMinor: refund.refundedMinor,
+              currency: refund.currency,
+            },
+          },
+        ]
+      : [];
   const purchase = Object.values(state.purchases).find(
     (p) => p.paymentIntentId === command.paymentIntentId,
   );
-  if (purchase) return reversalOf(purchase, refund, state);
+  if (purchase) return [...money, ...reversalOf(purchase, refund, state)];
   // The purchase is not here yet (Stripe keeps no order): remember the refund for it.
   const known = state.pendingRefunds[command.paymentIntentId];
-  if (known && known.refundedMinor >= refund.refundedMinor) return [];
-  return [{ type: 'PurchaseRefundPending', data: refund }];
+  if (known && known.refundedMinor >= refund.refundedMinor) return money;
+  return [...money, { type: 'PurchaseRefundPending', data: refund }];
 };
 
 const startSubscriptionCheckout = (

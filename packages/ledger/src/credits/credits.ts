@@ -70,6 +70,12 @@ export interface CreditAccount {
   purchases: Readonly<Record<string, Purchase>>;
   /** Refunds that came before their purchase, by payment intent. */
   pendingRefunds: Readonly<Record<string, PendingRefund>>;
+  /**
+   * The highest refunded total (minor units) recorded for each payment intent: a refund records
+   * only money above it, so a redelivery records nothing. Old refunds (before `PaymentRefunded`)
+   * count by the refund their reversal or pending refund names.
+   */
+  refundedMinor: Readonly<Record<string, number>>;
   recentSpends: readonly RecentSpend[];
   subscription: Subscription | null;
   /** An open subscription checkout: no second one while it runs. */
@@ -95,6 +101,7 @@ export const initialCreditAccount = (): CreditAccount => ({
   adjustmentIds: new Set(),
   purchases: {},
   pendingRefunds: {},
+  refundedMinor: {},
   recentSpends: [],
   subscription: null,
   pendingCheckout: null,
@@ -123,6 +130,7 @@ export const balanceChange = (event: CreditEvent): number => {
     case 'SubscriptionEnded':
     case 'CreditAccountClosed':
     case 'PurchaseRefundPending':
+    case 'PaymentRefunded':
     case 'SubscriptionCheckoutStarted':
     case 'SubscriptionCheckoutClosed':
     case 'SubscriptionPlanChanged':
@@ -182,6 +190,7 @@ export const lotsAfter = (lots: CreditLots, event: CreditEvent): CreditLots => {
     case 'SubscriptionEnded':
     case 'CreditAccountClosed':
     case 'PurchaseRefundPending':
+    case 'PaymentRefunded':
     case 'SubscriptionCheckoutStarted':
     case 'SubscriptionCheckoutClosed':
     case 'SubscriptionPlanChanged':
@@ -192,6 +201,16 @@ export const lotsAfter = (lots: CreditLots, event: CreditEvent): CreditLots => {
     }
   }
 };
+
+/** The refunded totals by payment intent, with a refund of `refundedMinor` recorded. */
+const withRefunded = (
+  recorded: Readonly<Record<string, number>>,
+  paymentIntentId: string,
+  refundedMinor: number,
+): Readonly<Record<string, number>> =>
+  refundedMinor > (recorded[paymentIntentId] ?? 0)
+    ? { ...recorded, [paymentIntentId]: refundedMinor }
+    : recorded;
 
 /** The part of an event that counts toward credits ever granted. */
 export const grantedBy = (event: CreditEvent): number => {
@@ -248,6 +267,16 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
       return {
         ...next,
         pendingRefunds,
+        refundedMinor: event.data.refund
+          ? withRefunded(
+              state.refundedMinor,
+              event.data.refund.paymentIntentId,
+              event.data.refund.refundedMinor,
+            )
+          : // An old whole reversal: all of the payment went back (how much it does not say).
+            purchase.paymentIntentId
+            ? withRefunded(state.refundedMinor, purchase.paymentIntentId, Number.POSITIVE_INFINITY)
+            : state.refundedMinor,
         purchases: { ...state.purchases, [purchase.grantId]: { ...purchase, reversed } },
       };
     }
@@ -255,6 +284,20 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
       return {
         ...next,
         pendingRefunds: { ...state.pendingRefunds, [event.data.paymentIntentId]: event.data },
+        refundedMinor: withRefunded(
+          state.refundedMinor,
+          event.data.paymentIntentId,
+          event.data.refundedMinor,
+        ),
+      };
+    case 'PaymentRefunded':
+      return {
+        ...next,
+        refundedMinor: withRefunded(
+          state.refundedMinor,
+          event.data.paymentIntentId,
+          event.data.refundedMinor,
+        ),
       };
     case 'SubscriptionCheckoutStarted':
       return { ...next, pendingCheckout: event.data };

@@ -7,6 +7,19 @@ const refundReasons: Record<string, string> = {
   interrupted: 'the reading was interrupted',
 };
 
+/** An amount in minor units as people write it (`$5.39`); the bare figure for an unknown code. */
+const money = (minor: number, currency: string) => {
+  try {
+    const format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: currency.toUpperCase(),
+    });
+    return format.format(minor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+  } catch {
+    return `${minor} ${currency} (minor units)`;
+  }
+};
+
 /** One line telling a person what a ledger event did to their credits. */
 export const describeCreditEvent = (event: CreditEvent): string => {
   switch (event.type) {
@@ -34,6 +47,8 @@ export const describeCreditEvent = (event: CreditEvent): string => {
         : `Purchase refunded: ${event.data.amount} credits taken back`;
     case 'PurchaseRefundPending':
       return 'Refund received; its purchase is taken back as soon as it is recorded';
+    case 'PaymentRefunded':
+      return `Payment refunded: ${money(event.data.amountMinor, event.data.currency)}`;
     case 'SubscriptionCheckoutStarted':
       return 'Subscription checkout opened';
     case 'SubscriptionCheckoutClosed':
@@ -62,6 +77,8 @@ export const creditEventReference = (event: CreditEvent): Record<string, string>
     case 'MonthlyCreditsGranted':
     case 'PurchaseReversed':
       return event.data.reference;
+    case 'PaymentRefunded':
+      return { chargeId: event.data.chargeId, paymentIntentId: event.data.paymentIntentId };
     case 'SubscriptionActivated':
       return event.data.subscriptionId ? { subscriptionId: event.data.subscriptionId } : null;
     default:

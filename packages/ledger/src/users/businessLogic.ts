@@ -19,13 +19,30 @@ export type UserCommand =
   | { type: 'ChangeRole'; role: Role; source?: 'admin'; adminId?: string }
   /** At each sign-in: whether the address is listed in `ADMIN_EMAILS` now. */
   | { type: 'ApplyAdminEmails'; listed: boolean }
-  | { type: 'BlockUser' }
-  | { type: 'UnblockUser' }
-  | { type: 'DeleteUser'; reason: string };
+  /** `adminId`: the admin who blocks; an admin cannot block (or unblock) themselves. */
+  | { type: 'BlockUser'; adminId?: string }
+  | { type: 'UnblockUser'; adminId?: string }
+  /** `reason` `user_requested` (the user's own) or `deleted_by_admin` (with `adminId`). */
+  | { type: 'DeleteUser'; reason: string; adminId?: string }
+  /** `POST /api/admin/unlock` by this admin: the right password (until when) or a wrong one. */
+  | { type: 'RecordAdminUnlock'; succeeded: boolean; until?: string };
 
 export const userErrors = {
   notFound: () => new DomainError('user_not_found', 'User not found'),
   deleted: () => new DomainError('account_deleted', 'This account has been deleted'),
+  selfAction: (what: 'block' | 'unblock' | 'demote' | 'change the role of' | 'delete') =>
+    new DomainError('self_action', `You cannot ${what} your own account`),
+  adminRequired: () =>
+    new DomainError('admin_required', 'Access denied: Admin privileges required'),
+};
+
+/** An admin acting on their own account is refused (`self_action`). */
+const refuseSelf = (
+  state: User,
+  adminId: string | undefined,
+  what: Parameters<typeof userErrors.selfAction>[0],
+) => {
+  if (adminId !== undefined && adminId === state.userId) throw userErrors.selfAction(what);
 };
 
 const requireLive = (state: User) => {
@@ -64,6 +81,7 @@ export const decide = (command: UserCommand, state: User): UserEvent[] => {
       return [{ type: 'UserAvatarChanged', data: { avatarUrl: command.avatarUrl } }];
     case 'ChangeRole': {
       requireLive(state);
+      refuseSelf(state, command.adminId, command.role === 'user' ? 'demote' : 'change the role of');
       // The same role from a source other than an admin is recorded too: the admin now owns it.
       if (state.role === command.role && state.roleSource === 'admin') return [];
       const adminId = command.adminId;
@@ -90,14 +108,31 @@ export const decide = (command: UserCommand, state: User): UserEvent[] => {
     }
     case 'BlockUser':
       requireLive(state);
-      return state.status === 'blocked' ? [] : [{ type: 'UserBlocked', data: {} }];
+      refuseSelf(state, command.adminId, 'block');
+      return state.status === 'blocked'
+        ? []
+        : [{ type: 'UserBlocked', data: command.adminId ? { adminId: command.adminId } : {} }];
     case 'UnblockUser':
       requireLive(state);
-      return state.status === 'active' ? [] : [{ type: 'UserUnblocked', data: {} }];
-    case 'DeleteUser':
+      refuseSelf(state, command.adminId, 'unblock');
+      return state.status === 'active'
+        ? []
+        : [{ type: 'UserUnblocked', data: command.adminId ? { adminId: command.adminId } : {} }];
+    case 'DeleteUser': {
       if (state.status === 'unregistered') throw userErrors.notFound();
+      refuseSelf(state, command.adminId, 'delete');
       if (state.status === 'deleted') return [];
-      return [{ type: 'UserDeleted', data: { reason: command.reason } }];
+      const adminId = command.adminId;
+      return [
+        { type: 'UserDeleted', data: { reason: command.reason, ...(adminId ? { adminId } : {}) } },
+      ];
+    }
+    case 'RecordAdminUnlock':
+      requireLive(state);
+      if (state.role !== 'admin') throw userErrors.adminRequired();
+      return command.succeeded
+        ? [{ type: 'AdminUnlocked', data: command.until ? { until: command.until } : {} }]
+        : [{ type: 'AdminUnlockFailed', data: {} }];
     default: {
       const exhaustive: never = command;
       throw new Error(`Unknown user command ${JSON.stringify(exhaustive)}`);

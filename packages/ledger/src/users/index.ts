@@ -2,6 +2,7 @@ import type { Decider } from '../decider.ts';
 import { decide, type UserCommand } from './businessLogic.ts';
 import { evolve, initialUser, type User, type UserEvent } from './user.ts';
 
+export * from './admins.ts';
 export { splitFullName, type UserCommand, userErrors } from './businessLogic.ts';
 export { initialUser, joinName, roleSourceOf, type User, type UserEvent } from './user.ts';
 

@@ -70,6 +70,9 @@ export const evolve = (state: User, event: UserEvent): User => {
       return { ...state, status: 'active' };
     case 'UserDeleted':
       return { ...state, status: 'deleted' };
+    case 'AdminUnlocked':
+    case 'AdminUnlockFailed':
+      return state; // a record of the attempt: no change to the user
     default: {
       const exhaustive: never = event;
       throw new Error(`Unknown user event ${JSON.stringify(exhaustive)}`);

@@ -5,6 +5,8 @@ import * as ledgerPaymentLookup003 from './2026_11_21_003_ledger_payment_lookup.
 import * as creditLots004 from './2026_11_23_004_credit_lots.ts';
 import * as creditBigints005 from './2026_11_23_005_credit_bigints.ts';
 import * as projectionFailures006 from './2026_11_23_006_projection_failures.ts';
+import * as adminStatsDaily007 from './2026_11_23_007_admin_stats_daily.ts';
+import * as adminUserSearch008 from './2026_11_23_008_admin_user_search.ts';
 
 /** Every read-model migration in order; names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +16,8 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_004_credit_lots': creditLots004,
   '2026_11_23_005_credit_bigints': creditBigints005,
   '2026_11_23_006_projection_failures': projectionFailures006,
+  '2026_11_23_007_admin_stats_daily': adminStatsDaily007,
+  '2026_11_23_008_admin_user_search': adminUserSearch008,
 };
 
 /** Brings the read models in `schema` up to date (creating the schema when missing). */

@@ -1,6 +1,7 @@
 import type { CreditEvent } from '@astra/contracts';
 import { grantedBy } from '@astra/ledger';
-import { chunks, inCategory, type Projection } from './projection.ts';
+import { sql } from 'kysely';
+import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
 
 type Counter = 'active_users' | 'blocked_users' | 'deleted_users';
 const counterOf: Record<string, Counter> = {
@@ -21,10 +22,41 @@ interface Known {
   credits_revision: bigint;
 }
 
-/** `admin_stats`: the admin dashboard's counters, moved by each event exactly once. */
+/** One UTC day's change to the dashboard's series. */
+interface DayDelta {
+  signups: number;
+  credits_used: number;
+  /** By currency (lower case), minor units; a currency the day touched stays, even at 0. */
+  revenue: Map<string, number>;
+}
+
+/** The money an event adds to (or takes from) revenue, with its currency. */
+const moneyOf = (credit: CreditEvent): { currency: string; minor: number } | null => {
+  switch (credit.type) {
+    case 'CreditsGranted':
+    case 'MonthlyCreditsGranted':
+      return credit.data.payment
+        ? {
+            currency: credit.data.payment.currency.toLowerCase(),
+            minor: credit.data.payment.amountMinor,
+          }
+        : null;
+    case 'PaymentRefunded':
+      return { currency: credit.data.currency.toLowerCase(), minor: -credit.data.amountMinor };
+    default:
+      return null;
+  }
+};
+
+/**
+ * `admin_stats`: the admin dashboard's counters, moved by each event exactly once, the moment
+ * they are as of (the newest applied event's `occurredAt`), and `admin_stats_daily`: per UTC day
+ * of `occurredAt`, signups, credits used and revenue by currency. Every day that had an applied
+ * user or credit event has a row (zeros included), so the rows do not depend on the batches.
+ */
 export const adminStatsProjection: Projection = {
   name: 'admin_stats',
-  tables: ['admin_stats', 'admin_stats_users'],
+  tables: ['admin_stats', 'admin_stats_users', 'admin_stats_daily'],
   async apply(db, events) {
     const users = inCategory(events, 'user');
     const credits = inCategory(events, 'credits');
@@ -53,10 +85,26 @@ export const adminStatsProjection: Projection = {
       }
     }
     const blank = (): Known => ({ status: null, user_revision: -1n, credits_revision: -1n });
+    const days = new Map<string, DayDelta>();
+    let asOf: Date | null = null;
+    /** The day of an applied event, which becomes the newest applied when it is. */
+    const dayOf = (event: (typeof events)[number]) => {
+      const at = occurredAt(event);
+      if (asOf === null || at > asOf) asOf = at;
+      const day = at.toISOString().slice(0, 10);
+      let delta = days.get(day);
+      if (!delta) {
+        delta = { signups: 0, credits_used: 0, revenue: new Map() };
+        days.set(day, delta);
+      }
+      return delta;
+    };
 
     for (const { id, event } of users) {
       const user = known.get(id) ?? blank();
       if (event.revision <= user.user_revision) continue; // counted already
+      const day = dayOf(event);
+      if (event.type === 'UserRegistered') day.signups++;
       const after = statusAfter[event.type];
       if (after && after !== user.status) {
         if (user.status === null) delta.total_users++;
@@ -69,8 +117,19 @@ export const adminStatsProjection: Projection = {
       const user = known.get(id) ?? blank();
       if (event.revision <= user.credits_revision) continue;
       const credit = { type: event.type, data: event.data } as CreditEvent;
-      if (credit.type === 'CreditsSpent') delta.total_credits_used += credit.data.amount;
-      if (credit.type === 'SpendRefunded') delta.total_credits_used -= credit.data.amount;
+      const day = dayOf(event);
+      const used =
+        credit.type === 'CreditsSpent'
+          ? credit.data.amount
+          : credit.type === 'SpendRefunded'
+            ? -credit.data.amount
+            : 0;
+      delta.total_credits_used += used;
+      day.credits_used += used;
+      const money = moneyOf(credit);
+      if (money) {
+        day.revenue.set(money.currency, (day.revenue.get(money.currency) ?? 0) + money.minor);
+      }
       delta.total_credits_granted += grantedBy(credit);
       known.set(id, { ...user, credits_revision: event.revision });
     }
@@ -98,17 +157,53 @@ export const adminStatsProjection: Projection = {
         )
         .execute();
     }
-    if (Object.values(delta).some((n) => n !== 0)) {
+    if (days.size > 0) {
+      // A day's revenue adds up by currency: the stored object and this batch's, key by key.
+      await db
+        .insertInto('admin_stats_daily')
+        .values(
+          [...days].map(([day, d]) => ({
+            day,
+            signups: d.signups,
+            credits_used: d.credits_used,
+            revenue_minor: JSON.stringify(Object.fromEntries(d.revenue)),
+          })),
+        )
+        .onConflict((oc) =>
+          oc.column('day').doUpdateSet({
+            signups: sql`admin_stats_daily.signups + excluded.signups`,
+            credits_used: sql`admin_stats_daily.credits_used + excluded.credits_used`,
+            revenue_minor: sql`(
+              SELECT coalesce(jsonb_object_agg(key, total), '{}'::jsonb)
+              FROM (
+                SELECT key, sum(value::bigint) AS total
+                FROM (
+                  SELECT * FROM jsonb_each_text(admin_stats_daily.revenue_minor)
+                  UNION ALL
+                  SELECT * FROM jsonb_each_text(excluded.revenue_minor)
+                ) AS entries
+                GROUP BY key
+              ) AS sums
+            )`,
+          }),
+        )
+        .execute();
+    }
+    const moment = asOf as Date | null;
+    if (moment !== null || Object.values(delta).some((n) => n !== 0)) {
       await db
         .updateTable('admin_stats')
-        .set((eb) =>
-          Object.fromEntries(
+        .set((eb) => ({
+          ...Object.fromEntries(
             Object.entries(delta).map(([column, n]) => [
               column,
               eb(eb.ref(column as 'total_users'), '+', n),
             ]),
           ),
-        )
+          ...(moment
+            ? { as_of: sql<Date>`GREATEST(as_of, ${moment.toISOString()}::timestamptz)` }
+            : {}),
+        }))
         .where('id', '=', 1)
         .execute();
     }

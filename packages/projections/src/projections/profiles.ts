@@ -107,6 +107,9 @@ const applyUserEvent = (row: Row, event: UserEvent, at: Date) => {
       row.status = 'deleted';
       row.cancellation_date = at;
       return;
+    case 'AdminUnlocked': // an admin's unlock attempts change no profile field
+    case 'AdminUnlockFailed':
+      return;
     default: {
       const exhaustive: never = event;
       throw new Error(`Unknown user event ${JSON.stringify(exhaustive)}`);

@@ -22,6 +22,14 @@ export const requireSignedIn =
 
 export const requireUser = requireSignedIn();
 
+/** A user with the admin role, unlocked or not (run after `requireUser`). */
+export const requireAdmin: RequestHandler = (req, _res, next) => {
+  if (req.user?.role !== 'admin') {
+    return next(new HttpError(403, 'admin_required', 'Access denied: Admin privileges required'));
+  }
+  next();
+};
+
 /** An admin whose session was unlocked with the admin password (run after `requireUser`). */
 export const requireUnlockedAdmin: RequestHandler = (req, _res, next) => {
   if (req.user?.role !== 'admin') {

@@ -39,6 +39,10 @@ const statusOfDomainError: Record<string, number> = {
   same_plan: 409,
   reading_not_found: 404,
   reading_failed: 409,
+  account_blocked: 403,
+  admin_required: 403,
+  self_action: 409,
+  last_admin: 409,
 };
 
 /** The request field a refusal is about, for the contract's `fields` list. */

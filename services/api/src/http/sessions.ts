@@ -145,6 +145,17 @@ export class Sessions {
       .execute();
   }
 
+  /** Locks the admin panel again for this session (the admin password is asked anew). */
+  async lockAdmin(req: Request) {
+    if (!req.session) return;
+    req.session.adminUnlockedUntil = null;
+    await this.app
+      .updateTable('sessions')
+      .set({ admin_unlocked_until: null })
+      .where('id_hash', '=', req.session.idHash)
+      .execute();
+  }
+
   /** Remembers that this session wrote up to `position`. */
   async wrote(req: Request, position: bigint) {
     const session = req.session;

@@ -1,4 +1,4 @@
-import { isDomainError } from '@astra/ledger';
+import { isDomainError, userErrors } from '@astra/ledger';
 import { type CommandContext, type Ledger, latestPosition } from '../../ledger/ledger.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 
@@ -11,13 +11,21 @@ import type { PaymentGateway } from '../payments/gateway.ts';
  * refuses, nothing is deleted), then until `DeleteUser` the user can simply retry; after it, the
  * next sign-in with the address finishes an unfinished release.
  * Returns the latest position written, for read-your-writes.
+ *
+ * An admin deleting a user (`by.adminId`) runs the same sequence, with the admin as the actor in
+ * `context` and reason `deleted_by_admin`; an admin cannot delete themselves (`self_action`,
+ * checked before anything is cancelled).
  */
 export async function deleteAccount(
   ledger: Ledger,
   gateway: Pick<PaymentGateway, 'cancelNow'>,
   userId: string,
   context: CommandContext,
+  by: { adminId?: string } = {},
 ) {
+  const adminId = by.adminId;
+  const reason = adminId ? 'deleted_by_admin' : 'user_requested';
+  if (adminId === userId) throw userErrors.selfAction('delete');
   // Which subscription bills this account: the credit stream's (write side), not a read model.
   const subscriptionId = (await ledger.creditAccountOf(userId)).state.subscription?.subscriptionId;
   if (subscriptionId) await gateway.cancelNow(subscriptionId);
@@ -30,7 +38,7 @@ export async function deleteAccount(
   }
   const deleted = await ledger.user(
     userId,
-    { type: 'DeleteUser', reason: 'user_requested' },
+    { type: 'DeleteUser', reason, ...(adminId ? { adminId } : {}) },
     context,
   );
   const email = deleted.state.email;

@@ -1,15 +1,22 @@
 import { timingSafeEqual } from 'node:crypto';
-import { adminCreditRequestSchema, adminUnlockRequestSchema, uuidIdSchema } from '@astra/contracts';
+import {
+  adminCreditRequestSchema,
+  adminMessages,
+  adminUnlockRequestSchema,
+  uuidIdSchema,
+} from '@astra/contracts';
 import { isDomainError } from '@astra/ledger';
 import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
-import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
+import { requireAdmin, requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
 import { commandIdOf } from '../../http/commandIds.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { pathId } from '../../http/params.ts';
 import { signInLimit } from '../../http/rateLimits.ts';
 import { ledgerOf, profileOf } from '../accounts/queries.ts';
 import { ledgerEntryView } from '../accounts/views.ts';
+import { adminStatsRoutes } from './stats.ts';
+import { adminUserRoutes } from './users.ts';
 
 const UNLOCK_HOURS = 8;
 /** User ids are UUIDs: any other shape is no user (404), and never reaches SQL. */
@@ -21,7 +28,8 @@ const samePassword = (given: string, expected: string) => {
   return a.length === b.length && timingSafeEqual(a, b);
 };
 
-export function adminRoutes({ config, ledger, read, sessions, consistency }: AppDeps) {
+export function adminRoutes(deps: AppDeps) {
+  const { config, ledger, read, sessions, consistency } = deps;
   const router = Router();
   const user = requireUser;
 
@@ -37,13 +45,37 @@ export function adminRoutes({ config, ledger, read, sessions, consistency }: App
       );
     }
     const { password } = adminUnlockRequestSchema.parse(req.body);
+    // Every attempt is an event on the admin's own stream, with the admin as actor.
     if (!samePassword(password, config.ADMIN_PASSWORD)) {
-      throw new HttpError(403, 'incorrect_password', 'Incorrect password');
+      await ledger.user(req.user!.id, { type: 'RecordAdminUnlock', succeeded: false }, req.context);
+      throw new HttpError(403, 'incorrect_password', adminMessages.incorrectPassword);
     }
     const until = new Date(Date.now() + UNLOCK_HOURS * 3_600_000);
+    await ledger.user(
+      req.user!.id,
+      { type: 'RecordAdminUnlock', succeeded: true, until: until.toISOString() },
+      req.context,
+    );
     await sessions.unlockAdmin(req, until);
-    res.json({ ok: true, message: 'Admin access granted', unlockedUntil: until.toISOString() });
+    res.json({
+      ok: true,
+      message: adminMessages.accessGranted,
+      unlockedUntil: until.toISOString(),
+    });
   });
+
+  router.get('/admin/session', user, requireAdmin, (req, res) => {
+    const until = req.session?.adminUnlockedUntil ?? null;
+    const unlocked = until !== null && until.getTime() > Date.now();
+    res.json({ unlocked, unlockedUntil: unlocked ? until.toISOString() : null });
+  });
+
+  router.post('/admin/lock', user, requireAdmin, async (req, res) => {
+    await sessions.lockAdmin(req);
+    res.json({ ok: true, message: 'Admin panel locked' });
+  });
+
+  router.use(adminUserRoutes(deps));
 
   router.post('/admin/users/:id/credits', user, requireUnlockedAdmin, async (req, res) => {
     const userId = userIdOf(req.params.id);
@@ -97,5 +129,6 @@ export function adminRoutes({ config, ledger, read, sessions, consistency }: App
     });
   });
 
+  router.use(adminStatsRoutes(deps));
   return router;
 }

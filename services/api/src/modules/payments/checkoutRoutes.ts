@@ -58,7 +58,8 @@ export function checkoutRoutes(deps: AppDeps) {
   router.post('/checkout', requireUser, async (req, res) => {
     const { tierId, isSubscription } = checkoutRequestSchema.parse(req.body);
     const user = req.user!;
-    if (user.status === 'blocked')
+    // The user stream's state (write side), not the profile read model.
+    if ((await deps.ledger.userOf(user.id)).state.status === 'blocked')
       throw new HttpError(403, 'account_blocked', readingMessages.accountBlocked);
     const offer = await offerOf(
       read,

@@ -1,4 +1,4 @@
-import type { BillingType, PricingResponse } from '@astra/contracts';
+import { type BillingType, MAX_INT4, type PricingResponse } from '@astra/contracts';
 import type { Tier } from '@astra/ledger';
 import type { ReadDb } from '@astra/projections';
 import type { Config } from '../../config.ts';
@@ -49,6 +49,8 @@ export async function offerOf(
   tierId: number,
   billingType: BillingType,
 ): Promise<TierOffer | undefined> {
+  // A tier id from outside (Stripe metadata) may be anything: only a tier's id can name one.
+  if (!Number.isSafeInteger(tierId) || tierId < 1 || tierId > MAX_INT4) return undefined;
   const row = await read
     .selectFrom('pricing_rows')
     .innerJoin('pricing_tiers', 'pricing_tiers.tier_id', 'pricing_rows.tier_id')
@@ -84,7 +86,8 @@ export async function subscriptionTier(
   read: ReadDb,
   tierId: number | null,
 ): Promise<Tier | undefined> {
-  if (tierId === null || !Number.isInteger(tierId)) return undefined;
+  if (tierId === null || !Number.isSafeInteger(tierId) || tierId < 1 || tierId > MAX_INT4)
+    return undefined;
   const row = await read
     .selectFrom('pricing_rows')
     .innerJoin('pricing_tiers', 'pricing_tiers.tier_id', 'pricing_rows.tier_id')

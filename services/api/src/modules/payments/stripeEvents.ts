@@ -53,6 +53,8 @@ const metadata = z
   .nullish();
 /** Minor units: Stripe's largest charge (99,999,999) is far below; the refunds' columns are `integer`. */
 const minor = z.number().int().min(0).max(MAX_INT4);
+/** An ISO currency code as Stripe writes it (lower case). */
+const currency = z.string().regex(/^[a-z]{3}$/);
 /** Unix seconds up to 9999-12-31 (a later date is no ISO date). */
 const unixSeconds = z.number().min(0).max(253_402_300_799).nullish();
 const sessionShape = z.looseObject({
@@ -62,6 +64,8 @@ const sessionShape = z.looseObject({
   client_reference_id: uuidIdSchema.nullish(),
   metadata,
   payment_intent: reference,
+  amount_total: minor.nullish(),
+  currency: currency.nullish(),
 });
 const subscriptionShape = z.looseObject({
   id: stripeObjectId,
@@ -94,6 +98,7 @@ const objectShapes: Record<string, z.ZodType> = {
     period_start: unixSeconds,
     period_end: unixSeconds,
     amount_paid: minor.nullish(),
+    currency: currency.nullish(),
     payments: z
       .looseObject({
         data: z
@@ -118,7 +123,7 @@ const objectShapes: Record<string, z.ZodType> = {
       payment_intent: reference,
       amount: minor,
       amount_refunded: minor,
-      currency: z.string().regex(/^[a-z]{3}$/),
+      currency,
     })
     .refine((charge) => charge.amount_refunded <= charge.amount, {
       path: ['amount_refunded'],
@@ -194,6 +199,13 @@ export const invoicePaymentOf = (invoice: Stripe.Invoice): InvoicePayment => {
   };
 };
 
+/**
+ * The money of a paid Stripe object as the ledger records it: Stripe's amount and currency
+ * (a session's `amount_total`, an invoice's `amount_paid`), never our price table's.
+ */
+const paymentOf = (amountMinor: number | null | undefined, code: string | null | undefined) =>
+  typeof amountMinor === 'number' && code ? { payment: { amountMinor, currency: code } } : {};
+
 /** Why an invoice's money goes back, by the ledger's refusal. */
 const refundReasons: Record<string, { reason: string; outcome: string }> = {
   account_closed: { reason: 'account_closed', outcome: 'refunded: account closed' },
@@ -213,7 +225,8 @@ const refundReasons: Record<string, { reason: string; outcome: string }> = {
  * idempotent by the Stripe object behind them (a checkout session grants once, an invoice's
  * month once, a charge's refunds reverse in proportion once), so events may come in any order
  * and any number of times; a processed event id is also recorded on `stripe-{id}`. Credits
- * always come from our tier table, never from amounts in the event. Unknown event types change
+ * always come from our tier table, never from amounts in the event; the money recorded with
+ * them (and every refund's) is Stripe's amount, for the admin dashboard's revenue. Unknown event types change
  * nothing. Money we must not keep (an invoice of a closed account, of a second subscription) is
  * given back through the gateway.
  */
@@ -321,6 +334,7 @@ export async function applyStripeEvent(
             ...(paymentIntentId ? { paymentIntentId } : {}),
             stripeEventId: eventId,
           },
+          ...paymentOf(session.amount_total, session.currency),
         },
         context,
       );
@@ -378,6 +392,7 @@ export async function applyStripeEvent(
           ...(periodEnd && periodEnd > periodStart
             ? { nextRenewalDate: isoDay(new Date(periodEnd * 1000)) }
             : {}),
+          ...paymentOf(invoice.amount_paid, invoice.currency),
         },
         context,
       );
@@ -500,5 +515,8 @@ const refundOutcome = (chargeId: string, userId: string, events: readonly Credit
   if (reversed) return nothing(chargeId, userId, 'reversed');
   if (events.some((e) => e.type === 'PurchaseRefundPending'))
     return nothing(chargeId, userId, 'refund pending: reversed when its purchase arrives');
+  // The money is recorded; its share of the credits rounds to none (or was taken back already).
+  if (events.some((e) => e.type === 'PaymentRefunded'))
+    return nothing(chargeId, userId, 'refund recorded: no credit to take back');
   return nothing(chargeId, userId, 'already reversed');
 };

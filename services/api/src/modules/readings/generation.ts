@@ -98,8 +98,10 @@ export async function generateReading(
 ): Promise<ReadingCreated> {
   const { ledger, read, consistency, writer } = deps;
   const user = req.user!;
-  if (user.status === 'blocked')
-    throw new HttpError(403, 'account_blocked', readingMessages.accountBlocked);
+  // Blocked or not is the user stream's state (the write side), never the profile read model;
+  // the spend below carries it too, so the credit decider refuses a blocked user's spend.
+  const blocked = (await ledger.userOf(user.id)).state.status === 'blocked';
+  if (blocked) throw new HttpError(403, 'account_blocked', readingMessages.accountBlocked);
   const { appId, schema } = readingKinds[kind];
   const form = schema.parse(body);
   const app = await read
@@ -164,6 +166,7 @@ export async function generateReading(
           description: app.app_name,
           appId,
           readingId: reading.readingId,
+          blocked,
         },
         req.context,
       );

@@ -6,7 +6,7 @@ import { BackLink } from '../../../ui/BackLink';
 import { PageContainer } from '../../../ui/PageContainer';
 import { PageTitle } from '../../../ui/PageTitle';
 import { toaster } from '../../../ui/toaster';
-import { useCurrentUser } from '../../auth/authApi';
+import { useGetMeQuery } from '../../auth/authApi';
 import { READING_APPS } from '../readingCatalog';
 import { CreditCostNotice } from './CreditCostNotice';
 import { GenerationLoading } from './GenerationLoading';
@@ -32,7 +32,8 @@ export function ReadingFormPage({
   generating,
   children,
 }: ReadingFormPageProps) {
-  const { me } = useCurrentUser();
+  // Asked afresh on every form: a block an admin applied since the last look takes effect now.
+  const { data: me } = useGetMeQuery(undefined, { refetchOnMountOrArgChange: true });
   const blocked = me?.status === 'blocked';
 
   useEffect(() => {

@@ -1,0 +1,127 @@
+import {
+  adminMessages,
+  adminRoleRequestSchema,
+  adminUsersQuerySchema,
+  uuidIdSchema,
+} from '@astra/contracts';
+import { userErrors } from '@astra/ledger';
+import { Router } from 'express';
+import type { AppDeps } from '../../dependencies.ts';
+import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
+import { notFound } from '../../http/errors.ts';
+import { pathId } from '../../http/params.ts';
+import { latestPosition } from '../../ledger/ledger.ts';
+import { tryReleaseAvatars } from '../../storage/avatarStore.ts';
+import { deleteAccount } from '../accounts/deletion.ts';
+import { changeAdminRegistry, isAdmin } from './registry.ts';
+import { ADMIN_USERS_PAGE_SIZE, adminUserOf, adminUsersPage } from './userQueries.ts';
+
+/** User ids are UUIDs: any other shape is no user (404), and never reaches SQL. */
+const userIdOf = (value: unknown) => pathId(uuidIdSchema, value, 'No such user');
+
+/**
+ * The admin panel's user management (issue 14): the list with search, one user, block, unblock,
+ * role and deletion. Every command is the admin's, decided on the write side (the user stream,
+ * and the `admins` registry for anything that takes an admin away); answers wait for the read
+ * models to show it (read-your-writes) and give the user as it is now.
+ */
+export function adminUserRoutes(deps: AppDeps) {
+  const { ledger, read, consistency, sessions, appDb } = deps;
+  const router = Router();
+  const admin = [requireUser, requireUnlockedAdmin];
+
+  /** The target's user stream: it must exist, and not be deleted, for a role change. */
+  const liveTarget = async (userId: string) => {
+    const { state } = await ledger.userOf(userId);
+    if (state.status === 'unregistered') throw userErrors.notFound();
+    return state;
+  };
+
+  const answer = async (userId: string, message: string) => {
+    const user = await adminUserOf(read, userId);
+    if (!user) throw notFound('No such user');
+    return { message, user };
+  };
+
+  router.get('/admin/users', ...admin, async (req, res) => {
+    const { search, page } = adminUsersQuerySchema.parse(req.query);
+    const { items, total } = await adminUsersPage(read, search || undefined, page);
+    res.json({ items, page, pageSize: ADMIN_USERS_PAGE_SIZE, total });
+  });
+
+  router.get('/admin/users/:id', ...admin, async (req, res) => {
+    const user = await adminUserOf(read, userIdOf(req.params.id));
+    if (!user) throw notFound('No such user');
+    res.json(user);
+  });
+
+  for (const [action, message] of [
+    ['block', adminMessages.blocked],
+    ['unblock', adminMessages.unblocked],
+  ] as const) {
+    router.post(`/admin/users/:id/${action}`, ...admin, async (req, res) => {
+      const userId = userIdOf(req.params.id);
+      const handled = await ledger.user(
+        userId,
+        { type: action === 'block' ? 'BlockUser' : 'UnblockUser', adminId: req.user!.id },
+        req.context,
+      );
+      await consistency.settle(req, handled.position);
+      res.json(await answer(userId, message));
+    });
+  }
+
+  router.post('/admin/users/:id/role', ...admin, async (req, res) => {
+    const userId = userIdOf(req.params.id);
+    const { role } = adminRoleRequestSchema.parse(req.body);
+    const adminId = req.user!.id;
+    if (userId === adminId) {
+      throw userErrors.selfAction(role === 'user' ? 'demote' : 'change the role of');
+    }
+    const target = await liveTarget(userId);
+    if (target.status === 'deleted') throw userErrors.deleted();
+    // The registry first: a demotion that would leave no admin is refused before the user stream.
+    const registered = await changeAdminRegistry(
+      ledger,
+      role === 'user'
+        ? { type: 'RevokeAdmin', actorId: adminId, targetId: userId, reason: 'demoted' }
+        : { type: 'GrantAdmin', actorId: adminId, targetId: userId },
+      req.context,
+    );
+    const changed = await ledger.user(
+      userId,
+      { type: 'ChangeRole', role, source: 'admin', adminId },
+      req.context,
+    );
+    await consistency.settle(req, latestPosition(registered.position, changed.position));
+    res.json(
+      await answer(userId, role === 'admin' ? adminMessages.promoted : adminMessages.demoted),
+    );
+  });
+
+  router.delete('/admin/users/:id', ...admin, async (req, res) => {
+    const userId = userIdOf(req.params.id);
+    const adminId = req.user!.id;
+    if (userId === adminId) throw userErrors.selfAction('delete');
+    const target = await liveTarget(userId);
+    // Deleting an admin takes an admin away: the last one stays.
+    const registered = isAdmin(target)
+      ? await changeAdminRegistry(
+          ledger,
+          { type: 'RevokeAdmin', actorId: adminId, targetId: userId, reason: 'deleted' },
+          req.context,
+        )
+      : null;
+    // The user's own deletion sequence: subscription cancelled at the gateway, credits forfeited
+    // (an event), the user deleted (`deleted_by_admin`), the e-mail released.
+    const position = await deleteAccount(ledger, deps.payments.gateway, userId, req.context, {
+      adminId,
+    });
+    await consistency.settle(req, latestPosition(registered?.position ?? null, position));
+    await tryReleaseAvatars(appDb, userId, null, req.log);
+    await sessions.endAllOf(userId);
+    res.json(await answer(userId, adminMessages.deleted));
+  });
+
+  return router;
+}

@@ -1,0 +1,161 @@
+import type { AdminStats } from '@astra/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliver, me, member, uid, webhookSigner } from './stripeWebhooks.ts';
+import { caughtUp, startTestServer, type TestServer } from './support.ts';
+
+/** The admin dashboard's figures: from the projections, Stripe's money net of refunds. */
+
+const WEBHOOK_SECRET = 'whsec_test_admin_stats_secret';
+const signed = webhookSigner(WEBHOOK_SECRET);
+
+const packCheckout = (userId: string, amountTotal: number, currency = 'usd') => ({
+  id: `cs_test_${uid()}`,
+  object: 'checkout.session',
+  mode: 'payment',
+  status: 'complete',
+  payment_status: 'paid',
+  client_reference_id: userId,
+  metadata: { userId, tierId: '2', billingType: 'one_time' },
+  payment_intent: `pi_test_${uid()}`,
+  amount_total: amountTotal,
+  currency,
+});
+
+const refundedCharge = (userId: string, paymentIntent: string, paid: number, refunded: number) => ({
+  id: `ch_${uid()}`,
+  object: 'charge',
+  amount: paid,
+  amount_refunded: refunded,
+  refunded: refunded === paid,
+  currency: 'usd',
+  payment_intent: paymentIntent,
+  metadata: { userId, tierId: '2', billingType: 'one_time' },
+});
+
+const paidInvoice = (userId: string, amountPaid: number) => {
+  const start = Math.floor(Date.now() / 1000);
+  return {
+    id: `in_test_${uid()}`,
+    object: 'invoice',
+    status: 'paid',
+    billing_reason: 'subscription_create',
+    amount_paid: amountPaid,
+    currency: 'usd',
+    parent: {
+      type: 'subscription_details',
+      subscription_details: {
+        subscription: `sub_${uid()}`,
+        metadata: { userId, tierId: '1', billingType: 'subscription' },
+      },
+    },
+    lines: {
+      object: 'list',
+      data: [{ id: 'il_1', object: 'line_item', period: { start, end: start + 30 * 86400 } }],
+    },
+    payments: {
+      object: 'list',
+      data: [
+        {
+          id: `inpay_${uid()}`,
+          object: 'invoice_payment',
+          status: 'paid',
+          payment: { type: 'payment_intent', payment_intent: `pi_inv_${uid()}` },
+        },
+      ],
+    },
+    period_start: start,
+  };
+};
+
+const today = () => new Date().toISOString().slice(0, 10);
+const on = (series: AdminStats['series']['signups'], day: string) =>
+  series.find((point) => point.day === day)?.value;
+
+describe('GET /api/admin/stats', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  });
+  afterAll(() => server?.close());
+
+  it('is for unlocked admins only', async () => {
+    expect((await server.client().get('/api/admin/stats')).status).toBe(401);
+    const { client: user } = await member(server, 'stats-user');
+    const refused = await user.get('/api/admin/stats');
+    expect([refused.status, refused.body.error]).toEqual([403, 'admin_required']);
+    const admin = server.client();
+    await admin.signIn('admin@example.com', 'Ada Admin');
+    const locked = await admin.get('/api/admin/stats');
+    expect([locked.status, locked.body.error]).toEqual([403, 'admin_locked']);
+    await admin.signInAsAdmin();
+    expect((await admin.get('/api/admin/stats')).status).toBe(200);
+  });
+
+  it("counts signups, credits used and Stripe's money net of refunds, by UTC day, as of the newest event", async () => {
+    const admin = server.client();
+    await admin.signInAsAdmin();
+    await caughtUp(server);
+    const before = (await admin.get<AdminStats>('/api/admin/stats')).body;
+    expect(before.currency).toBe('usd');
+    for (const series of Object.values(before.series)) {
+      expect(series).toHaveLength(30);
+      expect(series.at(-1)!.day).toBe(today());
+      expect(series.map((p) => p.day)).toEqual([...series.map((p) => p.day)].sort());
+    }
+
+    // Two sign-ups; one spends 4 credits on a reading.
+    const ada = await member(server, 'stats-ada');
+    const bob = await member(server, 'stats-bob');
+    const reading = await ada.client.post('/api/readings/tarot-traditional', {
+      firstName: 'Ada',
+      question: 'Will the dashboard add up?',
+    });
+    expect(reading.status).toBe(201);
+
+    // Ada buys a pack for 17.99 and Bob a month for 9.99, as Stripe reports them.
+    const pack = packCheckout(ada.id, 1799);
+    expect((await deliver(server, signed('checkout.session.completed', pack))).body.outcome).toBe(
+      'granted',
+    );
+    expect(
+      (await deliver(server, signed('invoice.paid', paidInvoice(bob.id, 999)))).body.outcome,
+    ).toBe('renewed');
+    // A pack paid in another currency is no revenue in the pricing currency.
+    const euro = packCheckout(bob.id, 1500, 'eur');
+    await deliver(server, signed('checkout.session.completed', euro));
+
+    // 0.05 back: too little to take a credit back, but money all the same.
+    const balance = (await me(ada.client)).remainingCredits;
+    const tiny = refundedCharge(ada.id, pack.payment_intent, 1799, 5);
+    expect((await deliver(server, signed('charge.refunded', tiny))).body.outcome).toBe(
+      'refund recorded: no credit to take back',
+    );
+    expect((await me(ada.client)).remainingCredits).toBe(balance);
+    // Then 5.40 in all (5.35 more), and the same refund again, which adds nothing.
+    const partial = refundedCharge(ada.id, pack.payment_intent, 1799, 540);
+    expect((await deliver(server, signed('charge.refunded', partial))).body.outcome).toBe(
+      'reversed',
+    );
+    expect((await deliver(server, signed('charge.refunded', partial))).body.outcome).toBe(
+      'already reversed',
+    );
+
+    await caughtUp(server);
+    const after = (await admin.get<AdminStats>('/api/admin/stats')).body;
+    const revenue = 1799 + 999 - 540;
+    expect(after.revenueThisMonthMinor - before.revenueThisMonthMinor).toBe(revenue);
+    const day = today();
+    expect(on(after.series.revenueMinor, day)! - on(before.series.revenueMinor, day)!).toBe(
+      revenue,
+    );
+    expect(on(after.series.signups, day)! - on(before.series.signups, day)!).toBe(2);
+    expect(on(after.series.creditsUsed, day)! - on(before.series.creditsUsed, day)!).toBe(4);
+    expect(after.totalUsers - before.totalUsers).toBe(2);
+    expect(after.activeUsers - before.activeUsers).toBe(2);
+    expect(after.totalCreditsUsed - before.totalCreditsUsed).toBe(4);
+    // The moment moves with the newest event the read models applied.
+    expect(after.asOf).not.toBeNull();
+    expect(Date.parse(after.asOf!)).toBeGreaterThan(Date.parse(before.asOf!));
+    expect(Date.parse(after.asOf!)).toBeLessThanOrEqual(Date.now());
+  });
+});
