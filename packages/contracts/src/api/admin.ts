@@ -100,6 +100,9 @@ export const adminStatsSchema = z.object({
 });
 export type AdminStats = z.infer<typeof adminStatsSchema>;
 
+/** Matches are counted up to this many: an exact count of a broad search would cost a scan. */
+export const ADMIN_USERS_COUNT_LIMIT = 1000;
+
 /** `GET /api/admin/users?search=&page=`: newest first, 20 a page. */
 export const adminUsersQuerySchema = z.object({
   search: text({ base: z.string().max(200, 'must be at most 200 characters') })
@@ -130,7 +133,9 @@ export const adminUsersPageSchema = z.object({
   items: z.array(adminUserSchema),
   page: z.number().int(),
   pageSize: z.number().int(),
+  /** Users that match, counted up to `ADMIN_USERS_COUNT_LIMIT`; `totalCapped` when there are more. */
   total: z.number().int(),
+  totalCapped: z.boolean(),
 });
 export type AdminUsersPage = z.infer<typeof adminUsersPageSchema>;
 

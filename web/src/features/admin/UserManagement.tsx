@@ -183,9 +183,13 @@ export function UserManagement({ onAdjustCredits, onViewLedger }: UserManagement
   const [busy, setBusy] = useState<{ id: string; action: AdminUserActionKind } | null>(null);
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
 
+  // A broad search is counted up to a limit: past it, pages go on while they are full.
   const pageCount = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  const morePages = data
+    ? page < pageCount || (data.totalCapped && data.items.length === data.pageSize)
+    : false;
   // After a deletion empties the last page, show the page before it.
-  if (data && page > pageCount && !isFetching) setPage(pageCount);
+  if (data && !data.totalCapped && page > pageCount && !isFetching) setPage(pageCount);
 
   const act = async (user: AdminUser, action: AdminUserActionKind) => {
     setBusy({ id: user.id, action });
@@ -220,7 +224,7 @@ export function UserManagement({ onAdjustCredits, onViewLedger }: UserManagement
           </Heading>
           <Text color="fg.muted" fontSize="sm">
             {currentData
-              ? `${formatCount(currentData.total)} ${currentData.total === 1 ? 'user' : 'users'}${
+              ? `${formatCount(currentData.total)}${currentData.totalCapped ? '+' : ''} ${currentData.total === 1 ? 'user' : 'users'}${
                   debounced ? ` matching “${debounced}”` : ''
                 }, newest first.`
               : data
@@ -293,12 +297,13 @@ export function UserManagement({ onAdjustCredits, onViewLedger }: UserManagement
             Previous
           </Button>
           <Text fontSize="sm" color="fg.muted" aria-live="polite">
-            Page {Math.min(page, pageCount)} of {pageCount}
+            Page {data?.totalCapped ? page : Math.min(page, pageCount)} of {pageCount}
+            {data?.totalCapped ? '+' : ''}
           </Text>
           <Button
             size="sm"
             variant="outline"
-            disabled={page >= pageCount || isFetching}
+            disabled={!morePages || isFetching}
             onClick={() => setPage((p) => p + 1)}
           >
             Next

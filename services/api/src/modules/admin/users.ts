@@ -45,8 +45,8 @@ export function adminUserRoutes(deps: AppDeps) {
 
   router.get('/admin/users', ...admin, async (req, res) => {
     const { search, page } = adminUsersQuerySchema.parse(req.query);
-    const { items, total } = await adminUsersPage(read, search || undefined, page);
-    res.json({ items, page, pageSize: ADMIN_USERS_PAGE_SIZE, total });
+    const found = await adminUsersPage(read, search || undefined, page);
+    res.json({ ...found, page, pageSize: ADMIN_USERS_PAGE_SIZE });
   });
 
   router.get('/admin/users/:id', ...admin, async (req, res) => {
