@@ -1,71 +1,21 @@
 import type { AdminStats } from '@astra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliver, me, member, uid, webhookSigner } from './stripeWebhooks.ts';
+import {
+  deliver,
+  me,
+  member,
+  packCheckout,
+  paidInvoice,
+  refundedCharge,
+  uid,
+  webhookSigner,
+} from './stripeWebhooks.ts';
 import { caughtUp, startTestServer, type TestServer } from './support.ts';
 
 /** The admin dashboard's figures: from the projections, Stripe's money net of refunds. */
 
 const WEBHOOK_SECRET = 'whsec_test_admin_stats_secret';
 const signed = webhookSigner(WEBHOOK_SECRET);
-
-const packCheckout = (userId: string, amountTotal: number, currency = 'usd') => ({
-  id: `cs_test_${uid()}`,
-  object: 'checkout.session',
-  mode: 'payment',
-  status: 'complete',
-  payment_status: 'paid',
-  client_reference_id: userId,
-  metadata: { userId, tierId: '2', billingType: 'one_time' },
-  payment_intent: `pi_test_${uid()}`,
-  amount_total: amountTotal,
-  currency,
-});
-
-const refundedCharge = (userId: string, paymentIntent: string, paid: number, refunded: number) => ({
-  id: `ch_${uid()}`,
-  object: 'charge',
-  amount: paid,
-  amount_refunded: refunded,
-  refunded: refunded === paid,
-  currency: 'usd',
-  payment_intent: paymentIntent,
-  metadata: { userId, tierId: '2', billingType: 'one_time' },
-});
-
-const paidInvoice = (userId: string, amountPaid: number) => {
-  const start = Math.floor(Date.now() / 1000);
-  return {
-    id: `in_test_${uid()}`,
-    object: 'invoice',
-    status: 'paid',
-    billing_reason: 'subscription_create',
-    amount_paid: amountPaid,
-    currency: 'usd',
-    parent: {
-      type: 'subscription_details',
-      subscription_details: {
-        subscription: `sub_${uid()}`,
-        metadata: { userId, tierId: '1', billingType: 'subscription' },
-      },
-    },
-    lines: {
-      object: 'list',
-      data: [{ id: 'il_1', object: 'line_item', period: { start, end: start + 30 * 86400 } }],
-    },
-    payments: {
-      object: 'list',
-      data: [
-        {
-          id: `inpay_${uid()}`,
-          object: 'invoice_payment',
-          status: 'paid',
-          payment: { type: 'payment_intent', payment_intent: `pi_inv_${uid()}` },
-        },
-      ],
-    },
-    period_start: start,
-  };
-};
 
 const today = () => new Date().toISOString().slice(0, 10);
 const on = (series: AdminStats['series']['signups'], day: string) =>
@@ -113,15 +63,23 @@ describe('GET /api/admin/stats', () => {
     expect(reading.status).toBe(201);
 
     // Ada buys a pack for 17.99 and Bob a month for 9.99, as Stripe reports them.
-    const pack = packCheckout(ada.id, 1799);
+    const pack = packCheckout(ada.id, 2, { amountTotal: 1799 });
     expect((await deliver(server, signed('checkout.session.completed', pack))).body.outcome).toBe(
       'granted',
     );
     expect(
-      (await deliver(server, signed('invoice.paid', paidInvoice(bob.id, 999)))).body.outcome,
+      (
+        await deliver(
+          server,
+          signed(
+            'invoice.paid',
+            paidInvoice(bob.id, 1, `sub_${uid()}`, new Date().toISOString(), { amountPaid: 999 }),
+          ),
+        )
+      ).body.outcome,
     ).toBe('renewed');
     // A pack paid in another currency is no revenue in the pricing currency.
-    const euro = packCheckout(bob.id, 1500, 'eur');
+    const euro = packCheckout(bob.id, 2, { amountTotal: 1500, currency: 'eur' });
     await deliver(server, signed('checkout.session.completed', euro));
 
     // 0.05 back: too little to take a credit back, but money all the same.

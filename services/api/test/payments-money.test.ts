@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { postgresReachable } from '@astra/event-store/testing';
 import { verifyLedger } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliver, me, member as memberOf, uid, webhookSigner } from './stripeWebhooks.ts';
+import {
+  deliver,
+  me,
+  member as memberOf,
+  packCheckout,
+  paidInvoice,
+  refundedCharge,
+  uid,
+  webhookSigner,
+} from './stripeWebhooks.ts';
 import {
   type Client,
   eventCount,
@@ -17,74 +26,6 @@ import {
 const WEBHOOK_SECRET = 'whsec_test_money_secret';
 const signed = webhookSigner(WEBHOOK_SECRET);
 const member = (server: TestServer) => memberOf(server, 'money');
-
-const packCheckout = (userId: string, tierId: number, paymentIntent = `pi_test_${uid()}`) => ({
-  id: `cs_test_${uid()}`,
-  object: 'checkout.session',
-  mode: 'payment',
-  status: 'complete',
-  payment_status: 'paid',
-  client_reference_id: userId,
-  metadata: { userId, tierId: String(tierId), billingType: 'one_time' },
-  payment_intent: paymentIntent,
-  amount_total: 1799,
-  currency: 'usd',
-});
-
-/** A charge as Stripe sends it: the payment intent's metadata (set by our checkout) copied on. */
-const charge = (userId: string, paymentIntent: string, paid: number, refunded: number) => ({
-  id: `ch_${uid()}`,
-  object: 'charge',
-  amount: paid,
-  amount_refunded: refunded,
-  refunded: refunded === paid,
-  currency: 'usd',
-  payment_intent: paymentIntent,
-  created: Math.floor(Date.now() / 1000),
-  metadata: { userId, tierId: '2', billingType: 'one_time' },
-});
-
-const invoice = (
-  userId: string,
-  tierId: number,
-  subscriptionId: string,
-  periodStart: string,
-  paymentIntent = `pi_inv_${uid()}`,
-) => {
-  const start = Date.parse(periodStart) / 1000;
-  return {
-    id: `in_test_${uid()}`,
-    object: 'invoice',
-    status: 'paid',
-    billing_reason: 'subscription_cycle',
-    amount_paid: 999,
-    currency: 'usd',
-    parent: {
-      type: 'subscription_details',
-      subscription_details: {
-        subscription: subscriptionId,
-        metadata: { userId, tierId: String(tierId), billingType: 'subscription' },
-      },
-    },
-    lines: {
-      object: 'list',
-      data: [{ id: 'il_1', object: 'line_item', period: { start, end: start + 30 * 86400 } }],
-    },
-    payments: {
-      object: 'list',
-      data: [
-        {
-          id: `inpay_${uid()}`,
-          object: 'invoice_payment',
-          status: 'paid',
-          is_default: true,
-          payment: { type: 'payment_intent', payment_intent: paymentIntent },
-        },
-      ],
-    },
-    period_start: start,
-  };
-};
 
 const ledgerTypes = async (client: Client) =>
   ((await client.get('/api/me/ledger')).body.items as { type: string; amount: number }[]).map(
@@ -263,7 +204,7 @@ describe('refunds on the write side', () => {
   it('applies a refund that arrives before its purchase when the purchase lands', async () => {
     const { client, id } = await member(server);
     const session = packCheckout(id, 2);
-    const refund = charge(id, session.payment_intent, 1799, 1799);
+    const refund = refundedCharge(id, session.payment_intent, 1799, 1799);
     expect((await deliver(server, signed('charge.refunded', refund))).body.outcome).toBe(
       'refund pending: reversed when its purchase arrives',
     );
@@ -277,7 +218,7 @@ describe('refunds on the write side', () => {
     const { client, id } = await member(server);
     const session = packCheckout(id, 2); // Explorer pack: 100 credits
     await deliver(server, signed('checkout.session.completed', session));
-    const first = charge(id, session.payment_intent, 1799, 540); // 30%
+    const first = refundedCharge(id, session.payment_intent, 1799, 540); // 30%
     expect((await deliver(server, signed('charge.refunded', first))).body.outcome).toBe('reversed');
     expect((await me(client)).remainingCredits).toBe(80); // 110 − floor(100 × 540 / 1799) = 30
     const redelivered = signed('charge.refunded', first);
@@ -297,7 +238,7 @@ describe('refunds on the write side', () => {
   });
 
   it('records a charge without our metadata as not a purchase of ours', async () => {
-    const foreign = { ...charge('x', `pi_${uid()}`, 999, 999), metadata: {} };
+    const foreign = { ...refundedCharge('x', `pi_${uid()}`, 999, 999), metadata: {} };
     const answer = await deliver(server, signed('charge.refunded', foreign));
     expect(answer).toMatchObject({ status: 200, body: { outcome: 'not a purchase of ours' } });
   });
@@ -336,7 +277,7 @@ describe('refunds while the projector is stopped', () => {
     expect(
       (await deliver(server, signed('checkout.session.completed', session))).body.outcome,
     ).toBe('granted');
-    const refund = charge(userId, session.payment_intent, 1799, 1799);
+    const refund = refundedCharge(userId, session.payment_intent, 1799, 1799);
     const answer = await deliver(server, signed('charge.refunded', refund));
     expect(answer).toMatchObject({ status: 200, body: { outcome: 'reversed' } });
     expect((await server.deps.ledger.creditAccountOf(userId)).state.balance).toBe(0);
@@ -463,7 +404,7 @@ describe('money that must stop, through Stripe’s API (a loopback double)', () 
     const subscriptionId = `sub_${uid()}`;
     await deliver(
       server,
-      signed('invoice.paid', invoice(id, 1, subscriptionId, new Date().toISOString())),
+      signed('invoice.paid', paidInvoice(id, 1, subscriptionId, new Date().toISOString())),
     );
     const changed = await client.post('/api/subscription/change', { tierId: 3 });
     expect(changed.status).toBe(200);
@@ -499,9 +440,12 @@ describe('money that must stop, through Stripe’s API (a loopback double)', () 
     const { client, id } = await member(server);
     const first = `sub_${uid()}`;
     const second = `sub_${uid()}`;
-    await deliver(server, signed('invoice.paid', invoice(id, 1, first, new Date().toISOString())));
+    await deliver(
+      server,
+      signed('invoice.paid', paidInvoice(id, 1, first, new Date().toISOString())),
+    );
     const paymentIntent = `pi_${uid()}`;
-    const paid = invoice(id, 2, second, new Date().toISOString(), paymentIntent);
+    const paid = paidInvoice(id, 2, second, new Date().toISOString(), { paymentIntent });
     const answer = await deliver(server, signed('invoice.paid', paid));
     expect(answer.body.outcome).toBe(
       'refunded: a second subscription, cancelled (the account has one already)',
@@ -539,7 +483,7 @@ describe('money that must stop, through Stripe’s API (a loopback double)', () 
     const metadata = { userId: id, tierId: '1', billingType: 'subscription' };
     await deliver(
       server,
-      signed('invoice.paid', invoice(id, 1, subscriptionId, new Date().toISOString())),
+      signed('invoice.paid', paidInvoice(id, 1, subscriptionId, new Date().toISOString())),
     );
     await deliver(
       server,
@@ -551,7 +495,9 @@ describe('money that must stop, through Stripe’s API (a loopback double)', () 
       }),
     );
     const paymentIntent = `pi_${uid()}`;
-    const late = invoice(id, 1, subscriptionId, '2027-01-01T00:00:00Z', paymentIntent);
+    const late = paidInvoice(id, 1, subscriptionId, '2027-01-01T00:00:00Z', {
+      paymentIntent,
+    });
     expect((await deliver(server, signed('invoice.paid', late))).body.outcome).toBe(
       'refunded: the subscription had ended',
     );
@@ -567,14 +513,16 @@ describe('money that must stop, through Stripe’s API (a loopback double)', () 
     const subscriptionId = `sub_${uid()}`;
     await deliver(
       server,
-      signed('invoice.paid', invoice(id, 1, subscriptionId, new Date().toISOString())),
+      signed('invoice.paid', paidInvoice(id, 1, subscriptionId, new Date().toISOString())),
     );
     expect((await client.delete('/api/me')).status).toBe(200);
     expect(calls('DELETE', `/v1/subscriptions/${subscriptionId}`)).toHaveLength(1);
 
     // An invoice Stripe had already under way is paid after the account closed.
     const paymentIntent = `pi_${uid()}`;
-    const late = invoice(id, 1, subscriptionId, '2027-01-01T00:00:00Z', paymentIntent);
+    const late = paidInvoice(id, 1, subscriptionId, '2027-01-01T00:00:00Z', {
+      paymentIntent,
+    });
     const event = signed('invoice.paid', late);
     expect((await deliver(server, event)).body.outcome).toBe('refunded: account closed');
     expect((await deliver(server, event)).body.duplicate).toBe(true);

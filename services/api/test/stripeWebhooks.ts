@@ -52,3 +52,89 @@ export async function member(server: TestServer, prefix = 'payer') {
 }
 
 export const me = async (client: Client) => (await client.get('/api/me')).body;
+
+/** A paid checkout of a credit pack, as `checkout.session.completed` carries it. */
+export const packCheckout = (
+  userId: string,
+  tierId = 2,
+  {
+    paymentIntent = `pi_test_${uid()}`,
+    amountTotal = 1799,
+    currency = 'usd',
+  }: { paymentIntent?: string; amountTotal?: number; currency?: string } = {},
+) => ({
+  id: `cs_test_${uid()}`,
+  object: 'checkout.session',
+  mode: 'payment',
+  status: 'complete',
+  payment_status: 'paid',
+  client_reference_id: userId,
+  metadata: { userId, tierId: String(tierId), billingType: 'one_time' },
+  payment_intent: paymentIntent,
+  amount_total: amountTotal,
+  currency,
+});
+
+/** A charge as Stripe sends it: the payment intent's metadata (set by our checkout) copied on. */
+export const refundedCharge = (
+  userId: string,
+  paymentIntent: string,
+  paid: number,
+  refunded: number,
+) => ({
+  id: `ch_${uid()}`,
+  object: 'charge',
+  amount: paid,
+  amount_refunded: refunded,
+  refunded: refunded === paid,
+  currency: 'usd',
+  payment_intent: paymentIntent,
+  created: Math.floor(Date.now() / 1000),
+  metadata: { userId, tierId: '2', billingType: 'one_time' },
+});
+
+/** A paid subscription invoice (Stripe's 2025 shape: the payment under `payments`). */
+export const paidInvoice = (
+  userId: string,
+  tierId: number,
+  subscriptionId: string,
+  periodStart: string,
+  {
+    paymentIntent = `pi_inv_${uid()}`,
+    amountPaid = 999,
+  }: { paymentIntent?: string; amountPaid?: number } = {},
+) => {
+  const start = Math.floor(Date.parse(periodStart) / 1000);
+  return {
+    id: `in_test_${uid()}`,
+    object: 'invoice',
+    status: 'paid',
+    billing_reason: 'subscription_cycle',
+    amount_paid: amountPaid,
+    currency: 'usd',
+    parent: {
+      type: 'subscription_details',
+      subscription_details: {
+        subscription: subscriptionId,
+        metadata: { userId, tierId: String(tierId), billingType: 'subscription' },
+      },
+    },
+    lines: {
+      object: 'list',
+      data: [{ id: 'il_1', object: 'line_item', period: { start, end: start + 30 * 86400 } }],
+    },
+    payments: {
+      object: 'list',
+      data: [
+        {
+          id: `inpay_${uid()}`,
+          object: 'invoice_payment',
+          status: 'paid',
+          is_default: true,
+          payment: { type: 'payment_intent', payment_intent: paymentIntent },
+        },
+      ],
+    },
+    period_start: start,
+  };
+};
