@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { E2E } from './ports.ts';
 
 const screenshots = join(import.meta.dirname, '../../test-results/screenshots');
@@ -19,6 +19,10 @@ export async function nextGoogleAccount(email: string, name: string) {
 /** A full-page screenshot kept as a test artifact (test-results/screenshots). */
 export const screenshot = (page: Page, name: string) =>
   page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+
+/** One part of the page (a card) as a screenshot, for states a full page makes too small to see. */
+export const screenshotOf = (locator: Locator, name: string) =>
+  locator.screenshot({ path: join(screenshots, `${name}.png`) });
 
 /** axe-core on the page as it is: no serious or critical violations. */
 export async function expectAccessible(page: Page) {

@@ -9,6 +9,7 @@ export * from './api/readings.ts';
 export * from './api/responses.ts';
 export * from './api/routes.ts';
 export * from './api/tarot.ts';
+export * from './api/voice.ts';
 export * from './events/credits.ts';
 export * from './events/metadata.ts';
 export * from './events/payments.ts';

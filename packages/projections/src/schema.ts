@@ -1,4 +1,4 @@
-import type { CreditLot } from '@astra/ledger';
+import type { CreditLot, Voice } from '@astra/ledger';
 import type { ColumnType, Insertable, Selectable } from 'kysely';
 
 /** `bigint` columns arrive as strings from both `pg` and PGlite. */
@@ -123,6 +123,13 @@ export interface UsageLogsTable {
   voice_credits_charged: Credits;
   created_at: Timestamp;
   reading_revision: Int8;
+  /** The reading's voice state, folded by the ledger's `evolveVoice` (`{}` before any session). */
+  voice: Json<Partial<Voice>>;
+  /** 'requested' (being started) or 'active' (running); null when no session is under way. */
+  voice_session_status: 'requested' | 'active' | null;
+  voice_requested_at: Timestamp | null;
+  voice_ends_at: Timestamp | null;
+  voice_refund_owed: boolean;
 }
 
 export interface AdminStatsTable {

@@ -4,10 +4,14 @@ import {
   balanceChange,
   type CreditAccount,
   creditAccountDecider,
+  evolveVoice,
+  initialVoice,
   lotsBalance,
   lotTotals,
   SPENDING_ORDER,
   streamId,
+  type Voice,
+  type VoiceEvent,
 } from '@astra/ledger';
 import type { Kysely } from 'kysely';
 import { checkpointOf } from './checkpoints.ts';
@@ -21,6 +25,8 @@ export interface VerifyReport {
   differences: string[];
   /** The log's last position when the replay read it. */
   head: bigint;
+  /** Voice guide reactivations that stand (charged, not given back), and their credits. */
+  voiceReactivations: { count: number; credits: number };
   /** Projections whose checkpoint stayed behind the head (a failed or stopped projector). */
   behind: { name: string; position: bigint; head: bigint }[];
 }
@@ -93,15 +99,35 @@ export async function verifyLedger(
       balanceAfter: number;
     }
   >();
+  // Voice reactivations from both sides: the credit streams' spends, the readings' sessions.
+  const voiceSpends = new Map<
+    string,
+    { readingId: string | null; amount: number; refunded: boolean }
+  >();
+  const readingVoices = new Map<string, Voice>();
   // The whole log is read: its last position is the head every projection must reach.
   let head = 0n;
   for await (const event of store.readAll()) {
     head = event.position;
     if (event.position > until) continue;
     if (event.position > snapshot.profilesAt) accountsAtProfiles ??= new Map(accounts);
+    const readingId = streamId(event.stream, 'reading');
+    if (readingId !== null && event.type.startsWith('Voice')) {
+      const voice = readingVoices.get(readingId) ?? initialVoice();
+      readingVoices.set(readingId, evolveVoice(voice, event as unknown as VoiceEvent));
+      continue;
+    }
     const userId = streamId(event.stream, 'credits');
     if (userId === null) continue;
     const credit = { type: event.type, data: event.data } as CreditEvent;
+    if (credit.type === 'CreditsSpent' && credit.data.purpose === 'voice_reactivation') {
+      const { spendId, readingId: paidFor, amount } = credit.data;
+      voiceSpends.set(spendId, { readingId: paidFor, amount, refunded: false });
+    }
+    if (credit.type === 'SpendRefunded') {
+      const spend = voiceSpends.get(credit.data.spendId);
+      if (spend) spend.refunded = true;
+    }
     const state = creditAccountDecider.evolve(
       accounts.get(userId) ?? creditAccountDecider.initialState(),
       credit,
@@ -185,7 +211,9 @@ export async function verifyLedger(
     if (!seen.has(eventId))
       differences.push(`ledger entry ${eventId} (${want.type} of ${want.userId}): missing`);
   }
+  const voiceReactivations = compareVoice(voiceSpends, readingVoices, differences);
   return {
+    voiceReactivations,
     accounts: accounts.size,
     events: expected.size,
     position: until,
@@ -193,6 +221,40 @@ export async function verifyLedger(
     head,
     behind: await projectionsBehind(db, head, lagGraceMs),
   };
+}
+
+/**
+ * Each reading's voice credits as its stream says them, against the credit streams' standing
+ * voice_reactivation spends for it. A reading with a start or refund under way (its saga between
+ * two streams) is skipped; any other difference is money without a session, or the reverse.
+ */
+function compareVoice(
+  spends: Map<string, { readingId: string | null; amount: number; refunded: boolean }>,
+  voices: Map<string, Voice>,
+  differences: string[],
+) {
+  const standing = new Map<string, number>();
+  let count = 0;
+  let credits = 0;
+  for (const spend of spends.values()) {
+    if (spend.refunded) continue;
+    count++;
+    credits += spend.amount;
+    // A spend that names no reading (a tool's) has no sessions to be compared with.
+    if (spend.readingId === null) continue;
+    standing.set(spend.readingId, (standing.get(spend.readingId) ?? 0) + spend.amount);
+  }
+  for (const readingId of new Set([...standing.keys(), ...voices.keys()])) {
+    const voice = voices.get(readingId) ?? initialVoice();
+    if (voice.current?.phase === 'requested' || voice.refundsOwed.length > 0) continue;
+    const charged = standing.get(readingId) ?? 0;
+    if (charged !== voice.creditsCharged) {
+      differences.push(
+        `voice ${readingId}: the reading's sessions charged ${voice.creditsCharged} credits, its voice_reactivation spends stand at ${charged}`,
+      );
+    }
+  }
+  return { count, credits };
 }
 
 /** The projections whose checkpoint has not reached `head` within `graceMs`. */

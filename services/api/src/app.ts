@@ -20,6 +20,7 @@ import { stripeWebhookRoutes } from './modules/payments/webhookRoutes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { readingRoutes } from './modules/readings/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
+import { voiceRoutes } from './modules/voice/routes.ts';
 import { requestLogger } from './observability/logger.ts';
 import { metricsRoute } from './observability/metrics.ts';
 import { securityHeaders } from './observability/securityHeaders.ts';
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps) {
     securityHeaders({
       production: deps.config.NODE_ENV === 'production',
       indexHtml: join(webDist, 'index.html'),
+      elevenLabs: deps.voice.provider === 'elevenlabs',
     }),
   );
   // Prometheus: on the public port only with METRICS_TOKEN (else METRICS_PORT, see server.ts).
@@ -65,6 +67,7 @@ export function createApp(deps: AppDeps) {
   api.use(feedbackRoutes(deps));
   api.use(catalogRoutes(deps));
   api.use(readingRoutes(deps));
+  api.use(voiceRoutes(deps));
   api.use(checkoutRoutes(deps));
   if (deps.payments.localCheckout) api.use(localCheckoutRoutes(deps.payments.localCheckout));
   api.use(subscriptionRoutes(deps));

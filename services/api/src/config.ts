@@ -1,3 +1,4 @@
+import { type ReadingKind, readingKinds } from '@astra/contracts';
 import { storageEnvShape } from '@astra/event-store';
 import { z } from 'zod';
 import { LOG_LEVELS } from './observability/logger.ts';
@@ -27,6 +28,26 @@ const list = (value: string) =>
     .split(',')
     .map((item) => item.trim().toLowerCase())
     .filter(Boolean);
+
+/** `kind=agent_id,…` → a map of reading kind (the route's slug) to ElevenLabs agent id. */
+const agentIds = (text: string, ctx: z.RefinementCtx) => {
+  const map = new Map<ReadingKind, string>();
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const [kind, agentId] = entry.split('=').map((part) => part.trim());
+    if (!kind || !agentId || !Object.hasOwn(readingKinds, kind)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `'${entry}' is not reading-kind=agent_id (kinds: ${Object.keys(readingKinds).join(', ')})`,
+      });
+      continue;
+    }
+    map.set(kind as ReadingKind, agentId);
+  }
+  return map;
+};
 
 const googleSettings = ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'] as const;
 const appleSettings = [
@@ -89,6 +110,16 @@ export const configSchema = z
     // Every try together stays well inside the 10 minutes after which a reading counts as interrupted.
     OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(60_000),
     OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(3).default(2),
+    /** The voice guide: a session's length and a reactivation's price in credits. */
+    VOICE_SESSION_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+    VOICE_REACTIVATION_CREDITS: z.coerce.number().int().min(0).max(1000).default(2),
+    /** With a key, sessions are ElevenLabs Agents conversations; without, the offline guide. */
+    ELEVENLABS_API_KEY: z.string().min(1).optional(),
+    /** One agent per reading type: `natal-chart=agent_…,tarot-celtic-cross=…,…` (all five). */
+    ELEVENLABS_AGENT_IDS: z.string().default('').transform(agentIds),
+    /** Where the SDK sends its requests (a regional API, or a loopback stand-in in tests). */
+    ELEVENLABS_BASE_URL: z.url().optional(),
+    ELEVENLABS_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(10_000),
     /** `external` when `services/projector` runs the projections in its own process. */
     PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),
     SESSION_COOKIE: z.string().default('astra.sid'),
@@ -144,6 +175,19 @@ export const configSchema = z
         }
       }
     }
+    // A voice guide without an agent for some reading would fail only when someone asks for it.
+    if (config.ELEVENLABS_API_KEY) {
+      const missing = Object.keys(readingKinds).filter(
+        (kind) => !config.ELEVENLABS_AGENT_IDS.has(kind as ReadingKind),
+      );
+      if (missing.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ELEVENLABS_AGENT_IDS'],
+          message: `needs an agent for every reading type with ELEVENLABS_API_KEY (missing: ${missing.join(', ')})`,
+        });
+      }
+    }
     if (config.NODE_ENV === 'production' && !config.PUBLIC_URL) {
       ctx.addIssue({
         code: 'custom',
@@ -176,6 +220,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return parsed.data;
 }
+
+/** The voice guide's price list, as `GET /api/apps` and `GET /api/pricing` show it. */
+export const voicePricingOf = (config: Config) => ({
+  sessionSeconds: config.VOICE_SESSION_SECONDS,
+  reactivationCost: config.VOICE_REACTIVATION_CREDITS,
+});
 
 /** Without Stripe, checkout is our own local page that pays without money (development only). */
 export const localCheckoutEnabled = (config: Config) => !config.STRIPE_SECRET_KEY;

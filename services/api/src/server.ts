@@ -25,6 +25,8 @@ import { grantDueMonths } from './modules/payments/renewals.ts';
 import { stripeGateway } from './modules/payments/stripeGateway.ts';
 import { openAiWriter } from './modules/readings/openAiWriter.ts';
 import { recoverInterruptedReadings } from './modules/readings/recovery.ts';
+import { recoverVoiceSessions } from './modules/voice/recovery.ts';
+import { elevenLabsVoice, offlineVoice } from './modules/voice/voiceService.ts';
 import { ObservedLedger, timedWriter } from './observability/instrumented.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { Metrics, type ProjectionPosition, startMetricsServer } from './observability/metrics.ts';
@@ -181,6 +183,14 @@ export async function startServer(
         : offlineWriter,
       metrics,
     ),
+    voice: config.ELEVENLABS_API_KEY
+      ? elevenLabsVoice({
+          apiKey: config.ELEVENLABS_API_KEY,
+          agentIds: config.ELEVENLABS_AGENT_IDS,
+          baseUrl: config.ELEVENLABS_BASE_URL,
+          timeoutMs: config.ELEVENLABS_TIMEOUT_MS,
+        })
+      : offlineVoice,
     payments: {
       stripe,
       webhookSecret,
@@ -223,6 +233,15 @@ export async function startServer(
   recovery.unref();
   const firstRecovery = setTimeout(recover, 5_000);
   firstRecovery.unref();
+  // Voice sessions end by the clock (also lazily when read); a cut-off start is failed and refunded.
+  const sweepVoice = setInterval(
+    () =>
+      void recoverVoiceSessions(deps.ledger, read, clock(), logger).catch((error) =>
+        logger.error({ err: error }, 'Sweeping voice sessions failed'),
+      ),
+    30_000,
+  );
+  sweepVoice.unref();
 
   const server: Server = createApp(deps).listen(config.PORT, config.HOST);
   await new Promise<void>((ready, fail) => {
@@ -246,6 +265,7 @@ export async function startServer(
     async close() {
       clearInterval(purge);
       clearInterval(recovery);
+      clearInterval(sweepVoice);
       clearTimeout(firstRecovery);
       clearInterval(renewals);
       clearTimeout(firstRenewal);

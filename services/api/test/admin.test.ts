@@ -197,6 +197,8 @@ describe('the admin panel: users, block, roles, deletion', () => {
         systemContext(),
       );
       created.push(userId);
+      // Each joins in a millisecond of its own: a tie is ordered by id, not by arrival.
+      await new Promise((resolve) => setTimeout(resolve, 2));
     }
     await caughtUp(server);
     const first = await admin.get(`/api/admin/users?search=.${t}@`);

@@ -510,4 +510,16 @@ const notProducedHere = [
   'GET /api/admin/users 400 invalid_request',
   'GET /api/admin/session 403 admin_required',
   'POST /api/admin/lock 403 admin_required',
+  // The voice guide's answers: services/api/test/voice.test.ts makes each of them.
+  'GET /api/readings/{id}/voice 404 not_found',
+  'POST /api/readings/{id}/voice/sessions 400 invalid_request',
+  'POST /api/readings/{id}/voice/sessions 402 insufficient_credits',
+  'POST /api/readings/{id}/voice/sessions 403 account_blocked',
+  'POST /api/readings/{id}/voice/sessions 404 not_found',
+  'POST /api/readings/{id}/voice/sessions 409 voice_session_active',
+  'POST /api/readings/{id}/voice/sessions 409 voice_session_failed',
+  'POST /api/readings/{id}/voice/sessions 502 voice_unavailable',
+  'POST /api/readings/{id}/voice/sessions/{sessionId}/end 400 invalid_request',
+  'POST /api/readings/{id}/voice/sessions/{sessionId}/end 404 not_found',
+  'POST /api/readings/{id}/voice/sessions/{sessionId}/end 409 voice_session_starting',
 ].sort();

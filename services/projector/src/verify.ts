@@ -16,7 +16,8 @@ await runCli(async () => {
         `BEHIND projection ${name} is at position ${position}, the log's head is ${head}: it is failed or not running (see GET /api/health)`,
       );
     }
-    const summary = `${report.accounts} accounts, ${report.events} credit events up to position ${report.position}`;
+    const { count, credits } = report.voiceReactivations;
+    const summary = `${report.accounts} accounts, ${report.events} credit events up to position ${report.position}, of which ${count} voice reactivation${count === 1 ? '' : 's'} (${credits} credits)`;
     if (report.differences.length === 0 && report.behind.length === 0) {
       console.log(`Ledger verified: ${summary}; read models agree.`);
       return 0;

@@ -7,7 +7,16 @@ import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: fetchBaseQuery({ baseUrl: '/api', credentials: 'same-origin' }),
-  tagTypes: ['Me', 'Ledger', 'Apps', 'AuthProviders', 'Library', 'Reading', 'Subscription'],
+  tagTypes: [
+    'Me',
+    'Ledger',
+    'Apps',
+    'AuthProviders',
+    'Library',
+    'Reading',
+    'Subscription',
+    'Voice',
+  ],
   endpoints: () => ({}),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { voicePricingSchema } from './voice.ts';
 
 /** `GET /api/apps`: the five reading apps with their live credit cost. */
 export const appViewSchema = z.object({
@@ -10,4 +11,8 @@ export const appViewSchema = z.object({
   voiceMinutes: z.number().int(),
 });
 export type AppView = z.infer<typeof appViewSchema>;
-export const appsResponseSchema = z.object({ items: z.array(appViewSchema) });
+export const appsResponseSchema = z.object({
+  items: z.array(appViewSchema),
+  /** The voice guide's session length and reactivation price (configuration, never hard-coded). */
+  voice: voicePricingSchema,
+});

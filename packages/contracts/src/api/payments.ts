@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { intId, text } from './common.ts';
 import { creditLotsSchema } from './me.ts';
+import { voicePricingSchema } from './voice.ts';
 
 export const billingTypeSchema = z.enum(['subscription', 'one_time']);
 export type BillingType = z.infer<typeof billingTypeSchema>;
@@ -33,6 +34,8 @@ export const pricingResponseSchema = z.object({
   /** The one currency every price and refund rule is written in (ISO 4217, lower case). */
   currency: z.string(),
   tiers: z.array(pricingTierSchema),
+  /** What a voice guide reactivation costs in credits, and a session's length. */
+  voice: voicePricingSchema,
 });
 export type PricingResponse = z.infer<typeof pricingResponseSchema>;
 

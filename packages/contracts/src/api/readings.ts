@@ -127,6 +127,8 @@ export const readingViewSchema = z.object({
   result: z.record(z.string(), z.unknown()),
   creditsCharged: z.number().int(),
   createdAt: z.string(),
+  /** The voice guide was used on this reading (a session that connected). */
+  voiceUsed: z.boolean(),
 });
 export type ReadingView = z.infer<typeof readingViewSchema>;
 

@@ -52,6 +52,14 @@ import {
   stripeWebhookReceivedSchema,
   subscriptionActiveErrorSchema,
 } from './responses.ts';
+import {
+  voiceSessionActiveErrorSchema,
+  voiceSessionEndedSchema,
+  voiceSessionEndRequestSchema,
+  voiceSessionRequestSchema,
+  voiceSessionStartedSchema,
+  voiceStatusSchema,
+} from './voice.ts';
 
 /**
  * The HTTP API's route table: every route the server mounts under `/api`, with its request and
@@ -419,6 +427,82 @@ export const apiRoutes: ApiRoute[] = [
     auth: 'user',
     responses: ok(okMessageSchema),
     errors: [notFound("Unknown, someone else's, not completed, or already deleted")],
+    command: true,
+  },
+  {
+    operationId: 'readingVoice',
+    method: 'get',
+    path: '/api/readings/{id}/voice',
+    tag: 'Readings',
+    summary:
+      "The reading's voice guide: used, the running session with its seconds left, reactivations, credits charged (a session past its end is ended now)",
+    auth: 'user',
+    responses: ok(voiceStatusSchema),
+    errors: [notFound("Unknown, someone else's, not completed, or deleted")],
+  },
+  {
+    operationId: 'startVoiceSession',
+    method: 'post',
+    path: '/api/readings/{id}/voice/sessions',
+    tag: 'Readings',
+    summary:
+      'Starts a voice session: the first is included in the reading, a later one is a reactivation that spends its price',
+    auth: 'user',
+    body: json(voiceSessionRequestSchema, false),
+    responses: {
+      201: {
+        description: 'The session and how to connect to it',
+        schema: voiceSessionStartedSchema,
+      },
+    },
+    errors: [
+      { status: 400, code: 'invalid_request', when: 'A body with fields' },
+      {
+        status: 402,
+        code: 'insufficient_credits',
+        when: 'A reactivation the balance does not cover; nothing is spent',
+        schema: insufficientCreditsErrorSchema,
+      },
+      { status: 403, code: 'account_blocked', when: 'The account is blocked; nothing is written' },
+      notFound("Unknown, someone else's, not completed, or deleted"),
+      {
+        status: 409,
+        code: 'voice_session_active',
+        when: 'A session of this reading runs (or is being started); it is named',
+        schema: voiceSessionActiveErrorSchema,
+      },
+      {
+        status: 409,
+        code: 'voice_session_failed',
+        when: 'The same Idempotency-Key again, for a session that failed or is over',
+      },
+      {
+        status: 502,
+        code: 'voice_unavailable',
+        when: 'The voice service failed or timed out; a reactivation was given back',
+      },
+    ],
+    command: true,
+  },
+  {
+    operationId: 'endVoiceSession',
+    method: 'post',
+    path: '/api/readings/{id}/voice/sessions/{sessionId}/end',
+    tag: 'Readings',
+    summary:
+      'Ends a voice session (early, on leaving, at the timer, or never connected: a reactivation is then given back); ending twice is answered as the first end',
+    auth: 'user',
+    body: json(voiceSessionEndRequestSchema),
+    responses: ok(voiceSessionEndedSchema),
+    errors: [
+      { status: 400, code: 'invalid_request', when: 'A missing or unknown `reason`' },
+      notFound("Unknown reading or session, someone else's, or deleted"),
+      {
+        status: 409,
+        code: 'voice_session_starting',
+        when: 'The session is still being started; the clock ends it if it is never ended',
+      },
+    ],
     command: true,
   },
   {

@@ -1,9 +1,26 @@
 import { z } from 'zod';
 
+/** Why a voice session ended: the clock, the user, the page left, or a connection never made. */
+export const voiceEndReasonSchema = z.enum(['time_up', 'ended_early', 'left', 'connect_failed']);
+export type VoiceEndReason = z.infer<typeof voiceEndReasonSchema>;
+export const voiceFailureReasonSchema = z.enum([
+  'insufficient_credits',
+  'spend_refused',
+  'provider_failed',
+  'interrupted',
+]);
+export type VoiceFailureReason = z.infer<typeof voiceFailureReasonSchema>;
+/** Who carries a session's conversation: ElevenLabs Agents, or the offline guide in the browser. */
+export const voiceProviderSchema = z.enum(['elevenlabs', 'offline']);
+export type VoiceProvider = z.infer<typeof voiceProviderSchema>;
+
 /**
  * Events of the `reading-{readingId}` stream. A reading is requested (with the spend that pays
  * for it), then generated or failed; a failed reading's refund is settled after its failure; it
- * may be deleted from the library later.
+ * may be deleted from the library later. A delivered reading holds its voice sessions: each is
+ * requested (claiming the reading's one slot, with the reactivation spend that pays for it, if
+ * any), then started or failed, then ended; a paid session that failed or never connected has
+ * its refund settled after that is recorded.
  */
 export const readingEventSchemas = {
   ReadingRequested: z.object({
@@ -44,6 +61,40 @@ export const readingEventSchemas = {
     refunded: z.boolean(),
   }),
   ReadingDeleted: z.object({}),
+  VoiceSessionRequested: z.object({
+    sessionId: z.string(),
+    /** A later session of the reading: paid by the `CreditsSpent` (voice_reactivation) `spendId`. */
+    reactivation: z.boolean(),
+    spendId: z.string().nullable(),
+    creditsCharged: z.number().int().nonnegative(),
+  }),
+  VoiceSessionStarted: z.object({
+    sessionId: z.string(),
+    provider: voiceProviderSchema,
+    startedAt: z.iso.datetime({ offset: true }),
+    /** The server's clock ends the session here, whatever the browser says. */
+    endsAt: z.iso.datetime({ offset: true }),
+  }),
+  /**
+   * A requested session that never started. Its reactivation, if paid, is owed back, unless the
+   * spend itself was refused (`insufficient_credits`, `spend_refused`: nothing was spent).
+   */
+  VoiceSessionFailed: z.object({
+    sessionId: z.string(),
+    reason: voiceFailureReasonSchema,
+  }),
+  VoiceSessionEnded: z.object({
+    sessionId: z.string(),
+    reason: voiceEndReasonSchema,
+    endedAt: z.iso.datetime({ offset: true }),
+    secondsUsed: z.number().int().nonnegative(),
+  }),
+  /** A failed or never-connected paid session's refund is settled (as `ReadingRefundSettled`). */
+  VoiceRefundSettled: z.object({
+    sessionId: z.string(),
+    spendId: z.string(),
+    refunded: z.boolean(),
+  }),
 } as const;
 
 type Schemas = typeof readingEventSchemas;

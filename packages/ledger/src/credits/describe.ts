@@ -70,7 +70,7 @@ export const describeCreditEvent = (event: CreditEvent): string => {
   }
 };
 
-/** Stripe and other outside ids that caused an event, for audits. */
+/** Stripe and other outside ids that caused an event, and what a spend paid for, for audits. */
 export const creditEventReference = (event: CreditEvent): Record<string, string> | null => {
   switch (event.type) {
     case 'CreditsGranted':
@@ -81,6 +81,16 @@ export const creditEventReference = (event: CreditEvent): Record<string, string>
       return { chargeId: event.data.chargeId, paymentIntentId: event.data.paymentIntentId };
     case 'SubscriptionActivated':
       return event.data.subscriptionId ? { subscriptionId: event.data.subscriptionId } : null;
+    // What a spend paid for: its reading (the history links it) and whether it was a reading
+    // or a voice guide reactivation.
+    case 'CreditsSpent':
+      return event.data.readingId
+        ? {
+            readingId: event.data.readingId,
+            purpose: event.data.purpose,
+            ...(event.data.appId === null ? {} : { appId: String(event.data.appId) }),
+          }
+        : null;
     default:
       return null;
   }

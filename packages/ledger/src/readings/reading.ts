@@ -1,4 +1,5 @@
 import type { ReadingEvent } from '@astra/contracts';
+import { evolveVoice, initialVoice, type Voice } from './voice.ts';
 
 export type { ReadingEvent } from '@astra/contracts';
 
@@ -18,6 +19,8 @@ export interface Reading {
    * giving back) and `ReadingRefundSettled` recorded. Only a failed reading can owe a refund.
    */
   refundOwed: boolean;
+  /** The voice guide's sessions (a delivered reading's). */
+  voice: Voice;
 }
 
 export const initialReading = (): Reading => ({
@@ -29,6 +32,7 @@ export const initialReading = (): Reading => ({
   creditsCharged: 0,
   failureReason: null,
   refundOwed: false,
+  voice: initialVoice(),
 });
 
 /**
@@ -67,6 +71,12 @@ export const evolve = (state: Reading, event: ReadingEvent): Reading => {
       return { ...state, refundOwed: false };
     case 'ReadingDeleted':
       return { ...state, status: 'deleted' };
+    case 'VoiceSessionRequested':
+    case 'VoiceSessionStarted':
+    case 'VoiceSessionFailed':
+    case 'VoiceSessionEnded':
+    case 'VoiceRefundSettled':
+      return { ...state, voice: evolveVoice(state.voice, event) };
     default: {
       const exhaustive: never = event;
       throw new Error(`Unknown reading event ${JSON.stringify(exhaustive)}`);

@@ -7,6 +7,8 @@ import * as creditBigints005 from './2026_11_23_005_credit_bigints.ts';
 import * as projectionFailures006 from './2026_11_23_006_projection_failures.ts';
 import * as adminStatsDaily007 from './2026_11_23_007_admin_stats_daily.ts';
 import * as adminUserSearch008 from './2026_11_23_008_admin_user_search.ts';
+import * as adminUserSearchText009 from './2026_11_23_009_admin_user_search_text.ts';
+import * as voiceSessions010 from './2026_11_23_010_voice_sessions.ts';
 
 /** Every read-model migration in order; names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +20,8 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_006_projection_failures': projectionFailures006,
   '2026_11_23_007_admin_stats_daily': adminStatsDaily007,
   '2026_11_23_008_admin_user_search': adminUserSearch008,
+  '2026_11_23_009_admin_user_search_text': adminUserSearchText009,
+  '2026_11_23_010_voice_sessions': voiceSessions010,
 };
 
 /** Brings the read models in `schema` up to date (creating the schema when missing). */

@@ -1,10 +1,37 @@
 import type { ReadingEvent } from '@astra/contracts';
 import type { RecordedEvent } from '@astra/event-store';
+import { evolveVoice, initialVoice, type Voice, type VoiceEvent } from '@astra/ledger';
 import { sql } from 'kysely';
 import type { UsageLog } from '../schema.ts';
 import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
 
 type Row = Omit<UsageLog, 'created_at'> & { created_at: Date };
+
+/**
+ * A voice event folded into the row: the state by the ledger's own `evolveVoice`, and from it
+ * the spec's columns and what the sweeps look for (a session under way, a refund owed).
+ */
+const applyVoice = (row: Row, event: VoiceEvent, at: Date): Row => {
+  const voice: Voice = evolveVoice({ ...initialVoice(), ...row.voice }, event);
+  const current = voice.current;
+  return {
+    ...row,
+    voice,
+    // Used: a session that connected (the spec's flag; the library marks such readings).
+    voice_agent_used: voice.countedSessions > 0,
+    voice_reactivation: voice.reactivations > 0,
+    voice_credits_charged: voice.creditsCharged,
+    voice_session_status: current?.phase ?? null,
+    voice_requested_at:
+      current?.phase === 'requested'
+        ? event.type === 'VoiceSessionRequested'
+          ? at
+          : row.voice_requested_at
+        : null,
+    voice_ends_at: current?.phase === 'active' ? new Date(current.endsAt) : null,
+    voice_refund_owed: voice.refundsOwed.length > 0,
+  };
+};
 
 /** Applies a reading event to its row (the row belongs to this batch alone). */
 const apply = (row: Row | undefined, event: ReadingEvent, at: Date): Row | undefined => {
@@ -27,6 +54,11 @@ const apply = (row: Row | undefined, event: ReadingEvent, at: Date): Row | undef
         voice_credits_charged: 0,
         created_at: at,
         reading_revision: '-1',
+        voice: initialVoice(),
+        voice_session_status: null,
+        voice_requested_at: null,
+        voice_ends_at: null,
+        voice_refund_owed: false,
       };
     case 'ReadingGenerated':
       return row && { ...row, status: 'completed', reading_result_content: event.data.result };
@@ -48,6 +80,12 @@ const apply = (row: Row | undefined, event: ReadingEvent, at: Date): Row | undef
       return row && { ...row, credits_charged: 0 };
     case 'ReadingDeleted':
       return row && { ...row, status: 'deleted' };
+    case 'VoiceSessionRequested':
+    case 'VoiceSessionStarted':
+    case 'VoiceSessionFailed':
+    case 'VoiceSessionEnded':
+    case 'VoiceRefundSettled':
+      return row && applyVoice(row, event, at);
     default: {
       const exhaustive: never = event;
       throw new Error(`Unknown reading event ${JSON.stringify(exhaustive)}`);

@@ -23,27 +23,45 @@ export function inlineScriptHashes(indexHtml: string): string[] {
 }
 
 /**
+ * What the ElevenLabs browser SDK needs when the voice guide runs on ElevenLabs Agents: its
+ * conversation sockets (every region is a subdomain of elevenlabs.io), its audio worklets (built
+ * as `blob:` modules) and the sample-rate converter it loads from jsDelivr where the browser
+ * cannot resample the microphone itself. Without a key (the offline guide) none of it is allowed.
+ */
+export const ELEVENLABS_SOURCES = {
+  connect: ['wss://*.elevenlabs.io', 'https://*.elevenlabs.io'],
+  script: ['blob:', 'https://cdn.jsdelivr.net'],
+};
+
+/**
  * Security headers on every answer (the web app's pages and files, and the API), with a strict
  * Content-Security-Policy:
  * - scripts only from our origin (plus the hashes of `index.html`'s own inline script);
  * - styles from our origin and inline: Chakra UI styles through emotion, which writes `<style>`
  *   elements at run time (no nonce is wired through emotion's cache);
  * - images from our origin and Google's picture hosts; requests (`fetch`) to our origin;
+ * - with ElevenLabs configured, what its voice SDK needs (`ELEVENLABS_SOURCES`);
  * - no plugins, no `<base>`, forms post to our origin, and no framing (`frame-ancestors 'none'`).
  * HSTS and `upgrade-insecure-requests` only in production (served over HTTPS).
  */
-export function securityHeaders(options: { production: boolean; indexHtml: string }) {
+export function securityHeaders(options: {
+  production: boolean;
+  indexHtml: string;
+  /** The voice guide talks to ElevenLabs from the browser (ELEVENLABS_API_KEY is set). */
+  elevenLabs?: boolean;
+}) {
+  const voice = options.elevenLabs ? ELEVENLABS_SOURCES : { connect: [], script: [] };
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...inlineScriptHashes(options.indexHtml)],
+        scriptSrc: ["'self'", ...inlineScriptHashes(options.indexHtml), ...voice.script],
         scriptSrcAttr: ["'none'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", ...GOOGLE_IMAGE_HOSTS],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...voice.connect],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

@@ -18,6 +18,7 @@ import { LinkButton } from '../../ui/LinkButton';
 import { PageContainer } from '../../ui/PageContainer';
 import { PageTitle } from '../../ui/PageTitle';
 import { Surface } from '../../ui/Surface';
+import { TextLink } from '../../ui/TextLink';
 import { useCurrentUser } from '../auth/authApi';
 import { BalanceChart } from './BalanceChart';
 import { useGetLedgerQuery } from './creditsApi';
@@ -28,6 +29,7 @@ import {
   ledgerDetail,
   ledgerKind,
   ledgerLabel,
+  ledgerReadingPath,
   signedAmount,
 } from './ledgerLabels';
 
@@ -138,6 +140,7 @@ export default function CreditHistoryPage() {
                 <Table.Body>
                   {data.items.map((entry) => {
                     const kind = ledgerKind(entry);
+                    const readingPath = ledgerReadingPath(entry);
                     return (
                       <Table.Row key={entry.eventId}>
                         <Table.Cell whiteSpace="nowrap" color="fg.muted" hideBelow="md">
@@ -152,6 +155,11 @@ export default function CreditHistoryPage() {
                                 {ledgerLabel(entry)}
                               </Badge>
                               {ledgerDetail(entry) && <Text as="span">{ledgerDetail(entry)}</Text>}
+                              {readingPath && (
+                                <TextLink to={readingPath} fontSize="sm">
+                                  View reading
+                                </TextLink>
+                              )}
                             </HStack>
                             <LedgerReference reference={entry.reference} />
                             {/* On phones the date column folds into the description. */}

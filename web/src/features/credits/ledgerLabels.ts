@@ -1,4 +1,5 @@
-import type { LedgerEntryView } from '@astra/contracts';
+import { type LedgerEntryView, voiceMessages } from '@astra/contracts';
+import { APP_IDS, READING_APPS } from '../readings/readingCatalog';
 
 export type LedgerKind =
   | 'grant'
@@ -80,11 +81,24 @@ const LABEL_BY_TYPE: Record<string, string> = {
   CreditAccountClosed: 'Account closed',
 };
 
+type EntryFacts = Pick<LedgerEntryView, 'type' | 'reference' | 'reason'>;
+
+/**
+ * A spend on a voice guide reactivation (`CreditsSpent`, purpose `voice_reactivation`), known by
+ * its purpose where the entry carries it, else by the ledger's description of it.
+ */
+export const isVoiceReactivation = (entry: EntryFacts) =>
+  entry.type === 'CreditsSpent' &&
+  (entry.reference?.purpose === 'voice_reactivation' ||
+    entry.reason === voiceMessages.ledgerCharge);
+
 /**
  * The entry's name: a payment is named as the payment it was ('Credit pack purchase',
- * 'Monthly plan payment'), other changes by their type, unknown ones by their group.
+ * 'Monthly plan payment'), a voice reactivation as 'Voice guide reactivated', other changes by
+ * their type, unknown ones by their group.
  */
-export function ledgerLabel(entry: Pick<LedgerEntryView, 'type' | 'reference'>): string {
+export function ledgerLabel(entry: EntryFacts): string {
+  if (isVoiceReactivation(entry)) return voiceMessages.ledgerCharge;
   if (entry.type === 'CreditsGranted') {
     return entry.reference ? 'Credit pack purchase' : 'Promotional credits';
   }
@@ -106,7 +120,7 @@ export function ledgerDescription(entry: Pick<LedgerEntryView, 'type' | 'reason'
 }
 
 /** The description, unless it would only repeat the name ('Free welcome credits' twice). */
-export function ledgerDetail(entry: Pick<LedgerEntryView, 'type' | 'reason' | 'reference'>) {
+export function ledgerDetail(entry: EntryFacts) {
   const description = ledgerDescription(entry);
   return description.toLowerCase() === ledgerLabel(entry).toLowerCase() ? null : description;
 }
@@ -121,12 +135,15 @@ const REFERENCE_LABEL: Record<string, string> = {
   stripeEventId: 'Payment event',
 };
 
+/** What a spend's reference says about its reading: shown as a link, not as a payment id. */
+const READING_KEYS = new Set(['readingId', 'appId', 'purpose', 'spendId']);
+
 /** [['Checkout session', 'cs_…'], …]: known ids first, in a fixed order, then any others. */
 export function referenceParts(reference: Record<string, string> | null): [string, string][] {
   if (!reference) return [];
   const known = Object.keys(REFERENCE_LABEL).filter((key) => reference[key]);
   const others = Object.keys(reference)
-    .filter((key) => !(key in REFERENCE_LABEL) && reference[key])
+    .filter((key) => !(key in REFERENCE_LABEL) && !READING_KEYS.has(key) && reference[key])
     .sort();
   return [...known, ...others].map((key) => [REFERENCE_LABEL[key] ?? key, reference[key]!]);
 }
@@ -146,4 +163,18 @@ export function formatLedgerDate(iso: string): string {
     hour: '2-digit',
     minute: '2-digit',
   });
+}
+
+/**
+ * Where the reading a spend (a reading, a voice reactivation) paid for is shown, when the entry
+ * names it. A reading of an unknown app opens on a result page that sends it to its own.
+ */
+export function ledgerReadingPath(
+  entry: Pick<LedgerEntryView, 'reference'> & { readingId?: string | null },
+): string | null {
+  const readingId = entry.readingId ?? entry.reference?.readingId;
+  if (!readingId) return null;
+  const app =
+    READING_APPS[Number(entry.reference?.appId)] ?? READING_APPS[APP_IDS.tarotTraditional]!;
+  return app.resultPath(readingId);
 }

@@ -1,6 +1,6 @@
 import type { LibraryItem } from '@astra/contracts';
 import { Badge, Button, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
-import { Trash2 } from 'lucide-react';
+import { AudioLines, Trash2 } from 'lucide-react';
 import { Link as RouterLink } from 'react-router';
 import { Surface } from '../../ui/Surface';
 import { notifyError } from '../../ui/toaster';
@@ -12,7 +12,10 @@ interface LibraryItemCardProps {
   onDelete: (item: LibraryItem) => void;
 }
 
-/** One saved reading: title (the link to its result), date, name or question, credits. */
+/**
+ * One saved reading: title (the link to its result), date, name or question, credits, and
+ * whether its voice guide was used.
+ */
 export function LibraryItemCard({ item, onDelete }: LibraryItemCardProps) {
   const title = appTitle(item.appId, item.appName);
   const app = READING_APPS[item.appId];
@@ -52,6 +55,12 @@ export function LibraryItemCard({ item, onDelete }: LibraryItemCardProps) {
           <Text lineClamp={2} wordBreak="break-word">
             {detail}
           </Text>
+        )}
+        {item.voiceUsed && (
+          <Badge colorPalette="purple" variant="subtle" alignSelf="flex-start" gap="1">
+            <AudioLines aria-hidden size={14} />
+            Voice guide used
+          </Badge>
         )}
       </Stack>
       <HStack gap="3" flexShrink="0" justify="space-between">

@@ -12,10 +12,54 @@ const DAY_MS = 86_400_000;
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
+ * One query, one row: the counters (null without their row) and, as JSON, the days from `from`
+ * to `to` that had figures.
+ */
+const buildStatsQuery = (read: ReadDb, from: string, to: string, code: string) =>
+  read
+    .selectFrom(sql<{ one: number }>`(VALUES (1))`.as('one'))
+    .leftJoin('admin_stats as totals', (join) => join.on('totals.id', '=', 1))
+    .select((eb) => [
+      'totals.total_users',
+      'totals.active_users',
+      'totals.total_credits_used',
+      'totals.as_of',
+      eb
+        .selectFrom('admin_stats_daily')
+        .select(
+          sql<
+            [string, string, string, string | null][]
+          >`json_agg(json_build_array(day::text, signups::text, credits_used::text, revenue_minor ->> ${code}))`.as(
+            'days',
+          ),
+        )
+        .where('day', '>=', sql<string>`${from}::date`)
+        .where('day', '<=', sql<string>`${to}::date`)
+        .as('daily'),
+    ])
+    .compile();
+
+/**
+ * The query is compiled (built, put in the read models' schema, written as SQL) once for a
+ * range of days and a currency, and run as it is until the day changes. Only the SQL is kept:
+ * every call reads the figures from the database.
+ */
+const compiled = new WeakMap<ReadDb, { key: string; query: ReturnType<typeof buildStatsQuery> }>();
+const statsQuery = (read: ReadDb, from: string, to: string, code: string) => {
+  const key = `${from} ${to} ${code}`;
+  let entry = compiled.get(read);
+  if (entry?.key !== key) {
+    entry = { key, query: buildStatsQuery(read, from, to, code) };
+    compiled.set(read, entry);
+  }
+  return entry.query;
+};
+
+/**
  * The admin dashboard's figures (`adminStatsSchema`), read from the `admin_stats` projection:
  * its one row of counters and at most 31 daily rows (the last 30 days, and the rest of this
- * month when it began earlier). Revenue is the money the ledger recorded in the pricing
- * currency, net of refunds, in minor units; days without an event are 0.
+ * month when it began earlier), in one query. Revenue is the money the ledger recorded in the
+ * pricing currency, net of refunds, in minor units; days without an event are 0.
  */
 export async function adminStatsOf(read: ReadDb, currency: string, now: Date): Promise<AdminStats> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -25,31 +69,15 @@ export async function adminStatsOf(read: ReadDb, currency: string, now: Date): P
   const monthStart = isoDay(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
   const from = monthStart < days[0]! ? monthStart : days[0]!;
   const code = currency.toLowerCase();
-  const [totals, rows] = await Promise.all([
-    read
-      .selectFrom('admin_stats')
-      .select(['total_users', 'active_users', 'total_credits_used', 'as_of'])
-      .where('id', '=', 1)
-      .executeTakeFirst(),
-    read
-      .selectFrom('admin_stats_daily')
-      .select([
-        sql<string>`day::text`.as('day'),
-        sql<string>`signups::text`.as('signups'),
-        sql<string>`credits_used::text`.as('credits_used'),
-        sql<string | null>`revenue_minor ->> ${code}`.as('revenue'),
-      ])
-      .where('day', '>=', sql<string>`${from}::date`)
-      .where('day', '<=', sql<string>`${days.at(-1)!}::date`)
-      .execute(),
-  ]);
+  const [totals] = (await read.executeQuery(statsQuery(read, from, days.at(-1)!, code))).rows;
+  if (!totals) throw new Error('The admin stats query answered no row');
   const byDay = new Map(
-    rows.map((row) => [
-      row.day,
+    (totals.daily ?? []).map(([day, signups, creditsUsed, revenue]) => [
+      day,
       {
-        signups: Number(row.signups),
-        creditsUsed: Number(row.credits_used),
-        revenueMinor: Number(row.revenue ?? 0),
+        signups: Number(signups),
+        creditsUsed: Number(creditsUsed),
+        revenueMinor: Number(revenue ?? 0),
       },
     ]),
   );
@@ -60,12 +88,12 @@ export async function adminStatsOf(read: ReadDb, currency: string, now: Date): P
     if (day >= monthStart) revenueThisMonthMinor += figures.revenueMinor;
   }
   return {
-    totalUsers: Number(totals?.total_users ?? 0),
-    activeUsers: Number(totals?.active_users ?? 0),
-    totalCreditsUsed: Number(totals?.total_credits_used ?? 0),
+    totalUsers: Number(totals.total_users ?? 0),
+    activeUsers: Number(totals.active_users ?? 0),
+    totalCreditsUsed: Number(totals.total_credits_used ?? 0),
     revenueThisMonthMinor,
     currency: code,
-    asOf: totals?.as_of ? new Date(totals.as_of).toISOString() : null,
+    asOf: totals.as_of ? new Date(totals.as_of).toISOString() : null,
     series: {
       signups: series('signups'),
       creditsUsed: series('creditsUsed'),

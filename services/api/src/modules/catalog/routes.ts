@@ -1,6 +1,7 @@
 import type { AppView } from '@astra/contracts';
 import type { App } from '@astra/projections';
 import { Router } from 'express';
+import { voicePricingOf } from '../../config.ts';
 import type { AppDeps } from '../../dependencies.ts';
 
 export const appView = (app: App): AppView => ({
@@ -13,12 +14,12 @@ export const appView = (app: App): AppView => ({
 });
 
 /** What can be bought with credits: the reading apps and their prices in credits. */
-export function catalogRoutes({ read }: AppDeps) {
+export function catalogRoutes({ read, config }: AppDeps) {
   const router = Router();
 
   router.get('/apps', async (_req, res) => {
     const apps = await read.selectFrom('apps').selectAll().orderBy('app_id').execute();
-    res.json({ items: apps.map(appView) });
+    res.json({ items: apps.map(appView), voice: voicePricingOf(config) });
   });
 
   return router;

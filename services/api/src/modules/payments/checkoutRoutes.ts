@@ -8,6 +8,7 @@ import { isDomainError } from '@astra/ledger';
 import type { ReadDb } from '@astra/projections';
 import { Router } from 'express';
 import { sql } from 'kysely';
+import { voicePricingOf } from '../../config.ts';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
@@ -52,7 +53,7 @@ export function checkoutRoutes(deps: AppDeps) {
   const { gateway } = deps.payments;
 
   router.get('/pricing', async (_req, res) => {
-    res.json(await pricingOf(read, deps.payments.pricing));
+    res.json(await pricingOf(read, deps.payments.pricing, voicePricingOf(deps.config)));
   });
 
   router.post('/checkout', requireUser, async (req, res) => {

@@ -1,4 +1,9 @@
-import { type BillingType, MAX_INT4, type PricingResponse } from '@astra/contracts';
+import {
+  type BillingType,
+  MAX_INT4,
+  type PricingResponse,
+  type VoicePricing,
+} from '@astra/contracts';
 import type { Tier } from '@astra/ledger';
 import type { ReadDb } from '@astra/projections';
 import type { Config } from '../../config.ts';
@@ -140,7 +145,11 @@ export const featuresOf = (tierId: number, billingType: BillingType, credits: nu
       ];
 };
 
-export async function pricingOf(read: ReadDb, settings: PricingSettings): Promise<PricingResponse> {
+export async function pricingOf(
+  read: ReadDb,
+  settings: PricingSettings,
+  voice: VoicePricing,
+): Promise<PricingResponse> {
   const [tiers, rows] = await Promise.all([
     read.selectFrom('pricing_tiers').selectAll().orderBy('display_order').execute(),
     read
@@ -152,6 +161,7 @@ export async function pricingOf(read: ReadDb, settings: PricingSettings): Promis
   ]);
   return {
     currency: settings.currency,
+    voice,
     tiers: tiers.map((tier) => ({
       id: tier.tier_id,
       name: tier.tier_name,

@@ -55,7 +55,7 @@ export const abandonReading = (
  * Read-your-writes for the answer, after the saga is over: the read side lagging or failing must
  * not change an outcome the streams already hold (a completed reading stays delivered).
  */
-const settleQuietly = async (
+export const settleQuietly = async (
   consistency: AppDeps['consistency'],
   req: Request,
   position: bigint | null,

@@ -12,6 +12,7 @@ const itemOf = (row: UsageLog): LibraryItem => ({
   question: row.question,
   creditsCharged: row.credits_charged,
   createdAt: iso(row.created_at),
+  voiceUsed: row.voice_agent_used,
 });
 
 export const readingViewOf = (row: UsageLog): ReadingView => ({

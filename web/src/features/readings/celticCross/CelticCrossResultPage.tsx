@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageContainer } from '../../../ui/PageContainer';
 import { Surface } from '../../../ui/Surface';
+import { VoiceSessionCard } from '../../voice/VoiceSessionCard';
 import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
 import { QuestionQuote } from '../result/QuestionQuote';
@@ -31,6 +32,7 @@ export default function CelticCrossResultPage() {
   return (
     <ReadingResultPage
       source={source}
+      voiceText={(view) => view.text}
       loadingLabel="Loading your reading..."
       notFound={{
         text: "We couldn't find this Celtic Cross reading. Please generate a new one.",
@@ -46,6 +48,7 @@ export default function CelticCrossResultPage() {
           />
           <QuestionQuote question={view.question} firstName={view.firstName} />
           <HowToUseCard />
+          <VoiceSessionCard />
           {view.cards.length > 0 && (
             <Surface as="section" aria-labelledby="spread-heading" gap="4">
               <Heading as="h2" textStyle="sectionTitle" id="spread-heading">

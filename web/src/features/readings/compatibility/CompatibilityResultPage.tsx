@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 import { LinkButton } from '../../../ui/LinkButton';
 import { PageContainer } from '../../../ui/PageContainer';
 import { Surface } from '../../../ui/Surface';
+import { VoiceSessionCard } from '../../voice/VoiceSessionCard';
 import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
 import { ReadingReport } from '../result/ReadingReport';
@@ -21,6 +22,7 @@ export default function CompatibilityResultPage() {
   return (
     <ReadingResultPage
       source={source}
+      voiceText={(view) => view.report}
       loadingLabel="Loading your compatibility reading..."
       notFound={{
         text: "We couldn't find your compatibility reading. Please try generating a new one.",
@@ -39,7 +41,8 @@ export default function CompatibilityResultPage() {
               </LinkButton>
             }
           />
-          <HowToUseCard voiceLabel="Activate Voice Guide" />
+          <HowToUseCard />
+          <VoiceSessionCard />
           <Surface
             as="section"
             aria-labelledby="score-heading"

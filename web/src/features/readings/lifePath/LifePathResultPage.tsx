@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageContainer } from '../../../ui/PageContainer';
 import { formatBirthDate } from '../../profile/birthDateParts';
+import { VoiceSessionCard } from '../../voice/VoiceSessionCard';
 import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
 import { ReadingReport } from '../result/ReadingReport';
@@ -25,6 +26,7 @@ export default function LifePathResultPage() {
   return (
     <ReadingResultPage
       source={source}
+      voiceText={(view) => view.text}
       loadingLabel="Loading your reading..."
       notFound={{
         text: "We couldn't find this life path reading. Please calculate your numbers again.",
@@ -43,6 +45,7 @@ export default function LifePathResultPage() {
             />
             <NumberCards view={view} />
             <HowToUseCard dismissible />
+            <VoiceSessionCard />
             <ReadingReport
               title="Your Full Numerology Reading"
               generatedAt={reading?.createdAt}

@@ -2,6 +2,7 @@ import { Heading, Text } from '@chakra-ui/react';
 import { useParams } from 'react-router';
 import { PageContainer } from '../../../ui/PageContainer';
 import { Surface } from '../../../ui/Surface';
+import { VoiceSessionCard } from '../../voice/VoiceSessionCard';
 import { NatalChartWheel } from '../chartWheel/NatalChartWheel';
 import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
@@ -19,6 +20,7 @@ export default function NatalChartResultPage() {
   return (
     <ReadingResultPage
       source={source}
+      voiceText={(view) => view.report ?? ''}
       loadingLabel="Loading your chart..."
       notFound={{
         title: 'Chart not found',
@@ -34,6 +36,7 @@ export default function NatalChartResultPage() {
             subtitle={view.name ? `The sky at the moment ${view.name} was born.` : undefined}
           />
           <HowToUseCard />
+          <VoiceSessionCard />
           <BirthInfoCard birth={view.birth} />
           <Surface as="section" aria-labelledby="wheel-heading" gap="4" px={{ base: '3', md: '6' }}>
             <Heading as="h2" size="md" id="wheel-heading">

@@ -9,16 +9,15 @@ import {
   Text,
   VisuallyHidden,
 } from '@chakra-ui/react';
-import { ArrowDown, Mic } from 'lucide-react';
+import { ArrowDown } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Surface } from '../../../ui/Surface';
+import { VoiceGuideButton } from '../../voice/VoiceGuideButton';
 import { useReportHighlightContext } from './useReportHighlight';
 
 interface HowToUseCardProps {
   /** Tarot and life path let people put the card away (spec §2). */
   dismissible?: boolean;
-  /** The voice button's label on this page. */
-  voiceLabel?: string;
 }
 
 function Step({ number, title, children }: { number: number; title: string; children: ReactNode }) {
@@ -50,13 +49,10 @@ function Step({ number, title, children }: { number: number; title: string; chil
 }
 
 /**
- * Spec §2 'How to Use Your Reading'. Step 2's voice guide arrives in a later release: its place
- * is kept with a disabled button and a note.
+ * Spec §2 'How to Use Your Reading': step 1 leads to the report, step 2 is the voice guide's
+ * button (the same as the voice session card's: its label follows the session).
  */
-export function HowToUseCard({
-  dismissible = false,
-  voiceLabel = 'Speak to Voice Guide',
-}: HowToUseCardProps) {
+export function HowToUseCard({ dismissible = false }: HowToUseCardProps) {
   const { goToReading } = useReportHighlightContext();
   const [dismissed, setDismissed] = useState(false);
   if (dismissed) return null;
@@ -91,19 +87,7 @@ export function HowToUseCard({
           <Text color="fg.muted" fontSize="sm">
             Talk your reading through with Astra's AI voice guide.
           </Text>
-          <Button
-            size="sm"
-            variant="outline"
-            alignSelf="flex-start"
-            disabled
-            aria-describedby="voice-guide-note"
-          >
-            <Mic aria-hidden />
-            {voiceLabel}
-          </Button>
-          <Text id="voice-guide-note" fontSize="sm" color="fg.muted">
-            The voice guide is coming soon.
-          </Text>
+          <VoiceGuideButton size="sm" variant="outline" />
         </Step>
       </List.Root>
     </Surface>

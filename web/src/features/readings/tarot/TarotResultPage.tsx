@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageContainer } from '../../../ui/PageContainer';
 import { Surface } from '../../../ui/Surface';
+import { VoiceSessionCard } from '../../voice/VoiceSessionCard';
 import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
 import { QuestionQuote } from '../result/QuestionQuote';
@@ -26,6 +27,7 @@ export default function TarotResultPage() {
   return (
     <ReadingResultPage
       source={source}
+      voiceText={(view) => view.readingText}
       loadingLabel="Loading your reading..."
       notFound={{
         text: "We couldn't find this tarot reading. Please draw your cards again.",
@@ -43,6 +45,7 @@ export default function TarotResultPage() {
           />
           <QuestionQuote question={view.question} firstName={view.firstName} />
           <HowToUseCard dismissible />
+          <VoiceSessionCard />
           {view.cards.length > 0 && (
             <Surface as="section" aria-labelledby="cards-heading" gap="5">
               <Heading as="h2" textStyle="sectionTitle" id="cards-heading">
