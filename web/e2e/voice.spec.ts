@@ -3,8 +3,15 @@
  * the browser tests). Playwright's clock drives the countdown, so five minutes pass at once; the
  * server's clock is real, so what the server records for a browser-side time-up is not asserted.
  */
-import type { VoiceStatus } from '@astra/contracts';
-import { type APIRequestContext, expect, type Page, type request, test } from '@playwright/test';
+import { type VoiceStatus, voiceMessages } from '@astra/contracts';
+import {
+  type APIRequestContext,
+  expect,
+  type Page,
+  type Request,
+  type request,
+  test,
+} from '@playwright/test';
 import { E2E } from './ports.ts';
 import { expectAccessible, screenshot, screenshotOf, uniqueEmail } from './support.ts';
 
@@ -148,6 +155,64 @@ test.describe('the voice guide of a tarot reading', () => {
     await page.context().close();
   });
 
+  test('with a voice service, a refused or missing microphone is said with Retry and nothing starts', async () => {
+    // The browser tests' server has no ElevenLabs key: its status is made to name the service.
+    const statusUrl = `**/api/readings/${readingId}/voice`;
+    await page.route(statusUrl, async (route) => {
+      const response = await route.fetch();
+      const json = { ...((await response.json()) as VoiceStatus), provider: 'elevenlabs' };
+      await route.fulfill({ response, json });
+    });
+    const starts: string[] = [];
+    const onRequest = (request: Request) => {
+      if (request.method() === 'POST' && request.url().includes('/voice/sessions'))
+        starts.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      await openResult();
+      // A microphone refused, then none at all.
+      await page.evaluate(() => {
+        const probe = window as unknown as { micAsked: number; micError: string };
+        probe.micAsked = 0;
+        probe.micError = 'NotAllowedError';
+        Object.defineProperty(navigator, 'mediaDevices', {
+          configurable: true,
+          value: {
+            getUserMedia: async () => {
+              probe.micAsked += 1;
+              throw new DOMException('No microphone for the test', probe.micError);
+            },
+          },
+        });
+      });
+      await voiceCard().getByRole('button', { name: 'Speak to Voice Guide' }).click();
+      const problem = voiceCard().getByRole('alert');
+      await expect(problem).toContainText(voiceMessages.microphone);
+      await expect(voiceCard().getByRole('button', { name: 'Voice Guide Active' })).toHaveCount(0);
+      await expectAccessible(page);
+      await screenshotOf(voiceCard(), 'voice-card-microphone-refused');
+
+      await page.evaluate(() => {
+        (window as unknown as { micError: string }).micError = 'NotFoundError';
+      });
+      await problem.getByRole('button', { name: 'Retry' }).click();
+      await expect(problem).toContainText(voiceMessages.noMicrophone);
+      expect(await page.evaluate(() => (window as unknown as { micAsked: number }).micAsked)).toBe(
+        2,
+      );
+      // Nothing was asked of the server, so nothing started and nothing was charged.
+      expect(starts).toEqual([]);
+      const status = await voiceStatus(page, readingId);
+      expect(status.active).toBeNull();
+      expect(status.used).toBe(false);
+      await badge();
+    } finally {
+      page.off('request', onRequest);
+      await page.unroute(statusUrl);
+    }
+  });
+
   test('start: the toast, a countdown that ticks each second, and the offline guide', async () => {
     await openResult();
     await expect(timer()).toHaveText('5:00');
@@ -288,7 +353,7 @@ test.describe('the voice guide of a tarot reading', () => {
     await screenshotOf(voiceCard(), 'voice-card-insufficient');
   });
 
-  test('a session found running (a reload, another tab) is shown and can be ended', async () => {
+  test('a session found running (another window) is shown and can be ended, but leaving does not end it', async () => {
     await adjustCredits(admin, userId, 2);
     credits += 2;
     const started = await page.request.post(`/api/readings/${readingId}/voice/sessions`, {
@@ -296,11 +361,26 @@ test.describe('the voice guide of a tarot reading', () => {
       headers: { 'Idempotency-Key': crypto.randomUUID() },
     });
     expect(started.status()).toBe(201);
+    const { sessionId } = ((await started.json()) as { session: { sessionId: string } }).session;
     credits -= 2;
+    const running = voiceCard().getByText(
+      'A voice session of this reading is running in another window or was left open.',
+      { exact: false },
+    );
     await openResult();
     await expect(voiceCard().getByRole('button', { name: 'Voice Guide Active' })).toBeVisible();
     expect(seconds(await timer().textContent())).toBeGreaterThan(280);
+    await expect(running).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Offline voice guide' })).toBeVisible();
+
+    // Not this page's session: neither another page of the app nor leaving the app ends it.
+    await page.getByRole('link', { name: 'Library' }).first().click();
+    await expect(page).toHaveURL(/\/library/);
+    await page.goto('about:blank');
+    await openResult();
+    await expect(running).toBeVisible();
+    expect((await voiceStatus(page, readingId)).active?.sessionId).toBe(sessionId);
+
     await voiceCard().getByRole('button', { name: 'End Session Early' }).click();
     await expect(page.getByText('Voice session ended', { exact: true })).toBeVisible();
     await expect.poll(async () => (await voiceStatus(page, readingId)).active).toBeNull();

@@ -100,10 +100,7 @@ export async function verifyLedger(
     }
   >();
   // Voice reactivations from both sides: the credit streams' spends, the readings' sessions.
-  const voiceSpends = new Map<
-    string,
-    { readingId: string | null; amount: number; refunded: boolean }
-  >();
+  const voiceSpends = new Map<string, VoiceSpend>();
   const readingVoices = new Map<string, Voice>();
   // The whole log is read: its last position is the head every projection must reach.
   let head = 0n;
@@ -122,7 +119,7 @@ export async function verifyLedger(
     const credit = { type: event.type, data: event.data } as CreditEvent;
     if (credit.type === 'CreditsSpent' && credit.data.purpose === 'voice_reactivation') {
       const { spendId, readingId: paidFor, amount } = credit.data;
-      voiceSpends.set(spendId, { readingId: paidFor, amount, refunded: false });
+      voiceSpends.set(spendId, { userId, readingId: paidFor, amount, refunded: false });
     }
     if (credit.type === 'SpendRefunded') {
       const spend = voiceSpends.get(credit.data.spendId);
@@ -211,7 +208,10 @@ export async function verifyLedger(
     if (!seen.has(eventId))
       differences.push(`ledger entry ${eventId} (${want.type} of ${want.userId}): missing`);
   }
-  const voiceReactivations = compareVoice(voiceSpends, readingVoices, differences);
+  const closed = new Set(
+    [...accounts].filter(([, account]) => account.status === 'closed').map(([id]) => id),
+  );
+  const voiceReactivations = compareVoice(voiceSpends, readingVoices, closed, differences);
   return {
     voiceReactivations,
     accounts: accounts.size,
@@ -223,17 +223,26 @@ export async function verifyLedger(
   };
 }
 
+interface VoiceSpend {
+  userId: string;
+  readingId: string | null;
+  amount: number;
+  refunded: boolean;
+}
+
 /**
  * Each reading's voice credits as its stream says them, against the credit streams' standing
  * voice_reactivation spends for it. A reading with a start or refund under way (its saga between
  * two streams) is skipped; any other difference is money without a session, or the reverse.
  */
 function compareVoice(
-  spends: Map<string, { readingId: string | null; amount: number; refunded: boolean }>,
+  spends: Map<string, VoiceSpend>,
   voices: Map<string, Voice>,
+  closedAccounts: Set<string>,
   differences: string[],
 ) {
   const standing = new Map<string, number>();
+  const forfeited = new Set<string>();
   let count = 0;
   let credits = 0;
   for (const spend of spends.values()) {
@@ -242,10 +251,14 @@ function compareVoice(
     credits += spend.amount;
     // A spend that names no reading (a tool's) has no sessions to be compared with.
     if (spend.readingId === null) continue;
+    // A closed account's credits were forfeited with it: its readings' refunds found nothing to
+    // give back, whatever their sessions say.
+    if (closedAccounts.has(spend.userId)) forfeited.add(spend.readingId);
     standing.set(spend.readingId, (standing.get(spend.readingId) ?? 0) + spend.amount);
   }
   for (const readingId of new Set([...standing.keys(), ...voices.keys()])) {
     const voice = voices.get(readingId) ?? initialVoice();
+    if (forfeited.has(readingId)) continue;
     if (voice.current?.phase === 'requested' || voice.refundsOwed.length > 0) continue;
     const charged = standing.get(readingId) ?? 0;
     if (charged !== voice.creditsCharged) {

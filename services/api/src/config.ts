@@ -111,7 +111,8 @@ export const configSchema = z
     OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(60_000),
     OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(3).default(2),
     /** The voice guide: a session's length and a reactivation's price in credits. */
-    VOICE_SESSION_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+    // At least a minute: past the 30 s in which a session may still be reported never connected.
+    VOICE_SESSION_SECONDS: z.coerce.number().int().min(60).max(3600).default(300),
     VOICE_REACTIVATION_CREDITS: z.coerce.number().int().min(0).max(1000).default(2),
     /** With a key, sessions are ElevenLabs Agents conversations; without, the offline guide. */
     ELEVENLABS_API_KEY: z.string().min(1).optional(),

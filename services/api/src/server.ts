@@ -25,7 +25,7 @@ import { grantDueMonths } from './modules/payments/renewals.ts';
 import { stripeGateway } from './modules/payments/stripeGateway.ts';
 import { openAiWriter } from './modules/readings/openAiWriter.ts';
 import { recoverInterruptedReadings } from './modules/readings/recovery.ts';
-import { recoverVoiceSessions } from './modules/voice/recovery.ts';
+import { recoverVoiceSessions, voiceStartCutOffMs } from './modules/voice/recovery.ts';
 import { elevenLabsVoice, offlineVoice } from './modules/voice/voiceService.ts';
 import { ObservedLedger, timedWriter } from './observability/instrumented.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
@@ -236,9 +236,13 @@ export async function startServer(
   // Voice sessions end by the clock (also lazily when read); a cut-off start is failed and refunded.
   const sweepVoice = setInterval(
     () =>
-      void recoverVoiceSessions(deps.ledger, read, clock(), logger).catch((error) =>
-        logger.error({ err: error }, 'Sweeping voice sessions failed'),
-      ),
+      void recoverVoiceSessions(
+        deps.ledger,
+        read,
+        clock(),
+        logger,
+        voiceStartCutOffMs(config),
+      ).catch((error) => logger.error({ err: error }, 'Sweeping voice sessions failed')),
     30_000,
   );
   sweepVoice.unref();

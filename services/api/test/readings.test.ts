@@ -4,7 +4,14 @@ import { allProjections, PolledProgress } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { abandonReading } from '../src/modules/readings/generation.ts';
 import { recoverInterruptedReadings } from '../src/modules/readings/recovery.ts';
-import { type Client, caughtUp, eventCount, startTestServer, type TestServer } from './support.ts';
+import {
+  type Client,
+  caughtUp,
+  eventCount,
+  memberWith,
+  startTestServer,
+  type TestServer,
+} from './support.ts';
 
 const forms = {
   'natal-chart': {
@@ -40,26 +47,6 @@ const forms = {
   },
   'life-path': { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1990-12-10' },
 } as const;
-
-/** A member with `credits` to spend (the free 10, topped up by an admin). */
-async function memberWith(server: TestServer, credits: number) {
-  const member = server.client();
-  const me = await member.signIn(
-    `reader-${Math.random().toString(36).slice(2)}@example.com`,
-    'Ada Lovelace',
-  );
-  if (credits !== me.remainingCredits) {
-    // Only then: the admin unlock is rate limited.
-    const admin = server.client();
-    await admin.signInAsAdmin();
-    const adjusted = await admin.post(`/api/admin/users/${me.id}/credits`, {
-      amount: credits - me.remainingCredits,
-      reason: 'Test credits',
-    });
-    expect(adjusted.status).toBe(200);
-  }
-  return { member, id: me.id };
-}
 
 const balanceOf = async (client: Client) =>
   (await client.get('/api/me')).body.remainingCredits as number;

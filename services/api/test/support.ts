@@ -259,6 +259,27 @@ export class Client {
   }
 }
 
+/** A signed-in member with `credits` to spend (the free 10, adjusted by an admin when not 10). */
+export async function memberWith(server: TestServer, credits: number) {
+  const member = server.client();
+  const me = await member.signIn(
+    `member-${Math.random().toString(36).slice(2)}@example.com`,
+    'Ada Lovelace',
+  );
+  if (credits !== me.remainingCredits) {
+    // Only then: the admin unlock is rate limited.
+    const admin = server.client();
+    await admin.signInAsAdmin();
+    const adjusted = await admin.post(`/api/admin/users/${me.id}/credits`, {
+      amount: credits - me.remainingCredits,
+      reason: 'Test credits',
+    });
+    if (adjusted.status !== 200)
+      throw new Error(`adjusting failed: ${JSON.stringify(adjusted.body)}`);
+  }
+  return { member, id: me.id };
+}
+
 /** Events committed so far (counted in the table: readers stop short of open transactions). */
 export async function eventCount(server: TestServer) {
   const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM events`.execute(

@@ -5,7 +5,7 @@ import { verifyLedger } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemContext } from '../src/ledger/ledger.ts';
 import { recoverVoiceSessions } from '../src/modules/voice/recovery.ts';
-import { type Client, caughtUp, startTestServer, type TestServer } from './support.ts';
+import { type Client, caughtUp, memberWith, startTestServer, type TestServer } from './support.ts';
 
 /** The agent of each reading type, as ELEVENLABS_AGENT_IDS names them. */
 const agents = {
@@ -57,22 +57,6 @@ async function startElevenLabsDouble() {
 
 const lifePath = { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1990-12-10' };
 const tarot = { firstName: 'Ada', question: 'What should I focus on this month?' };
-
-/** A member with `credits` (the free 10, adjusted by an admin). */
-async function memberWith(server: TestServer, credits: number) {
-  const member = server.client();
-  const me = await member.signIn(`voice-${randomUUID()}@example.com`, 'Ada Lovelace');
-  if (credits !== me.remainingCredits) {
-    const admin = server.client();
-    await admin.signInAsAdmin();
-    const adjusted = await admin.post(`/api/admin/users/${me.id}/credits`, {
-      amount: credits - me.remainingCredits,
-      reason: 'Test credits',
-    });
-    expect(adjusted.status).toBe(200);
-  }
-  return { member, id: me.id };
-}
 
 const balanceOf = async (client: Client) =>
   (await client.get('/api/me')).body.remainingCredits as number;
@@ -466,7 +450,8 @@ describe('the voice guide over HTTP (ElevenLabs double, PostgreSQL where present
     // Not yet: a start may take a while; a session may still run.
     const cutBefore = (await readingEvents(server, cutOff)).length;
     const runningBefore = (await readingEvents(server, running)).length;
-    await recoverVoiceSessions(ledger, server.deps.read, now, server.deps.logger);
+    // (Events are stamped with the machine's time; the test's clock runs ahead of it.)
+    await recoverVoiceSessions(ledger, server.deps.read, new Date(), server.deps.logger);
     expect((await readingEvents(server, cutOff)).length).toBe(cutBefore);
     expect((await readingEvents(server, running)).length).toBe(runningBefore);
 
@@ -539,6 +524,35 @@ describe('the voice guide over HTTP (ElevenLabs double, PostgreSQL where present
     const starting = await end(member, readingId, underWay, 'left');
     expect(starting.status).toBe(409);
     expect(starting.body.error).toBe('voice_session_starting');
+  });
+
+  it('a start the sweep gives up on while it waits for the voice service is refunded once', async () => {
+    eleven.mode = 'ok';
+    const { member, id } = await memberWith(server, 20);
+    const readingId = await readingOf(member);
+    const first = await start(member, readingId);
+    await end(member, readingId, first.body.session.sessionId, 'ended_early');
+    await caughtUp(server);
+    const balance = await balanceOf(member);
+
+    eleven.mode = 'hang';
+    const slow = start(member, readingId);
+    const { ledger } = server.deps;
+    // Wait for the spend: the start is then waiting for the voice service.
+    const spent = async () =>
+      (await creditEvents(server, id)).some(
+        (e) => e.type === 'CreditsSpent' && e.data.purpose === 'voice_reactivation',
+      );
+    while (!(await spent())) await new Promise((r) => setTimeout(r, 10));
+    await caughtUp(server);
+    await recoverVoiceSessions(ledger, server.deps.read, new Date(), server.deps.logger, 0);
+    const answer = await slow;
+    eleven.mode = 'ok';
+    expect(answer.status).toBe(502);
+    await caughtUp(server);
+    expect(await balanceOf(member)).toBe(balance);
+    const refunds = (await creditEvents(server, id)).filter((e) => e.type === 'SpendRefunded');
+    expect(refunds).toHaveLength(1);
   });
 
   it('ledger:verify counts standing reactivations and finds a voice charge no session accounts for', async () => {

@@ -44,6 +44,8 @@ export type VoiceSessionView = z.infer<typeof voiceSessionViewSchema>;
 /** `GET /api/readings/:id/voice`: the reading's voice guide as its stream says now. */
 export const voiceStatusSchema = z.object({
   readingId: z.string(),
+  /** Who carries the next session's conversation (the browser asks for the microphone first). */
+  provider: voiceProviderSchema,
   /** The session included in the reading's price was used: the next one is a reactivation. */
   used: z.boolean(),
   active: voiceSessionViewSchema.nullable(),

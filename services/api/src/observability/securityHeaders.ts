@@ -30,7 +30,11 @@ export function inlineScriptHashes(indexHtml: string): string[] {
  */
 export const ELEVENLABS_SOURCES = {
   connect: ['wss://*.elevenlabs.io', 'https://*.elevenlabs.io'],
-  script: ['blob:', 'https://cdn.jsdelivr.net'],
+  // The one file of jsDelivr the SDK loads (the version it pins), not the whole CDN.
+  script: [
+    'blob:',
+    'https://cdn.jsdelivr.net/npm/@alexanderolsen/libsamplerate-js@2.1.2/dist/libsamplerate.worklet.js',
+  ],
 };
 
 /**

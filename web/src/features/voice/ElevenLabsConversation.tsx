@@ -11,22 +11,31 @@ import {
   Text,
 } from '@chakra-ui/react';
 import { ConversationProvider, useConversation } from '@elevenlabs/react';
-import { Mic, MicOff, RotateCcw } from 'lucide-react';
+import { Mic, MicOff } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { askForMicrophone, type MicrophoneProblem, microphoneProblemOf } from './microphone';
 
 type ElevenLabsConnection = Extract<VoiceConnection, { provider: 'elevenlabs' }>;
 
 interface ElevenLabsConversationProps {
   connection: ElevenLabsConnection;
+  /**
+   * By when (browser clock, ms) the conversation must be connected: 20 s after the session's
+   * start on the server, so a conversation that never comes up is ended while it is refunded.
+   */
+  connectBy: number;
   onConnected: () => void;
-  /** The conversation could not be made: the session ends, and nothing is charged for it. */
-  onConnectFailed: () => void;
+  /**
+   * The conversation could not be made (in time, or the microphone was refused or is gone): the
+   * session ends at once, and nothing is charged for it.
+   */
+  onConnectFailed: (microphone?: MicrophoneProblem) => void;
+  /** The conversation closed (the voice service hung up, the network went): the session ends. */
+  onClosed: () => void;
 }
 
-/** How long a connection may take before the session is given up as never connected. */
-const CONNECT_TIMEOUT_MS = 20_000;
-
-type Microphone = 'asking' | 'granted' | 'denied' | 'missing';
+/** Where the conversation is: the microphone asked again, connecting, talking, or over. */
+type Phase = 'microphone' | 'connecting' | 'connected' | 'closed';
 
 interface Line {
   id: number;
@@ -38,43 +47,49 @@ interface Line {
 const contextUpdate = (context: string) =>
   `The reading this conversation is about, as the user received it:\n\n${context}`;
 
-async function askForMicrophone(): Promise<Microphone> {
-  if (!navigator.mediaDevices?.getUserMedia) return 'missing';
-  try {
-    const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
-    for (const track of stream.getTracks()) track.stop();
-    return 'granted';
-  } catch (error) {
-    const name = error instanceof DOMException ? error.name : '';
-    return name === 'NotFoundError' ||
-      name === 'OverconstrainedError' ||
-      name === 'NotReadableError'
-      ? 'missing'
-      : 'denied';
-  }
-}
-
-function Conversation({ connection, onConnected, onConnectFailed }: ElevenLabsConversationProps) {
-  const [microphone, setMicrophone] = useState<Microphone>('asking');
-  const [attempt, setAttempt] = useState(0);
+function Conversation({
+  connection,
+  connectBy,
+  onConnected,
+  onConnectFailed,
+  onClosed,
+}: ElevenLabsConversationProps) {
+  const [phase, setPhase] = useState<Phase>('microphone');
   const [lines, setLines] = useState<Line[]>([]);
   const connected = useRef(false);
-  const failed = useRef(false);
+  /** The session was given up or closed (reported once), or this control is going away. */
+  const over = useRef(false);
   const nextLine = useRef(0);
   const contextSent = useRef(false);
 
-  const giveUp = () => {
-    if (connected.current || failed.current) return;
-    failed.current = true;
-    onConnectFailed();
+  const giveUp = (microphone?: MicrophoneProblem) => {
+    if (connected.current || over.current) return;
+    over.current = true;
+    setPhase('closed');
+    onConnectFailed(microphone);
+  };
+  const close = () => {
+    if (over.current) return;
+    over.current = true;
+    setPhase('closed');
+    onClosed();
   };
 
   const conversation = useConversation({
     onConnect: () => {
+      if (over.current) return;
       connected.current = true;
+      setPhase('connected');
       onConnected();
     },
-    onError: () => giveUp(),
+    // Before the conversation is up, an error is a connection never made (the SDK's own
+    // microphone request among them); after, the disconnect that follows ends the session.
+    onError: (_message, context) => {
+      if (!connected.current) giveUp(microphoneProblemOf(context) ?? undefined);
+    },
+    // Hung up by the agent, the service or the network: the session ends here too (as an early
+    // end once it had connected, else as a connection never made), not "Connecting…" again.
+    onDisconnect: () => close(),
     onMessage: ({ message, role }) => {
       if (!message.trim()) return;
       setLines((all) => [
@@ -86,31 +101,36 @@ function Conversation({ connection, onConnected, onConnectFailed }: ElevenLabsCo
   const { status, isSpeaking, isMuted, setMuted, startSession, endSession, sendContextualUpdate } =
     conversation;
 
-  // The microphone first: a refusal is explained, with a way to try again.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: asked again on each retry
+  // Connected by `connectBy` (timed from the server's start), or given up: while it can still be
+  // told as never connected, so its reactivation is refunded.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one deadline per session
+  useEffect(() => {
+    const timer = window.setTimeout(() => giveUp(), Math.max(0, connectBy - Date.now()));
+    return () => window.clearTimeout(timer);
+  }, []);
+
+  // The microphone (allowed before the start) asked again, then the conversation with the
+  // reading's variables. A microphone refused or gone by now ends the session at once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one start per session
   useEffect(() => {
     let cancelled = false;
-    setMicrophone('asking');
     void askForMicrophone().then((answer) => {
-      if (!cancelled) setMicrophone(answer);
+      if (cancelled || over.current) return;
+      if (answer !== 'granted') {
+        giveUp(answer);
+        return;
+      }
+      setPhase('connecting');
+      startSession({
+        signedUrl: connection.signedUrl,
+        connectionType: 'websocket',
+        dynamicVariables: connection.dynamicVariables,
+      });
     });
     return () => {
       cancelled = true;
     };
-  }, [attempt]);
-
-  // Then the conversation, with the reading's variables; given up if it never connects.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: one start per granted microphone
-  useEffect(() => {
-    if (microphone !== 'granted') return;
-    startSession({
-      signedUrl: connection.signedUrl,
-      connectionType: 'websocket',
-      dynamicVariables: connection.dynamicVariables,
-    });
-    const timer = window.setTimeout(giveUp, CONNECT_TIMEOUT_MS);
-    return () => window.clearTimeout(timer);
-  }, [microphone]);
+  }, []);
 
   // The reading as the agent's context, once connected.
   useEffect(() => {
@@ -119,46 +139,36 @@ function Conversation({ connection, onConnected, onConnectFailed }: ElevenLabsCo
     sendContextualUpdate(contextUpdate(connection.context));
   }, [connection.context, sendContextualUpdate, status]);
 
-  useEffect(() => () => endSession(), [endSession]);
+  // Going away (the session ended here, the page was left): the conversation is hung up, and
+  // the disconnect that follows reports nothing. (Reset on mount for StrictMode's second mount.)
+  useEffect(() => {
+    over.current = false;
+    return () => {
+      over.current = true;
+      endSession();
+    };
+  }, [endSession]);
 
-  if (microphone === 'denied' || microphone === 'missing') {
-    return (
-      <Stack gap="2" role="alert">
-        <Text color="fg.error">
-          {microphone === 'denied' ? voiceMessages.microphone : voiceMessages.noMicrophone}
-        </Text>
-        <Button
-          size="sm"
-          variant="outline"
-          alignSelf="flex-start"
-          onClick={() => setAttempt((n) => n + 1)}
-        >
-          <RotateCcw aria-hidden />
-          Retry
-        </Button>
-      </Stack>
-    );
-  }
-
+  const live = phase === 'connected' && status === 'connected';
   const state =
-    microphone === 'asking'
-      ? 'Waiting for your microphone…'
-      : status === 'connected'
-        ? isSpeaking
-          ? 'Your guide is speaking'
-          : 'Your guide is listening'
-        : status === 'error'
-          ? 'The voice guide could not be reached.'
+    phase === 'closed'
+      ? voiceMessages.ended
+      : phase === 'microphone'
+        ? 'Waiting for your microphone…'
+        : live
+          ? isSpeaking
+            ? 'Your guide is speaking'
+            : 'Your guide is listening'
           : 'Connecting to your voice guide…';
 
   return (
     <Stack gap="3">
       <HStack gap="3" wrap="wrap">
-        {status !== 'connected' && status !== 'error' && <Spinner size="sm" aria-hidden />}
+        {!live && phase !== 'closed' && <Spinner size="sm" aria-hidden />}
         <Text aria-live="polite" fontWeight="medium">
           {state}
         </Text>
-        {status === 'connected' && (
+        {live && (
           <Button
             size="sm"
             variant="outline"

@@ -1,4 +1,4 @@
-import { type VoiceEndReason, voiceMessages } from '@astra/contracts';
+import { type VoiceEndReason, type VoiceStatus, voiceMessages } from '@astra/contracts';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../../app/api';
 import { describeApiError } from '../../app/apiErrors';
@@ -7,7 +7,8 @@ import { notifyError, notifySuccess, SUCCESS_TOAST_MS, toaster } from '../../ui/
 import { newIdempotencyKey } from '../admin/adminFormat';
 import { useCurrentUser } from '../auth/authApi';
 import { APP_IDS } from '../readings/readingCatalog';
-import { deadlineFrom, secondsUntil, sessionMinutes } from './countdown';
+import { connectDeadline, deadlineFrom, secondsUntil } from './countdown';
+import { askForMicrophone, type MicrophoneProblem } from './microphone';
 import { stopSpeaking } from './speech';
 import {
   endVoiceSessionOnLeave,
@@ -22,7 +23,7 @@ interface VoiceGuideProviderProps {
   readingId: string;
   appId: number;
   firstName: string | null;
-  /** The reading's text, for the offline guide of a session found running after a reload. */
+  /** The reading's text, for the offline guide of a session found running (started elsewhere). */
   readingText: string;
   children: ReactNode;
 }
@@ -30,11 +31,19 @@ interface VoiceGuideProviderProps {
 const notifyInfo = (title: string) =>
   toaster.create({ type: 'info', title, duration: SUCCESS_TOAST_MS });
 
+/** The end messages of the spec (§8) that the server's answer to an end may carry. */
+const SPEC_END_MESSAGES: readonly string[] = [
+  voiceMessages.ended,
+  voiceMessages.completed,
+  voiceMessages.celticCrossTimeUp,
+];
+
 /**
  * The voice guide of one reading on its result page (spec §4 "Voice session"): the server's
- * status, the session this page holds and its countdown, starting, ending at zero or early, and
- * ending on leaving the page. The server's clock decides when a session is over; the countdown
- * here only shows it and says so at zero.
+ * status, the session this page holds and its countdown, starting (the microphone asked first
+ * where the conversation needs one, so a refusal costs nothing), ending at zero or early, and
+ * ending on leaving the page the session this page started. The server's clock decides when a
+ * session is over; the countdown here only shows it and says so at zero.
  */
 export function VoiceGuideProvider({
   readingId,
@@ -51,7 +60,13 @@ export function VoiceGuideProvider({
   });
   const { isError: statusError, refetch: refetchStatus } = voiceQuery;
   const status = voiceQuery.data;
-  const [startSession, { isLoading: starting }] = useStartVoiceSessionMutation();
+  const [startSession, { isLoading: posting }] = useStartVoiceSessionMutation();
+  /** Asking for the microphone before a start (the button shows it as starting). */
+  const [askingMicrophone, setAskingMicrophone] = useState(false);
+  const starting = posting || askingMicrophone;
+  /** A press being handled, from the microphone's question to the start's answer. */
+  const pressing = useRef(false);
+  const [microphoneProblem, setMicrophoneProblem] = useState<MicrophoneProblem | null>(null);
   const [endSession] = useEndVoiceSessionMutation();
 
   const celticCross = appId === APP_IDS.celticCross;
@@ -78,30 +93,56 @@ export function VoiceGuideProvider({
     [dispatch, readingId],
   );
 
-  /** Ends the session this page holds, by the user, the clock or a connection never made. */
+  /**
+   * Ends the session this page holds: at zero by the clock (`time_up`), early by the user or
+   * because its conversation closed (`ended_early`), or because its conversation could not be made
+   * (`connect_failed`, with the microphone's problem when that was the cause). With `sessionId`,
+   * only if that is still the session held (a late report of an old conversation ends nothing).
+   */
   const finish = useCallback(
-    async (reason: Exclude<VoiceEndReason, 'left'>) => {
+    async (
+      reason: Exclude<VoiceEndReason, 'left'>,
+      sessionId?: string,
+      microphone?: MicrophoneProblem,
+    ) => {
       const ending = sessionRef.current;
-      if (!ending) return;
+      if (!ending || (sessionId !== undefined && ending.sessionId !== sessionId)) return;
       endedIds.current.add(ending.sessionId);
       hold(null);
       const sessionSeconds = status?.sessionSeconds ?? null;
       setRestingSeconds(celticCross ? sessionSeconds : secondsUntil(ending.deadline, Date.now()));
       // A conversation that was never made is told as such: its reactivation is given back.
-      const told: VoiceEndReason = ending.connected ? reason : 'connect_failed';
+      const told: VoiceEndReason = !ending.connected
+        ? 'connect_failed'
+        : reason === 'connect_failed'
+          ? 'ended_early'
+          : reason;
       if (reason === 'time_up') {
+        // The browser's own zero: the spec's words, whatever the server's clock made of it.
         if (celticCross) notifyInfo(voiceMessages.celticCrossTimeUp);
         else notifySuccess(voiceMessages.completed);
-      } else if (reason === 'ended_early') {
-        notifyInfo(voiceMessages.ended);
-      } else {
-        notifyError(voiceMessages.providerFailed);
+      } else if (reason === 'connect_failed') {
+        if (microphone) setMicrophoneProblem(microphone);
+        else notifyError(voiceMessages.providerFailed);
       }
       try {
-        await endSession({ readingId, sessionId: ending.sessionId, reason: told }).unwrap();
+        const ended = await endSession({
+          readingId,
+          sessionId: ending.sessionId,
+          reason: told,
+        }).unwrap();
+        // An early end says what the server recorded ('Voice session ended', or at the very end
+        // its time-up), in the spec's words.
+        if (reason === 'ended_early') {
+          notifyInfo(
+            SPEC_END_MESSAGES.includes(ended.message) ? ended.message : voiceMessages.ended,
+          );
+        }
       } catch (error) {
-        // Already over on the server (its clock, another tab): nothing is wrong.
-        if (describeApiError(error).status !== 404) notifyError(voiceMessages.updateFailed);
+        // Already over on the server (its clock, another window): nothing is wrong.
+        const over = describeApiError(error).status === 404;
+        if (reason === 'ended_early' && over) notifyInfo(voiceMessages.ended);
+        if (!over) notifyError(voiceMessages.updateFailed);
         refreshAfterLeaving();
       }
     },
@@ -120,9 +161,10 @@ export function VoiceGuideProvider({
     if (session && secondsLeft === 0) void finish('time_up');
   }, [finish, secondsLeft, session]);
 
-  // A session found running (a reload, another tab): shown with its time left, and endable.
-  // One that the server no longer shows, from a status asked after this page knew of it, ended
-  // elsewhere: the conversation here stops too.
+  // A session found running (started in another window, or left open by an earlier page): shown
+  // with its time left and endable early, but not this page's to end on leaving. One that the
+  // server no longer shows, from a status asked after this page knew of it, ended elsewhere: the
+  // conversation here stops too.
   const { fulfilledTimeStamp, startedTimeStamp, isFetching } = voiceQuery;
   useEffect(() => {
     if (!status || isFetching || starting) return;
@@ -137,7 +179,9 @@ export function VoiceGuideProvider({
           reactivation: active.reactivation,
           deadline: deadlineFrom(active, receivedAt),
           connection: null,
+          owned: false,
           connected: true,
+          connectBy: receivedAt,
           knownSince: Date.now(),
         });
       }
@@ -153,13 +197,16 @@ export function VoiceGuideProvider({
   }, [celticCross, fulfilledTimeStamp, hold, isFetching, startedTimeStamp, starting, status]);
 
   // Leaving the page (another route, a closed tab, a reload): the conversation and its audio
-  // stop, and the server is told with a request that outlives the page.
+  // stop, and the server is told with a request that outlives the page, for the session this
+  // page started. A session found running belongs to the window that started it (or to the
+  // server's clock): leaving this page does not end it.
   useEffect(() => {
     mounted.current = true;
+    /** Whether a session of this page's was ended. */
     const leave = () => {
       const leaving = sessionRef.current;
       stopSpeaking();
-      if (!leaving) return;
+      if (!leaving?.owned) return false;
       endedIds.current.add(leaving.sessionId);
       sessionRef.current = null;
       void endVoiceSessionOnLeave(
@@ -168,10 +215,10 @@ export function VoiceGuideProvider({
         leaving.connected ? 'left' : 'connect_failed',
         refreshAfterLeaving,
       );
+      return true;
     };
     const onPageHide = () => {
-      leave();
-      setSession(null);
+      if (leave()) setSession(null);
     };
     // Back from the browser's page cache: the session was ended on leaving; ask again.
     const onPageShow = (event: PageTransitionEvent) => {
@@ -199,13 +246,32 @@ export function VoiceGuideProvider({
   const cost = status?.nextSessionCost ?? 0;
   const insufficient = Boolean(status && cost > 0 && balance !== undefined && balance < cost);
 
+  /** Asks for the microphone where the conversation needs one: before anything is started. */
+  const microphoneReady = useCallback(async (provider: VoiceStatus['provider']) => {
+    if (provider !== 'elevenlabs') return true;
+    setAskingMicrophone(true);
+    try {
+      const answer = await askForMicrophone();
+      if (!mounted.current) return false;
+      if (answer === 'granted') return true;
+      setMicrophoneProblem(answer);
+      return false;
+    } finally {
+      setAskingMicrophone(false);
+    }
+  }, []);
+
   const press = useCallback(async () => {
     if (sessionRef.current) {
       focusControl();
       return;
     }
-    if (!status || starting) return;
+    if (!status || starting || pressing.current) return;
+    pressing.current = true;
+    setMicrophoneProblem(null);
     try {
+      // A refused or missing microphone is said, with a way to retry; nothing is started.
+      if (!(await microphoneReady(status.provider))) return;
       const started = await startSession({
         readingId,
         idempotencyKey: newIdempotencyKey(),
@@ -218,21 +284,20 @@ export function VoiceGuideProvider({
       }
       endedIds.current.delete(started.session.sessionId);
       setRestingSeconds(null);
+      const deadline = deadlineFrom(started.session, receivedAt);
       hold({
         sessionId: started.session.sessionId,
         provider: started.connection.provider,
         reactivation: started.session.reactivation,
-        deadline: deadlineFrom(started.session, receivedAt),
+        deadline,
         connection: started.connection,
+        owned: true,
         connected: started.connection.provider === 'offline',
+        connectBy: connectDeadline(started.session, deadline, receivedAt),
         knownSince: receivedAt,
       });
-      const minutes = sessionMinutes(started.voice.sessionSeconds);
-      notifySuccess(
-        started.session.reactivation
-          ? voiceMessages.reactivated(minutes)
-          : voiceMessages.activated(minutes),
-      );
+      // The server's words ('Voice agent activated! 5 minutes remaining.', or reactivated).
+      notifySuccess(started.message);
     } catch (error) {
       const info = describeApiError(error);
       const body = (error as { data?: { required?: unknown } }).data;
@@ -258,13 +323,19 @@ export function VoiceGuideProvider({
             : (info.message ?? voiceMessages.updateFailed),
         );
       }
+    } finally {
+      pressing.current = false;
     }
-  }, [dispatch, focusControl, hold, readingId, startSession, starting, status]);
+  }, [dispatch, focusControl, hold, microphoneReady, readingId, startSession, starting, status]);
 
-  const markConnected = useCallback(() => {
-    const current = sessionRef.current;
-    if (current && !current.connected) hold({ ...current, connected: true });
-  }, [hold]);
+  const markConnected = useCallback(
+    (sessionId: string) => {
+      const current = sessionRef.current;
+      if (current?.sessionId === sessionId && !current.connected)
+        hold({ ...current, connected: true });
+    },
+    [hold],
+  );
 
   const value = useMemo<VoiceGuide>(
     () => ({
@@ -279,12 +350,15 @@ export function VoiceGuideProvider({
       session,
       shownSeconds: secondsLeft ?? restingSeconds ?? status?.sessionSeconds ?? null,
       starting,
+      microphoneProblem,
       balance,
       insufficient,
       press: () => void press(),
       endEarly: () => void finish('ended_early'),
       markConnected,
-      connectFailed: () => void finish('connect_failed'),
+      connectFailed: (sessionId, microphone) =>
+        void finish('connect_failed', sessionId, microphone),
+      conversationClosed: (sessionId) => void finish('ended_early', sessionId),
       controlRef,
     }),
     [
@@ -294,6 +368,7 @@ export function VoiceGuideProvider({
       firstName,
       insufficient,
       markConnected,
+      microphoneProblem,
       press,
       readingId,
       readingText,

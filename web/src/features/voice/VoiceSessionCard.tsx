@@ -1,7 +1,7 @@
 import { voiceMessages } from '@astra/contracts';
 import { Alert, Box, Button, Heading, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
-import { PhoneOff } from 'lucide-react';
-import { lazy, Suspense, useId } from 'react';
+import { PhoneOff, RotateCcw } from 'lucide-react';
+import { lazy, Suspense, useEffect, useId, useRef } from 'react';
 import { Surface } from '../../ui/Surface';
 import { formatCountdown, sessionMinutes } from './countdown';
 import { VoiceGuideButton } from './VoiceGuideButton';
@@ -43,33 +43,67 @@ function Countdown({ guide }: { guide: VoiceGuide }) {
   );
 }
 
+/** A session this page did not start: said as it is, and that leaving does not end it. */
+function RunningElsewhere({ canTalkHere }: { canTalkHere: boolean }) {
+  return (
+    <Text color="fg.muted" fontSize="sm">
+      A voice session of this reading is running in another window or was left open.{' '}
+      {canTalkHere
+        ? 'You can use the guide here too; its time keeps counting until the session ends, and leaving this page does not end it.'
+        : "Its conversation is held by the window that started it. End the session here with 'End Session Early'; its time keeps counting until it ends."}
+    </Text>
+  );
+}
+
 function Conversation({ guide }: { guide: VoiceGuide }) {
   const { session } = guide;
   if (!session) return null;
-  const { connection } = session;
+  const { connection, sessionId } = session;
   if (session.provider === 'offline') {
     return (
-      <OfflineGuide
-        context={connection?.context || guide.readingText}
-        firstName={connection?.dynamicVariables.first_name || guide.firstName}
-      />
+      <Stack gap="3">
+        {!session.owned && <RunningElsewhere canTalkHere />}
+        <OfflineGuide
+          context={connection?.context || guide.readingText}
+          firstName={connection?.dynamicVariables.first_name || guide.firstName}
+        />
+      </Stack>
     );
   }
   if (connection?.provider === 'elevenlabs') {
     return (
       <ElevenLabsConversation
+        key={sessionId}
         connection={connection}
-        onConnected={guide.markConnected}
-        onConnectFailed={guide.connectFailed}
+        connectBy={session.connectBy}
+        onConnected={() => guide.markConnected(sessionId)}
+        onConnectFailed={(microphone) => guide.connectFailed(sessionId, microphone)}
+        onClosed={() => guide.conversationClosed(sessionId)}
       />
     );
   }
-  // Found running after a reload: its one-time connection is gone with the page before.
+  // Started in another window (or by a page before this one): its one-time connection is not here.
+  return <RunningElsewhere canTalkHere={false} />;
+}
+
+/** A refused or missing microphone: the sentence, and Retry (nothing was started or charged). */
+function MicrophoneProblemAlert({ guide }: { guide: VoiceGuide }) {
+  const ref = useRef<HTMLDivElement | null>(null);
+  const problem = guide.microphoneProblem;
+  useEffect(() => {
+    if (problem) ref.current?.scrollIntoView({ block: 'nearest' });
+  }, [problem]);
+  if (!problem) return null;
   return (
-    <Text color="fg.muted">
-      This session's conversation closed when the page was reloaded. End the session here; the time
-      left keeps counting until you do.
-    </Text>
+    <HStack ref={ref} gap="3" wrap="wrap" role="alert">
+      <Text color="fg.error">
+        {problem === 'denied' ? voiceMessages.microphone : voiceMessages.noMicrophone}
+      </Text>
+      <Button size="sm" variant="outline" onClick={guide.press} loading={guide.starting}>
+        <RotateCcw aria-hidden />
+        Retry
+      </Button>
+    </HStack>
   );
 }
 
@@ -116,6 +150,8 @@ export function VoiceSessionCard() {
           )}
         </HStack>
       )}
+
+      {!session && <MicrophoneProblemAlert guide={guide} />}
 
       {session && (
         <Box

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { deadlineFrom, formatCountdown, secondsUntil, sessionMinutes } from './countdown';
+import {
+  CONNECT_TIMEOUT_MS,
+  connectDeadline,
+  deadlineFrom,
+  formatCountdown,
+  secondsUntil,
+  sessionMinutes,
+} from './countdown';
 
 describe('countdown', () => {
   it('shows minutes and two-digit seconds', () => {
@@ -26,5 +33,28 @@ describe('countdown', () => {
     expect(deadlineFrom(agree, receivedAt)).toBe(Date.parse(agree.endsAt));
     const skewed = { endsAt: '2026-01-01T12:14:59.600Z', secondsLeft: 300 };
     expect(deadlineFrom(skewed, receivedAt)).toBe(receivedAt + 300_000);
+  });
+
+  it("gives the connection until 20 s after the server's start, on the countdown's clock", () => {
+    const receivedAt = Date.parse('2026-01-01T12:00:03.000Z');
+    const session = {
+      startedAt: '2026-01-01T12:00:00.000Z',
+      endsAt: '2026-01-01T12:05:00.000Z',
+      secondsLeft: 297,
+    };
+    const deadline = deadlineFrom(session, receivedAt);
+    expect(connectDeadline(session, deadline, receivedAt)).toBe(
+      Date.parse(session.startedAt) + CONNECT_TIMEOUT_MS,
+    );
+    // A browser clock 10 minutes behind: the start is placed 3 s before receipt all the same.
+    const behind = receivedAt - 600_000;
+    expect(connectDeadline(session, deadlineFrom(session, behind), behind)).toBe(
+      behind - 3000 + CONNECT_TIMEOUT_MS,
+    );
+    // Dates that do not parse: counted from receipt.
+    const odd = { startedAt: 'x', endsAt: 'y', secondsLeft: 300 };
+    expect(connectDeadline(odd, deadlineFrom(odd, receivedAt), receivedAt)).toBe(
+      receivedAt + CONNECT_TIMEOUT_MS,
+    );
   });
 });

@@ -27,3 +27,26 @@ export function deadlineFrom(
   const byClock = Date.parse(session.endsAt);
   return Number.isFinite(byClock) && Math.abs(byClock - byLeft) <= 2000 ? byClock : byLeft;
 }
+
+/**
+ * How long after a session's start (the server's `startedAt`) its conversation may take to come
+ * up before the browser gives it up as never connected. Kept well below the server's grace for
+ * such an end (`VOICE_CONNECT_GRACE_SECONDS`, 30 s, in @astra/ledger), so a session that never
+ * connected is told as such while the server still refunds it.
+ */
+export const CONNECT_TIMEOUT_MS = 20_000;
+
+/**
+ * When, on the browser's clock, a session's conversation must be connected: the server's
+ * `startedAt`, placed on the browser's clock through the countdown's `deadline` (so the same
+ * clock skew applies), plus `CONNECT_TIMEOUT_MS`. Never later than that long after receipt.
+ */
+export function connectDeadline(
+  session: { startedAt: string; endsAt: string },
+  deadline: number,
+  receivedAt: number,
+): number {
+  const length = Date.parse(session.endsAt) - Date.parse(session.startedAt);
+  const startedAt = Number.isFinite(length) && length > 0 ? deadline - length : receivedAt;
+  return Math.min(startedAt, receivedAt) + CONNECT_TIMEOUT_MS;
+}

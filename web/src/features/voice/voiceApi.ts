@@ -34,6 +34,29 @@ function showBalance(dispatch: (action: unknown) => unknown, remainingCredits: n
   );
 }
 
+/**
+ * After a start or an end: the reading's voice status and the balance the server answered with,
+ * in the cache at once. A failure is the caller's to show.
+ */
+async function showAnswer(
+  readingId: string,
+  {
+    dispatch,
+    queryFulfilled,
+  }: {
+    dispatch: (action: unknown) => unknown;
+    queryFulfilled: Promise<{ data: { voice: VoiceStatus; remainingCredits: number } }>;
+  },
+): Promise<void> {
+  try {
+    const { data } = await queryFulfilled;
+    dispatch(voiceApi.util.upsertQueryData('getVoice', readingId, data.voice));
+    showBalance(dispatch, data.remainingCredits);
+  } catch {
+    // the caller shows the error
+  }
+}
+
 export const voiceApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** The reading's voice guide: used, the running session and what the next one costs. */
@@ -50,15 +73,7 @@ export const voiceApi = api.injectEndpoints({
         body: {},
       }),
       invalidatesTags: (_result, _error, { readingId }) => changedBy(readingId),
-      async onQueryStarted({ readingId }, { dispatch, queryFulfilled }) {
-        try {
-          const { data } = await queryFulfilled;
-          dispatch(voiceApi.util.upsertQueryData('getVoice', readingId, data.voice));
-          showBalance(dispatch, data.remainingCredits);
-        } catch {
-          // the caller shows the error
-        }
-      },
+      onQueryStarted: ({ readingId }, lifecycle) => showAnswer(readingId, lifecycle),
     }),
     /** Ends a session; one that never connected gives its reactivation back. */
     endVoiceSession: build.mutation<VoiceSessionEnded, EndVoiceArgs>({
@@ -68,15 +83,7 @@ export const voiceApi = api.injectEndpoints({
         body: { reason },
       }),
       invalidatesTags: (_result, _error, { readingId }) => changedBy(readingId),
-      async onQueryStarted({ readingId }, { dispatch, queryFulfilled }) {
-        try {
-          const { data } = await queryFulfilled;
-          dispatch(voiceApi.util.upsertQueryData('getVoice', readingId, data.voice));
-          showBalance(dispatch, data.remainingCredits);
-        } catch {
-          // the caller shows the error
-        }
-      },
+      onQueryStarted: ({ readingId }, lifecycle) => showAnswer(readingId, lifecycle),
     }),
   }),
 });

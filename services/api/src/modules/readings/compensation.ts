@@ -37,7 +37,7 @@ export async function compensate<State>(saga: Compensation<State>): Promise<Comp
 
 /** The refund half of the gate, also run by recoveries on a failure whose refund a crash cut off. */
 export async function settleRefund<State>(
-  saga: Compensation<State>,
+  saga: Omit<Compensation<State>, 'fail'>,
   state: State,
 ): Promise<Compensated<State>> {
   if (!saga.refundOwed(state)) return { state, position: null };

@@ -1,8 +1,16 @@
 import type { ReadDb } from '@astra/projections';
+import type { Config } from '../../config.ts';
 import { type Ledger, systemContext } from '../../ledger/ledger.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { INTERRUPTED_AFTER_MS } from '../readings/recovery.ts';
 import { failVoiceSession, settleVoiceRefunds } from './sessions.ts';
+
+/**
+ * How long a start may be under way before the sweep takes it for cut off: longer than any start
+ * takes (the voice service's time-out, twice with its retry, and the ledger's steps). A request
+ * slower still that spends after the sweep failed its start gives that spend back itself.
+ */
+export const voiceStartCutOffMs = (config: Pick<Config, 'ELEVENLABS_TIMEOUT_MS'>) =>
+  2 * config.ELEVENLABS_TIMEOUT_MS + 60_000;
 
 /**
  * The voice sweep, run by the server's scheduler: ends the sessions whose time is up (the clock
@@ -10,7 +18,13 @@ import { failVoiceSession, settleVoiceRefunds } from './sessions.ts';
  * start takes: then refunded through the gate), and finishes refunds a crash cut off. The read
  * model only finds candidates; each reading's own stream decides, so runs may overlap.
  */
-export async function recoverVoiceSessions(ledger: Ledger, read: ReadDb, now: Date, log: Logger) {
+export async function recoverVoiceSessions(
+  ledger: Ledger,
+  read: ReadDb,
+  now: Date,
+  log: Logger,
+  startCutOffMs = voiceStartCutOffMs({ ELEVENLABS_TIMEOUT_MS: 10_000 }),
+) {
   const candidates = await read
     .selectFrom('usage_logs')
     .select(['log_id', 'user_id', 'voice'])
@@ -19,11 +33,14 @@ export async function recoverVoiceSessions(ledger: Ledger, read: ReadDb, now: Da
         eb.and([eb('voice_session_status', '=', 'active'), eb('voice_ends_at', '<=', now)]),
         eb.and([
           eb('voice_session_status', '=', 'requested'),
-          eb('voice_requested_at', '<', new Date(now.getTime() - INTERRUPTED_AFTER_MS)),
+          eb('voice_requested_at', '<', new Date(now.getTime() - startCutOffMs)),
         ]),
         eb('voice_refund_owed', '=', true),
       ]),
     )
+    // The longest due first, so rows that keep failing (logged below) cannot starve the others.
+    .orderBy('voice_ends_at')
+    .orderBy('voice_requested_at')
     .limit(500)
     .execute();
   let swept = 0;

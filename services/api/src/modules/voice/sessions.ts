@@ -32,8 +32,9 @@ export interface VoiceDeps extends Pick<AppDeps, 'ledger' | 'consistency' | 'clo
 const readingNotFound = () => notFound('Reading Not Found');
 const voiceUnavailable = () =>
   new HttpError(502, 'voice_unavailable', voiceMessages.providerFailed);
+/** The same Idempotency-Key again, for a session that failed or is over. */
 const sessionOver = () =>
-  new HttpError(409, 'voice_session_failed', 'This voice session could not be started');
+  new HttpError(409, 'voice_session_failed', 'This voice session failed or is over');
 
 const kindOfApp = new Map(
   (Object.entries(readingKinds) as [ReadingKind, { appId: number }][]).map(([kind, { appId }]) => [
@@ -50,13 +51,15 @@ const secondsBetween = (from: Date, to: string) =>
 export function voiceStatusOf(
   readingId: string,
   state: Reading,
-  config: VoiceDeps['config'],
+  deps: Pick<VoiceDeps, 'config' | 'voice'>,
   now: Date,
 ): VoiceStatus {
+  const { config } = deps;
   const { current, countedSessions, reactivations, creditsCharged, secondsUsed } = state.voice;
   const used = countedSessions > 0;
   return {
     readingId,
+    provider: deps.voice.provider,
     used,
     active:
       current?.phase === 'active'
@@ -99,7 +102,7 @@ export async function voiceStatus(deps: VoiceDeps, req: Request, readingId: stri
     { type: 'ExpireVoiceSession', now },
     req.context,
   );
-  return voiceStatusOf(readingId, state, deps.config, now);
+  return voiceStatusOf(readingId, state, deps, now);
 }
 
 type SessionRef = { readingId: string; userId: string; sessionId: string; spendId: string };
@@ -121,6 +124,15 @@ const voiceCompensation = (
       { type: 'FailVoiceSession', sessionId: session.sessionId, reason },
       context,
     ),
+  ...voiceRefund(ledger, session, context),
+});
+
+/** The refund half of the gate, for a failure or never-connected end recorded already. */
+const voiceRefund = (
+  ledger: Ledger,
+  session: SessionRef,
+  context: CommandContext,
+): Omit<Compensation<Reading>, 'fail'> => ({
   refundOwed: (state) => state.voice.refundsOwed.some((r) => r.sessionId === session.sessionId),
   refund: () => refundSpend(ledger, session, 'voice_failed', context),
   settle: (refunded) =>
@@ -151,10 +163,7 @@ export async function settleVoiceRefunds(
   for (const owed of state.voice.refundsOwed) {
     const session = { readingId, userId, sessionId: owed.sessionId, spendId: owed.spendId };
     // Recorded already (a failure, or an end that never connected): only the refund is left.
-    const settled = await settleRefund(
-      voiceCompensation(ledger, session, 'interrupted', context),
-      state,
-    );
+    const settled = await settleRefund(voiceRefund(ledger, session, context), state);
     state = settled.state;
     position = latestPosition(position, settled.position);
   }
@@ -276,6 +285,21 @@ export async function startVoiceSession(
     }
   }
 
+  /**
+   * After a failure of this session is recorded: gives back what this request spent, in case the
+   * sweep failed the start (and settled it with nothing to give back) before the spend landed.
+   * `RefundSpend` acts once per spend, so a refund already given is not given twice.
+   */
+  const refundOwnSpend = async () => {
+    if (claimed.spendId && claimed.creditsCharged > 0)
+      await refundSpend(
+        ledger,
+        { ...session, spendId: claimed.spendId },
+        'voice_failed',
+        req.context,
+      );
+  };
+
   const kind = kindOfApp.get(reading.appId ?? 0) ?? 'natal-chart';
   let agent: Awaited<ReturnType<VoiceService['connect']>>;
   try {
@@ -283,6 +307,7 @@ export async function startVoiceSession(
   } catch (error) {
     req.log.error({ err: error, readingId, kind }, 'The voice service could not start a session');
     const failed = await failVoiceSession(ledger, session, 'provider_failed', req.context);
+    await refundOwnSpend();
     await settleQuietly(deps.consistency, req, failed.position);
     throw voiceUnavailable();
   }
@@ -301,8 +326,11 @@ export async function startVoiceSession(
       req.context,
     );
   } catch (error) {
-    // Given up on meanwhile (by a recovery, which refunds it): this start came too late.
-    if (isDomainError(error) && error.code === 'voice_session_failed') throw voiceUnavailable();
+    // Given up on meanwhile by the sweep (its failure is recorded): this start came too late.
+    if (isDomainError(error) && error.code === 'voice_session_failed') {
+      await refundOwnSpend();
+      throw voiceUnavailable();
+    }
     throw error;
   }
   const current = started.state.voice.current;
@@ -310,7 +338,7 @@ export async function startVoiceSession(
   await settleQuietly(deps.consistency, req, started.position);
 
   const now = deps.clock();
-  const status = voiceStatusOf(readingId, started.state, config, now);
+  const status = voiceStatusOf(readingId, started.state, deps, now);
   const { firstName, text: context } = await readingContextOf(ledger, readingId);
   const dynamicVariables = {
     first_name: firstName || user.first_name || '',
@@ -343,7 +371,7 @@ export async function endVoiceSession(
   sessionId: string,
   reason: VoiceEndReason,
 ): Promise<VoiceSessionEnded> {
-  const { ledger, config } = deps;
+  const { ledger } = deps;
   const user = req.user!;
   await ownReading(ledger, user.id, readingId);
   let ended: Awaited<ReturnType<Ledger['reading']>>;
@@ -374,7 +402,7 @@ export async function endVoiceSession(
   return {
     reason: recorded.reason,
     secondsUsed: recorded.secondsUsed,
-    voice: voiceStatusOf(readingId, state, config, deps.clock()),
+    voice: voiceStatusOf(readingId, state, deps, deps.clock()),
     remainingCredits: balance,
     message:
       recorded.reason === 'time_up'
