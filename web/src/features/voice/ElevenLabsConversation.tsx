@@ -1,18 +1,9 @@
 import { type VoiceConnection, voiceMessages } from '@astra/contracts';
-import {
-  Badge,
-  Box,
-  Button,
-  chakra,
-  Heading,
-  HStack,
-  Spinner,
-  Stack,
-  Text,
-} from '@chakra-ui/react';
+import { Badge, Button, chakra, Heading, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
 import { ConversationProvider, useConversation } from '@elevenlabs/react';
 import { Mic, MicOff } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { ConversationLog } from './ConversationLog';
 import { askForMicrophone, type MicrophoneProblem, microphoneProblemOf } from './microphone';
 
 type ElevenLabsConnection = Extract<VoiceConnection, { provider: 'elevenlabs' }>;
@@ -181,32 +172,19 @@ function Conversation({
         )}
       </HStack>
       {lines.length > 0 && (
-        <Box
-          role="log"
-          aria-label="Conversation transcript"
-          borderWidth="1px"
-          borderColor="border"
-          rounded="md"
-          bg="bg.subtle"
-          p="3"
-          maxH="64"
-          overflowY="auto"
-          tabIndex={0}
-        >
-          <Stack as="ol" gap="2" listStyleType="none">
-            {lines.map((line) => (
-              <chakra.li key={line.id} fontSize="sm">
-                <chakra.span
-                  fontWeight="semibold"
-                  color={line.role === 'agent' ? 'brand.fg' : undefined}
-                >
-                  {line.role === 'agent' ? 'Guide: ' : 'You: '}
-                </chakra.span>
-                {line.text}
-              </chakra.li>
-            ))}
-          </Stack>
-        </Box>
+        <ConversationLog label="Conversation transcript">
+          {lines.map((line) => (
+            <chakra.li key={line.id} fontSize="sm">
+              <chakra.span
+                fontWeight="semibold"
+                color={line.role === 'agent' ? 'brand.fg' : undefined}
+              >
+                {line.role === 'agent' ? 'Guide: ' : 'You: '}
+              </chakra.span>
+              {line.text}
+            </chakra.li>
+          ))}
+        </ConversationLog>
       )}
       <Text fontSize="xs" color="fg.muted">
         Astra keeps no audio or transcript of this conversation; the voice service deletes its

@@ -1,7 +1,6 @@
 import { voiceMessages } from '@astra/contracts';
 import {
   Badge,
-  Box,
   Button,
   chakra,
   Field,
@@ -13,6 +12,7 @@ import {
 } from '@chakra-ui/react';
 import { Mic, MicOff, Pause, Play, Send, Square } from 'lucide-react';
 import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ConversationLog } from './ConversationLog';
 import { answerFromReading, readingPassages } from './readingAnswers';
 import {
   type SpeechRecognitionLike,
@@ -228,38 +228,24 @@ export default function OfflineGuide({ context, firstName }: OfflineGuideProps) 
         )}
       </Stack>
 
-      <Box
-        role="log"
-        aria-live="polite"
-        aria-label="Conversation with the offline guide"
-        borderWidth="1px"
-        borderColor="border"
-        rounded="md"
-        bg="bg.subtle"
-        p="3"
-        maxH="80"
-        overflowY="auto"
-        tabIndex={0}
-      >
-        <Stack as="ol" gap="3" listStyleType="none">
-          {exchanges.map((exchange) => (
-            <chakra.li key={exchange.id} display="flex" flexDirection="column" gap="1">
-              {exchange.question && (
-                <Text fontSize="sm">
-                  <chakra.span fontWeight="semibold">You: </chakra.span>
-                  {exchange.question}
-                </Text>
-              )}
-              <Text fontSize="sm" whiteSpace="pre-line">
-                <chakra.span fontWeight="semibold" color="brand.fg">
-                  Guide:{' '}
-                </chakra.span>
-                {exchange.answer}
+      <ConversationLog label="Conversation with the offline guide">
+        {exchanges.map((exchange) => (
+          <chakra.li key={exchange.id} display="flex" flexDirection="column" gap="1">
+            {exchange.question && (
+              <Text fontSize="sm">
+                <chakra.span fontWeight="semibold">You: </chakra.span>
+                {exchange.question}
               </Text>
-            </chakra.li>
-          ))}
-        </Stack>
-      </Box>
+            )}
+            <Text fontSize="sm" whiteSpace="pre-line">
+              <chakra.span fontWeight="semibold" color="brand.fg">
+                Guide:{' '}
+              </chakra.span>
+              {exchange.answer}
+            </Text>
+          </chakra.li>
+        ))}
+      </ConversationLog>
 
       <chakra.form onSubmit={onSubmit} display="flex" flexDirection="column" gap="2">
         <Field.Root>
