@@ -1,4 +1,5 @@
 import { adminStatsBenchmark } from './adminStats.ts';
+import { financeBenchmark } from './finance.ts';
 import { meLoadBenchmark } from './meLoad.ts';
 import { readingsBenchmark } from './readings.ts';
 import { rebuildBenchmark } from './rebuild.ts';
@@ -13,6 +14,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'web-bundle': webBundleBenchmark,
   readings: readingsBenchmark,
   'admin-stats': adminStatsBenchmark,
+  finance: financeBenchmark,
 };
 
 const wanted = process.argv.slice(2);

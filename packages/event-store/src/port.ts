@@ -41,10 +41,26 @@ export interface ReadStreamOptions {
   from?: bigint;
 }
 
+/**
+ * Which events of the global log a read delivers: those whose stream name starts with one of
+ * `streamPrefixes` and (when both are given) whose type is one of `types`. An empty or absent
+ * list does not filter. Positions stay global: a filtered read simply skips the other events.
+ */
+export interface ReadAllFilter {
+  streamPrefixes?: readonly string[];
+  types?: readonly string[];
+}
+
 export interface ReadAllOptions {
-  /** A checkpoint: only events with a position greater than this are read. */
+  /**
+   * Forwards, a checkpoint: only events with a position greater than this are read (default 0).
+   * Backwards, a bound: only events with a position less than this (default: from the newest).
+   */
   from?: bigint;
   batch?: number;
+  /** `forwards` (the default): oldest first. `backwards`: newest first. */
+  direction?: 'forwards' | 'backwards';
+  filter?: ReadAllFilter;
 }
 
 export interface SubscribeAllOptions {

@@ -52,6 +52,22 @@ const collect = async <T>(iterable: AsyncIterable<T>) => {
   return items;
 };
 
+/**
+ * Waits until readers of the log see `position`: PostgreSQL's stop below transactions still
+ * open anywhere on the server (other tests' too), so an event just appended can be a moment away.
+ */
+const visible = async (store: EventStore, position: bigint) => {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    for await (const newest of store.readAll({ direction: 'backwards', batch: 1 })) {
+      if (newest.position >= position) return;
+      break;
+    }
+    if (Date.now() > deadline) throw new Error(`position ${position} never became visible`);
+    await sleep(5);
+  }
+};
+
 export function eventStoreContract(
   name: string,
   open: () => Promise<ContractSubject>,
@@ -197,6 +213,159 @@ export function eventStoreContract(
         mine.has(e.stream),
       );
       expect(resumed.map((e) => e.type)).toEqual(['A3']);
+    });
+
+    it('filters the global log by stream prefix and by type, keeping global positions', async () => {
+      const { store } = await fresh();
+      // Names of this test only: the store may hold other tests' events.
+      const tag = randomUUID().replace(/-/g, '');
+      const credits = `${tag}credits-`;
+      const a = `${credits}${randomUUID()}`;
+      const b = `${credits}${randomUUID()}`;
+      const user = `${tag}user-${randomUUID()}`;
+      // Not under `${tag}credits-`: a prefix is no pattern (`_` and `%` are plain characters).
+      const lookalike = `${tag}credits_${randomUUID()}`;
+      const percent = `${tag}cred%ts-${randomUUID()}`;
+      const [opened, granted, spent] = [`Opened${tag}`, `Granted${tag}`, `Spent${tag}`];
+      await store.append(a, [event(opened), event(granted)], { expected: 'no_stream' });
+      await store.append(user, [event(`Registered${tag}`)], { expected: 'no_stream' });
+      await store.append(lookalike, [event(granted)], { expected: 'no_stream' });
+      await store.append(b, [event(opened)], { expected: 'no_stream' });
+      await store.append(percent, [event(spent)], { expected: 'no_stream' });
+      await store.append(a, [event(spent)], { expected: 1n });
+      await visible(
+        store,
+        (await store.append(b, [event(granted), event(spent)], { expected: 0n })).position,
+      );
+
+      const everything = (await collect(store.readAll())).filter((e) => e.stream.startsWith(tag));
+      const positionOf = new Map(everything.map((e) => [e.id, e.position]));
+      const expected = (keep: (e: RecordedEvent) => boolean) =>
+        everything.filter(keep).map((e) => [e.stream, e.type]);
+      const shown = (events: RecordedEvent[]) => events.map((e) => [e.stream, e.type]);
+      const inCredits = (e: RecordedEvent) => e.stream.startsWith(credits);
+
+      for (const batch of [1, 2, 1000]) {
+        const byStream = await collect(
+          store.readAll({ batch, filter: { streamPrefixes: [credits] } }),
+        );
+        expect(shown(byStream), `batch ${batch}`).toEqual(expected(inCredits));
+        expect(byStream.every((e) => positionOf.get(e.id) === e.position)).toBe(true);
+
+        const byType = await collect(store.readAll({ batch, filter: { types: [granted, spent] } }));
+        expect(shown(byType), `batch ${batch}`).toEqual(
+          expected((e) => e.type === granted || e.type === spent),
+        );
+        expect(byType.every((e) => positionOf.get(e.id) === e.position)).toBe(true);
+
+        const both = await collect(
+          store.readAll({ batch, filter: { streamPrefixes: [credits], types: [granted, spent] } }),
+        );
+        expect(shown(both), `batch ${batch}`).toEqual(
+          expected((e) => inCredits(e) && (e.type === granted || e.type === spent)),
+        );
+      }
+
+      // One stream is a prefix too; several prefixes; resuming after a position of the filter.
+      expect(shown(await collect(store.readAll({ filter: { streamPrefixes: [a] } })))).toEqual([
+        [a, opened],
+        [a, granted],
+        [a, spent],
+      ]);
+      const several = await collect(
+        store.readAll({ filter: { streamPrefixes: [`${tag}user-`, percent, lookalike] } }),
+      );
+      expect(shown(several)).toEqual(
+        expected((e) => e.stream === user || e.stream === percent || e.stream === lookalike),
+      );
+      const spends = await collect(store.readAll({ filter: { types: [spent] } }));
+      expect(spends).toHaveLength(3);
+      const afterFirst = await collect(
+        store.readAll({ from: spends[0]!.position, batch: 1, filter: { types: [spent] } }),
+      );
+      expect(afterFirst.map((e) => e.id)).toEqual(spends.slice(1).map((e) => e.id));
+      // Empty lists do not filter; a type nobody wrote reads nothing.
+      const unfiltered = await collect(
+        store.readAll({
+          from: everything[0]!.position - 1n,
+          filter: { types: [], streamPrefixes: [] },
+        }),
+      );
+      expect(shown(unfiltered.filter((e) => e.stream.startsWith(tag)))).toEqual(
+        expected(() => true),
+      );
+      expect(await collect(store.readAll({ filter: { types: [`Never${tag}`] } }))).toEqual([]);
+    });
+
+    it('reads the global log backwards, newest first, before a position, filtered or not', async () => {
+      const { store } = await fresh();
+      const tag = randomUUID().replace(/-/g, '');
+      const a = `${tag}a-${randomUUID()}`;
+      const b = `${tag}b-${randomUUID()}`;
+      const [one, two] = [`One${tag}`, `Two${tag}`];
+      await store.append(a, [event(one), event(two)], { expected: 'no_stream' });
+      await store.append(b, [event(one)], { expected: 'no_stream' });
+      await store.append(a, [event(one)], { expected: 1n });
+      await visible(
+        store,
+        (await store.append(b, [event(two), event(two)], { expected: 0n })).position,
+      );
+      const forwards = (await collect(store.readAll({ filter: { streamPrefixes: [tag] } }))).map(
+        (e) => [e.id, e.position] as const,
+      );
+      expect(forwards).toHaveLength(6);
+      const newestFirst = [...forwards].reverse();
+
+      for (const batch of [1, 2, 1000]) {
+        // Unfiltered: the newest events of the log are these (nothing was appended since).
+        const latest: RecordedEvent[] = [];
+        for await (const e of store.readAll({ direction: 'backwards', batch })) {
+          if (e.stream.startsWith(tag)) latest.push(e);
+          if (latest.length === newestFirst.length) break;
+        }
+        expect(
+          latest.map((e) => [e.id, e.position]),
+          `batch ${batch}`,
+        ).toEqual(newestFirst);
+
+        const mine = await collect(
+          store.readAll({ direction: 'backwards', batch, filter: { streamPrefixes: [tag] } }),
+        );
+        expect(mine.map((e) => [e.id, e.position])).toEqual(newestFirst);
+
+        // `from` is exclusive: events before it.
+        const before = await collect(
+          store.readAll({
+            direction: 'backwards',
+            from: newestFirst[2]![1],
+            batch,
+            filter: { streamPrefixes: [tag] },
+          }),
+        );
+        expect(before.map((e) => e.id)).toEqual(newestFirst.slice(3).map(([id]) => id));
+
+        const twos = await collect(
+          store.readAll({ direction: 'backwards', batch, filter: { types: [two] } }),
+        );
+        expect(twos.map((e) => [e.stream, e.type])).toEqual([
+          [b, two],
+          [b, two],
+          [a, two],
+        ]);
+        const onesOfB = await collect(
+          store.readAll({
+            direction: 'backwards',
+            batch,
+            filter: { types: [one], streamPrefixes: [b] },
+          }),
+        );
+        expect(onesOfB.map((e) => [e.stream, e.type, e.revision])).toEqual([[b, one, 0n]]);
+      }
+      expect(
+        await collect(
+          store.readAll({ direction: 'backwards', from: 0n, filter: { streamPrefixes: [tag] } }),
+        ),
+      ).toEqual([]);
     });
 
     it('subscribes: catches up, then delivers live appends, and resumes from a checkpoint', async () => {

@@ -99,19 +99,49 @@ class FakeClient {
     })();
   }
 
+  /** Whether a backwards read from an event's position returns that event (both are handled). */
+  backwardsIncludesFrom = true;
+  readonly filters: unknown[] = [];
+
   readAll({
     fromPosition = 'start',
     maxCount = Number.MAX_SAFE_INTEGER,
+    direction = 'forwards',
+    filter,
   }: {
-    fromPosition?: { commit: bigint; prepare: bigint } | 'start';
+    fromPosition?: { commit: bigint; prepare: bigint } | 'start' | 'end';
     maxCount?: number;
+    direction?: Direction;
+    filter?: { filterOn: 'eventType' | 'streamName'; regex?: string; prefixes?: string[] };
   } = {}) {
-    this.calls.push('readAll');
+    this.calls.push(direction === 'forwards' ? 'readAll' : 'readAll backwards');
+    this.filters.push(filter);
     // Guards the test against a reader that never advances.
     if (++this.readAllCalls > 50) throw new Error('fake: more than 50 readAll calls');
-    const from = fromPosition === 'start' ? -1n : fromPosition.commit;
-    // Reads are inclusive: an event at exactly `fromPosition` is returned again.
-    const page = this.log.filter((e) => e.position!.commit >= from).slice(0, maxCount);
+    // The server filters before it counts: `maxCount` events that match.
+    const matches = (e: Stored) => {
+      if (!filter) return true;
+      const value = filter.filterOn === 'eventType' ? e.type : e.streamId;
+      return filter.regex !== undefined
+        ? new RegExp(filter.regex).test(value)
+        : (filter.prefixes ?? []).some((prefix) => value.startsWith(prefix));
+    };
+    const commit = (e: Stored) => e.position!.commit;
+    let page: Stored[];
+    if (direction === 'forwards') {
+      const from =
+        fromPosition === 'start' ? -1n : fromPosition === 'end' ? 1n << 62n : fromPosition.commit;
+      // Reads are inclusive: an event at exactly `fromPosition` is returned again.
+      page = this.log.filter((e) => commit(e) >= from && matches(e));
+    } else {
+      const from =
+        fromPosition === 'end' ? 1n << 62n : fromPosition === 'start' ? -1n : fromPosition.commit;
+      page = this.log
+        .filter((e) => (this.backwardsIncludesFrom ? commit(e) <= from : commit(e) < from))
+        .filter(matches)
+        .reverse();
+    }
+    page = page.slice(0, maxCount);
     return (async function* () {
       for (const e of page) yield { event: e };
     })();
@@ -215,6 +245,90 @@ describe('KurrentDB adapter logic, against a fake client (no server)', () => {
     fake.readAllCalls = 0;
     const resumed = await collect(store.readAll({ from: one[1]!.position, batch: 1 }));
     expect(resumed.map((e) => e.type)).toEqual(['E2', 'E3', 'E4']);
+  });
+
+  it('readAll filters on the server by type (exactly) or by stream prefix, the other here', async () => {
+    const fake = new FakeClient();
+    const store = storeOn(fake);
+    const a = `credits-${randomUUID()}`;
+    const b = `user-${randomUUID()}`;
+    await store.append(a, [{ type: 'Spent', data: {} }], { expected: 'no_stream' });
+    await store.append(b, [{ type: 'Spent', data: {} }], { expected: 'no_stream' });
+    await store.append(a, [{ type: 'SpentMore', data: {} }], { expected: 0n });
+    await store.append(`$$${a}`, [{ type: '$metadata', data: {} }], { expected: 'any' });
+    await store.append(a, [{ type: 'Sp.nt', data: {} }], { expected: 1n });
+    await store.append(a, [{ type: 'Spent', data: {} }], { expected: 2n });
+    const shown = (events: { stream: string; type: string }[]) =>
+      events.map((e) => `${e.stream === a ? 'a' : e.stream === b ? 'b' : e.stream} ${e.type}`);
+
+    for (const batch of [1, 2, 100]) {
+      fake.readAllCalls = 0;
+      // A type is matched whole and literally: `Spent` is not `SpentMore`, `Sp.nt` is no pattern.
+      expect(shown(await collect(store.readAll({ batch, filter: { types: ['Spent'] } })))).toEqual([
+        'a Spent',
+        'b Spent',
+        'a Spent',
+      ]);
+      expect(
+        shown(
+          await collect(
+            store.readAll({ batch, filter: { types: ['Spent'], streamPrefixes: ['credits-'] } }),
+          ),
+        ),
+      ).toEqual(['a Spent', 'a Spent']);
+      expect(shown(await collect(store.readAll({ batch, filter: { types: ['Sp.nt'] } })))).toEqual([
+        'a Sp.nt',
+      ]);
+      // Stream prefixes alone: the server's filter; system events stay out.
+      expect(
+        shown(
+          await collect(store.readAll({ batch, filter: { streamPrefixes: ['credits-', '$$'] } })),
+        ),
+      ).toEqual(['a Spent', 'a SpentMore', 'a Sp.nt', 'a Spent']);
+    }
+    expect(fake.filters.at(-1)).toMatchObject({
+      filterOn: 'streamName',
+      prefixes: ['credits-', '$$'],
+    });
+    await collect(store.readAll({ filter: { types: ['Sp.nt', 'A|B'] } }));
+    expect(fake.filters.at(-1)).toMatchObject({
+      filterOn: 'eventType',
+      regex: '^(?:Sp\\.nt|A\\|B)$',
+    });
+    await collect(store.readAll());
+    expect(fake.filters.at(-1)).toMatchObject({ filterOn: 'eventType', regex: '^[^$].*' });
+  });
+
+  it('readAll backwards pages newest first before a position, whether or not the server repeats it', async () => {
+    for (const includes of [true, false]) {
+      const fake = new FakeClient();
+      fake.backwardsIncludesFrom = includes;
+      const store = storeOn(fake);
+      for (let i = 0; i < 5; i++) {
+        await store.append(`s-${randomUUID()}`, [{ type: i % 2 ? 'Odd' : 'Even', data: { i } }], {
+          expected: 'no_stream',
+        });
+      }
+      const newestFirst = fake.log
+        .map((e) => e.type + String((e.data as { i: number }).i))
+        .reverse();
+      const label = (e: { type: string; data: unknown }) =>
+        e.type + String((e.data as { i: number }).i);
+      for (const batch of [1, 2, 100]) {
+        fake.readAllCalls = 0;
+        const all = await collect(store.readAll({ direction: 'backwards', batch }));
+        expect(all.map(label), `batch ${batch}`).toEqual(newestFirst);
+        const before = await collect(
+          store.readAll({ direction: 'backwards', batch, from: all[1]!.position }),
+        );
+        expect(before.map(label)).toEqual(newestFirst.slice(2));
+        const evens = await collect(
+          store.readAll({ direction: 'backwards', batch, filter: { types: ['Even'] } }),
+        );
+        expect(evens.map(label)).toEqual(['Even4', 'Even2', 'Even0']);
+      }
+      expect(await collect(store.readAll({ direction: 'backwards', from: 0n }))).toEqual([]);
+    }
   });
 
   it('never returns a made-up position: reads it back when the append result has none', async () => {

@@ -2,6 +2,7 @@ export * from './credits/index.ts';
 export * from './dates.ts';
 export * from './decider.ts';
 export * from './feedback/feedback.ts';
+export * from './finance/index.ts';
 export * from './payments/stripeEvent.ts';
 export * from './readings/index.ts';
 export * from './registration/emailRegistry.ts';

@@ -776,6 +776,101 @@ describe('purchase refund (Stripe charge.refunded)', () => {
   });
 });
 
+describe('subscription payment refund (Stripe charge.refunded of an invoice)', () => {
+  /** Stripe's refund of the invoice that paid Starter's November for `sub_1`. */
+  const refund = (
+    refundedMinor: number,
+    { period = '2026-11', subscriptionId = 'sub_1', invoiceId = 'in_1' } = {},
+  ): CreditCommand => ({
+    type: 'RecordPaymentRefund',
+    paymentIntentId: 'pi_inv_1',
+    chargeId: 'ch_inv_1',
+    refundedMinor,
+    paidMinor: 999,
+    currency: 'usd',
+    invoiceId,
+    subscriptionId,
+    period,
+  });
+  const refunded = (amountMinor: number, refundedMinor: number): CreditEvent => ({
+    type: 'PaymentRefunded',
+    data: {
+      paymentIntentId: 'pi_inv_1',
+      chargeId: 'ch_inv_1',
+      amountMinor,
+      refundedMinor,
+      currency: 'usd',
+      invoiceId: 'in_1',
+      subscriptionId: 'sub_1',
+    },
+  });
+  const paidMonth = [opened, free(10), activated(), month('2026-11')];
+
+  it('records the first refund of a paid month, and keeps its credits', () => {
+    given(paidMonth)
+      .when(refund(999))
+      .then([refunded(999, 999)]);
+    const after = fold(creditAccountDecider, [...paidMonth, refunded(999, 999)]);
+    expect(after.balance).toBe(70);
+    expect(lotTotals(after.lots)).toMatchObject({ subscription: 60, free: 10 });
+    expect(after.refundedMinor).toEqual({ pi_inv_1: 999 });
+  });
+  it('records a partial refund, then only the new money of a larger one', () => {
+    given(paidMonth)
+      .when(refund(300))
+      .then([refunded(300, 300)]);
+    given([...paidMonth, refunded(300, 300)])
+      .when(refund(999))
+      .then([refunded(699, 999)]);
+  });
+  it('records nothing for a redelivery, or a late event with a smaller total', () => {
+    given([...paidMonth, refunded(300, 300)])
+      .when(refund(300))
+      .thenNothingHappens();
+    given([...paidMonth, refunded(300, 300), refunded(699, 999)])
+      .when(refund(999))
+      .thenNothingHappens();
+    given([...paidMonth, refunded(999, 999)])
+      .when(refund(300))
+      .thenNothingHappens();
+  });
+  it('refuses the refund of a payment this account was never credited for', () => {
+    // A month not granted here (an invoice we refused and gave back), another subscription's
+    // month, an account without a subscription month at all.
+    given(paidMonth)
+      .when(refund(999, { period: '2026-12', invoiceId: 'in_2' }))
+      .thenThrows(
+        'unknown_payment',
+        'No month of this account was paid by invoice in_2 (2026-12)',
+        {
+          invoiceId: 'in_2',
+          period: '2026-12',
+        },
+      );
+    given(paidMonth)
+      .when(refund(999, { subscriptionId: 'sub_2' }))
+      .thenThrows('unknown_payment');
+    given([opened, free(10)])
+      .when(refund(999))
+      .thenThrows('unknown_payment');
+    given([]).when(refund(999)).thenThrows('user_not_found');
+  });
+  it('records the money on a closed account too: it went back whatever became of the credits', () => {
+    const closed: CreditEvent[] = [
+      { type: 'SubscriptionEnded', data: { reason: 'account_deleted' } },
+      { type: 'CreditsForfeited', data: { amount: 70, reason: 'account_deleted' } },
+      { type: 'CreditAccountClosed', data: { reason: 'account_deleted' } },
+    ];
+    given([...paidMonth, ...closed])
+      .when(refund(999))
+      .then([refunded(999, 999)]);
+  });
+  it('refuses refunds that are not a part of what was paid', () => {
+    for (const refundedMinor of [-1, 1000, 2.5])
+      given(paidMonth).when(refund(refundedMinor)).thenThrows('invalid_amount');
+  });
+});
+
 describe('credit lots', () => {
   it('spends subscription credits first, then free, then promotional, then purchased, oldest first', () => {
     const promo: CreditEvent = {

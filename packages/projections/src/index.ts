@@ -6,6 +6,10 @@ export {
   type ReadDb,
   readModels,
 } from './database.ts';
+export * from './finance/balanceAt.ts';
+export * from './finance/creditLog.ts';
+export * from './finance/ledgerExport.ts';
+export * from './finance/monthlyReport.ts';
 export { migrateReadModels } from './migrations/index.ts';
 export { PolledProgress, PositionWaiters, type ProjectionProgress } from './progress.ts';
 export * from './projections/index.ts';

@@ -1,10 +1,14 @@
 import type { CreditEvent } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import {
+  type AccountMoney,
   balanceChange,
+  bookMoney,
   type CreditAccount,
   creditAccountDecider,
+  deferredOf,
   evolveVoice,
+  initialAccountMoney,
   initialVoice,
   lotsBalance,
   lotTotals,
@@ -16,6 +20,7 @@ import {
 import type { Kysely } from 'kysely';
 import { checkpointOf } from './checkpoints.ts';
 import { READ_SCHEMA, readModels } from './database.ts';
+import { RefundedSpends } from './finance/ledgerExport.ts';
 import { allProjections } from './projections/index.ts';
 
 export interface VerifyReport {
@@ -29,6 +34,20 @@ export interface VerifyReport {
   voiceReactivations: { count: number; credits: number };
   /** Projections whose checkpoint stayed behind the head (a failed or stopped projector). */
   behind: { name: string; position: bigint; head: bigint }[];
+  /**
+   * The money invariant per currency (minor units, alphabetical): cash to date (payments less
+   * refunds) = recognized to date + deferred now (the value of the paid credits the accounts'
+   * lots hold). A difference is listed in `differences`.
+   */
+  money: MoneyInvariant[];
+}
+
+export interface MoneyInvariant {
+  currency: string;
+  cashToDate: number;
+  recognizedToDate: number;
+  /** The value the lots hold at the end of the replay. */
+  deferred: number;
 }
 
 export interface VerifyOptions {
@@ -102,6 +121,19 @@ export async function verifyLedger(
   // Voice reactivations from both sides: the credit streams' spends, the readings' sessions.
   const voiceSpends = new Map<string, VoiceSpend>();
   const readingVoices = new Map<string, Voice>();
+  // The money behind the credits, by the ledger's own money fold (`bookMoney`), per account,
+  // with each event's effects summed by currency.
+  const money = new Map<string, AccountMoney>();
+  const booked = new Map<string, { cash: number; recognized: number; deferred: number }>();
+  const bookedIn = (currency: string) => {
+    let sums = booked.get(currency);
+    if (!sums) {
+      sums = { cash: 0, recognized: 0, deferred: 0 };
+      booked.set(currency, sums);
+    }
+    return sums;
+  };
+  const spends = await RefundedSpends.load(store);
   // The whole log is read: its last position is the head every projection must reach.
   let head = 0n;
   for await (const event of store.readAll()) {
@@ -130,6 +162,17 @@ export async function verifyLedger(
       credit,
     );
     accounts.set(userId, state);
+    let books = money.get(userId);
+    if (!books) {
+      books = initialAccountMoney();
+      money.set(userId, books);
+    }
+    if (spends.needsSpend(event)) await spends.restoreSpend(event, books);
+    const effect = bookMoney(books, credit);
+    spends.keepSmall(books);
+    if (effect.cash) bookedIn(effect.cash.currency).cash += effect.cash.minor;
+    for (const { currency, minor } of effect.recognized) bookedIn(currency).recognized += minor;
+    for (const { currency, minor } of effect.deferred) bookedIn(currency).deferred += minor;
     if (event.position > snapshot.entriesAt) continue;
     expected.set(event.id, {
       userId,
@@ -213,6 +256,7 @@ export async function verifyLedger(
   );
   const voiceReactivations = compareVoice(voiceSpends, readingVoices, closed, differences);
   return {
+    money: compareMoney(booked, money, differences),
     voiceReactivations,
     accounts: accounts.size,
     events: expected.size,
@@ -221,6 +265,44 @@ export async function verifyLedger(
     head,
     behind: await projectionsBehind(db, head, lagGraceMs),
   };
+}
+
+/**
+ * The money invariant in each currency: cash to date = recognized to date + deferred, where
+ * deferred is both the sum of the events' deferred effects and the value the lots hold at the
+ * end (the two must agree, to the minor unit).
+ */
+function compareMoney(
+  booked: Map<string, { cash: number; recognized: number; deferred: number }>,
+  accounts: Map<string, AccountMoney>,
+  differences: string[],
+): MoneyInvariant[] {
+  const held = new Map<string, number>();
+  for (const account of accounts.values()) {
+    if (account.values.size === 0) continue;
+    for (const { currency, minor } of deferredOf(account))
+      held.set(currency, (held.get(currency) ?? 0) + minor);
+  }
+  const currencies = [...new Set([...booked.keys(), ...held.keys()])].sort();
+  return currencies.map((currency) => {
+    const { cash, recognized, deferred } = booked.get(currency) ?? {
+      cash: 0,
+      recognized: 0,
+      deferred: 0,
+    };
+    const lots = held.get(currency) ?? 0;
+    if (cash !== recognized + deferred) {
+      differences.push(
+        `money ${currency}: cash to date ${cash} ≠ recognized to date ${recognized} + deferred ${deferred} (minor units, off by ${cash - recognized - deferred})`,
+      );
+    }
+    if (deferred !== lots) {
+      differences.push(
+        `money ${currency}: the events deferred ${deferred}, the lots hold ${lots} (minor units, off by ${deferred - lots})`,
+      );
+    }
+    return { currency, cashToDate: cash, recognizedToDate: recognized, deferred: lots };
+  });
 }
 
 interface VoiceSpend {

@@ -14,6 +14,7 @@ import { adminRoutes } from './modules/admin/routes.ts';
 import { APPLE_CALLBACK_ROUTE, authRoutes } from './modules/auth/routes.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { feedbackRoutes } from './modules/feedback/routes.ts';
+import { financeRoutes } from './modules/finance/routes.ts';
 import { checkoutRoutes, localCheckoutRoutes } from './modules/payments/checkoutRoutes.ts';
 import { subscriptionRoutes } from './modules/payments/subscriptionRoutes.ts';
 import { stripeWebhookRoutes } from './modules/payments/webhookRoutes.ts';
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps) {
   if (deps.payments.localCheckout) api.use(localCheckoutRoutes(deps.payments.localCheckout));
   api.use(subscriptionRoutes(deps));
   api.use(adminRoutes(deps));
+  api.use(financeRoutes(deps));
   api.use(apiNotFound);
   api.use(errorHandler);
   app.use('/api', api);

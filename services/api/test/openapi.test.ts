@@ -510,6 +510,16 @@ const notProducedHere = [
   'GET /api/admin/users 400 invalid_request',
   'GET /api/admin/session 403 admin_required',
   'POST /api/admin/lock 403 admin_required',
+  // Audit and finance: services/api/test/audit.test.ts and finance.test.ts make each of them.
+  'GET /api/admin/ledger 400 invalid_request',
+  'GET /api/admin/activity 400 invalid_request',
+  'POST /api/admin/projections/rebuild 409 rebuild_running',
+  'GET /api/admin/exports/ledger 400 invalid_request',
+  'GET /api/admin/exports/ledger/checksum 400 invalid_request',
+  'GET /api/admin/reports/monthly 400 invalid_request',
+  'GET /api/admin/balance 400 invalid_request',
+  'GET /api/admin/users/{id}/balance 400 invalid_request',
+  'GET /api/admin/users/{id}/balance 404 not_found',
   // The voice guide's answers: services/api/test/voice.test.ts makes each of them.
   'GET /api/readings/{id}/voice 404 not_found',
   'POST /api/readings/{id}/voice/sessions 400 invalid_request',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { postgresReachable } from '@astra/event-store/testing';
+import { streams } from '@astra/ledger';
 import { verifyLedger } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import {
   packCheckout,
   paidInvoice,
   refundedCharge,
+  refundedInvoiceCharge,
   uid,
   webhookSigner,
 } from './stripeWebhooks.ts';
@@ -26,6 +28,16 @@ import {
 const WEBHOOK_SECRET = 'whsec_test_money_secret';
 const signed = webhookSigner(WEBHOOK_SECRET);
 const member = (server: TestServer) => memberOf(server, 'money');
+
+/** The events of an account's credit stream, as the finance replay reads them. */
+const creditEvents = async (server: TestServer, userId: string) => {
+  const events: { type: string; data: Record<string, any> }[] = [];
+  for await (const event of server.deps.ledger.store.readStream(streams.credits(userId)))
+    events.push({ type: event.type, data: event.data as Record<string, any> });
+  return events;
+};
+const eventsOf = async (server: TestServer, userId: string, type: string) =>
+  (await creditEvents(server, userId)).filter((e) => e.type === type).map((e) => e.data);
 
 const ledgerTypes = async (client: Client) =>
   ((await client.get('/api/me/ledger')).body.items as { type: string; amount: number }[]).map(
@@ -539,6 +551,344 @@ describe('money that must stop, through Stripe’s API (a loopback double)', () 
       new Set([`refund-invoice-${late.id}`]),
     );
   });
+  it('leaves the ledger verified: the read models equal a replay of the log', async () => {
+    const report = await verifyLedger(server.deps.ledger.store, server.deps.db);
+    expect(report.differences).toEqual([]);
+    expect(report.behind).toEqual([]);
+  });
+});
+
+describe('money on the ledger: what was paid, and the Stripe ids behind it', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  });
+  afterAll(() => server?.close());
+
+  it('records a pack’s amount and every id of its checkout session on the grant', async () => {
+    const { client, id } = await member(server);
+    const session = packCheckout(id, 2, { amountTotal: 1650, currency: 'eur' });
+    const event = signed('checkout.session.completed', session);
+    expect((await deliver(server, event)).body.outcome).toBe('granted');
+    const eventId = JSON.parse(event.payload).id;
+    const reference = {
+      checkoutSessionId: session.id,
+      paymentIntentId: session.payment_intent,
+      customerId: session.customer,
+      stripeEventId: eventId,
+    };
+    expect(await eventsOf(server, id, 'CreditsGranted')).toEqual([
+      expect.objectContaining({
+        amount: 100,
+        reference,
+        // Stripe's amount (a coupon, a currency of its own), never our price table's 17.99.
+        payment: { amountMinor: 1650, currency: 'eur' },
+      }),
+    ]);
+    const entries = (await client.get('/api/me/ledger')).body.items;
+    expect(entries.find((e: { type: string }) => e.type === 'CreditsGranted').reference).toEqual(
+      reference,
+    );
+  });
+
+  it('records a month’s amount, invoice, subscription, payment and customer on the grant', async () => {
+    const { id } = await member(server);
+    const subscriptionId = `sub_${uid()}`;
+    const paymentIntent = `pi_${uid()}`;
+    const invoice = paidInvoice(id, 1, subscriptionId, '2026-11-21T10:00:00Z', {
+      paymentIntent,
+      amountPaid: 899,
+    });
+    expect((await deliver(server, signed('invoice.paid', invoice))).body.outcome).toBe('renewed');
+    expect(await eventsOf(server, id, 'MonthlyCreditsGranted')).toEqual([
+      expect.objectContaining({
+        amount: 60,
+        reference: {
+          invoiceId: invoice.id,
+          subscriptionId,
+          paymentIntentId: paymentIntent,
+          customerId: invoice.customer,
+        },
+        payment: { amountMinor: 899, currency: 'usd' },
+      }),
+    ]);
+  });
+
+  it('takes the charge of an older API version’s invoice, and no payment id the invoice does not name', async () => {
+    const { id } = await member(server);
+    const subscriptionId = `sub_${uid()}`;
+    // Before 2025-03-31.basil the invoice named its payment intent and charge itself.
+    const { payments: _payments, ...legacy } = paidInvoice(
+      id,
+      1,
+      subscriptionId,
+      '2026-11-21T10:00:00Z',
+    );
+    const older = { ...legacy, payment_intent: `pi_${uid()}`, charge: `ch_${uid()}` };
+    await deliver(server, signed('invoice.paid', older));
+    // Without `payments` (not included in the event) the month names what it has; nothing is
+    // fetched for an id (this server has no Stripe to ask).
+    const { payments: _none, ...bare } = paidInvoice(id, 1, subscriptionId, '2026-12-21T10:00:00Z');
+    await deliver(server, signed('invoice.paid', bare));
+    expect((await eventsOf(server, id, 'MonthlyCreditsGranted')).map((e) => e.reference)).toEqual([
+      {
+        invoiceId: older.id,
+        subscriptionId,
+        paymentIntentId: older.payment_intent,
+        chargeId: older.charge,
+        customerId: older.customer,
+      },
+      { invoiceId: bare.id, subscriptionId, customerId: bare.customer },
+    ]);
+  });
+
+  it('reads old grants without amounts or ids as they were written', async () => {
+    const userId = randomUUID();
+    const context = { actor: { kind: 'system' as const }, correlationId: userId };
+    await server.deps.ledger.credits(userId, { type: 'OpenAccount', userId }, context);
+    // A grant as written before money was recorded: no payment, a reference without customer.
+    await server.deps.ledger.credits(
+      userId,
+      {
+        type: 'GrantCredits',
+        grantId: 'checkout:cs_old',
+        kind: 'purchase',
+        amount: 40,
+        reason: 'Starter credit pack',
+        tierId: 1,
+        reference: { checkoutSessionId: 'cs_old', paymentIntentId: 'pi_old' },
+      },
+      context,
+    );
+    const refund = refundedCharge(userId, 'pi_old', 799, 799);
+    expect((await deliver(server, signed('charge.refunded', refund))).body.outcome).toBe(
+      'reversed',
+    );
+    expect((await server.deps.ledger.creditAccountOf(userId)).state.balance).toBe(0);
+    expect(await eventsOf(server, userId, 'CreditsGranted')).toEqual([
+      expect.not.objectContaining({ payment: expect.anything() }),
+    ]);
+  });
+
+  it('leaves a refunded charge alone when the local gateway finds no invoice for it', async () => {
+    const before = await eventCount(server);
+    const charge = refundedInvoiceCharge(`pi_${uid()}`, 999, 999);
+    const answer = await deliver(server, signed('charge.refunded', charge));
+    expect(answer).toMatchObject({ status: 200, body: { outcome: 'not a purchase of ours' } });
+    expect(await eventCount(server)).toBe(before + 1); // its `stripe-{id}` record only
+  });
+  it('leaves the ledger verified: the read models equal a replay of the log', async () => {
+    const report = await verifyLedger(server.deps.ledger.store, server.deps.db);
+    expect(report.differences).toEqual([]);
+    expect(report.behind).toEqual([]);
+  });
+});
+
+describe('the local checkout records its own money like Stripe’s', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  });
+  afterAll(() => server?.close());
+
+  it('records the amount and ids of a pack and of a subscription month paid on the local page', async () => {
+    const { client, id } = await member(server);
+    const pack = await client.post('/api/checkout', { tierId: 2, isSubscription: false });
+    expect((await client.post(`/api/checkout/local/${pack.body.sessionId}/pay`)).status).toBe(200);
+    const monthly = await client.post('/api/checkout', { tierId: 1, isSubscription: true });
+    expect((await client.post(`/api/checkout/local/${monthly.body.sessionId}/pay`)).status).toBe(
+      200,
+    );
+    const [grant] = await eventsOf(server, id, 'CreditsGranted');
+    // Its own amount: the row it sold (Explorer pack, 17.99), as the session it sends says.
+    expect(grant).toMatchObject({
+      amount: 100,
+      payment: { amountMinor: 1799, currency: 'usd' },
+      reference: {
+        checkoutSessionId: pack.body.sessionId,
+        paymentIntentId: expect.stringMatching(/^pi_local_/),
+        stripeEventId: expect.stringMatching(/^evt_local_/),
+      },
+    });
+    const [month] = await eventsOf(server, id, 'MonthlyCreditsGranted');
+    expect(month).toMatchObject({
+      amount: 60,
+      payment: { amountMinor: 999, currency: 'usd' },
+      reference: {
+        invoiceId: expect.stringMatching(/^in_local_/),
+        subscriptionId: expect.stringMatching(/^sub_local_/),
+        paymentIntentId: expect.stringMatching(/^pi_local_/),
+      },
+    });
+  });
+});
+
+describe('refunds of subscription payments, through Stripe’s API (a loopback double)', () => {
+  let server: TestServer;
+  let double: Awaited<ReturnType<typeof startStripeDouble>>;
+  /** Stripe's invoices by the payment intent that paid them. */
+  const invoices = new Map<string, Record<string, unknown>>();
+  /** Payment intents whose invoice Stripe lists by id only (not expanded). */
+  const unexpanded = new Set<string>();
+
+  const answer = ({ method, path }: StripeRequest): unknown => {
+    const [route, query] = path.split('?');
+    if (method === 'GET' && route === '/v1/invoice_payments') {
+      const paymentIntent = new URLSearchParams(query).get('payment[payment_intent]') ?? '';
+      const invoice = invoices.get(paymentIntent);
+      return {
+        object: 'list',
+        url: '/v1/invoice_payments',
+        has_more: false,
+        data: invoice
+          ? [
+              {
+                id: `inpay_${uid()}`,
+                object: 'invoice_payment',
+                status: 'paid',
+                is_default: true,
+                amount_paid: invoice.amount_paid,
+                currency: 'usd',
+                invoice: unexpanded.has(paymentIntent) ? invoice.id : invoice,
+                payment: { type: 'payment_intent', payment_intent: paymentIntent },
+              },
+            ]
+          : [],
+      };
+    }
+    const invoice = route!.match(/^\/v1\/invoices\/(in_[^/]+)$/);
+    if (method === 'GET' && invoice) return [...invoices.values()].find((i) => i.id === invoice[1]);
+    const subscription = route!.match(/^\/v1\/subscriptions\/(sub_[^/]+)$/);
+    if (method === 'DELETE' && subscription)
+      return { id: subscription[1], object: 'subscription', status: 'canceled' };
+    if (method === 'POST' && route === '/v1/refunds')
+      return { id: `re_${uid()}`, object: 'refund', status: 'succeeded' };
+    return undefined;
+  };
+
+  beforeAll(async () => {
+    double = await startStripeDouble(answer);
+    server = await startTestServer({
+      STRIPE_SECRET_KEY: 'sk_test_loopback',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      PUBLIC_URL: 'https://astra.example',
+      ...double.env,
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await double?.close();
+  });
+
+  /** A paid month of Starter: its invoice is delivered, and Stripe knows it by its payment. */
+  const paidMonth = async (userId: string, subscriptionId = `sub_${uid()}`) => {
+    const paymentIntent = `pi_${uid()}`;
+    const invoice = paidInvoice(userId, 1, subscriptionId, '2026-11-21T10:00:00Z', {
+      paymentIntent,
+    });
+    invoices.set(paymentIntent, invoice);
+    return { invoice, paymentIntent, subscriptionId };
+  };
+  const lookups = (paymentIntent: string) =>
+    double.requests.filter(
+      (r) =>
+        r.method === 'GET' &&
+        r.path.startsWith('/v1/invoice_payments?') &&
+        new URLSearchParams(r.path.split('?')[1]).get('payment[payment_intent]') === paymentIntent,
+    );
+
+  it('records a partial refund, then only the new money of the rest; credits are kept; a redelivery records nothing', async () => {
+    const { client, id } = await member(server);
+    const { invoice, paymentIntent, subscriptionId } = await paidMonth(id);
+    expect((await deliver(server, signed('invoice.paid', invoice))).body.outcome).toBe('renewed');
+
+    const partial = refundedInvoiceCharge(paymentIntent, 999, 300);
+    const first = signed('charge.refunded', partial);
+    expect((await deliver(server, first)).body.outcome).toBe(
+      'refund recorded: subscription credits kept',
+    );
+    // The invoice found by its payment intent, expanded in the one request.
+    const [lookup] = lookups(paymentIntent);
+    expect(Object.fromEntries(new URLSearchParams(lookup!.path.split('?')[1]))).toMatchObject({
+      'payment[type]': 'payment_intent',
+      'payment[payment_intent]': paymentIntent,
+      'expand[0]': 'data.invoice',
+    });
+    expect((await deliver(server, first)).body.duplicate).toBe(true);
+    // Another event with the same refunded total: nothing more.
+    expect((await deliver(server, signed('charge.refunded', partial))).body.outcome).toBe(
+      'refund already recorded',
+    );
+    const rest = { ...partial, amount_refunded: 999, refunded: true };
+    expect((await deliver(server, signed('charge.refunded', rest))).body.outcome).toBe(
+      'refund recorded: subscription credits kept',
+    );
+
+    const money = { paymentIntentId: paymentIntent, chargeId: partial.id, currency: 'usd' };
+    const ids = { invoiceId: invoice.id, subscriptionId };
+    expect(await eventsOf(server, id, 'PaymentRefunded')).toEqual([
+      { ...money, amountMinor: 300, refundedMinor: 300, ...ids },
+      { ...money, amountMinor: 699, refundedMinor: 999, ...ids },
+    ]);
+    expect(await eventsOf(server, id, 'PurchaseReversed')).toEqual([]);
+    // The month's credits stay: 60 and the free 10.
+    const mine = await me(client);
+    expect(mine.remainingCredits).toBe(70);
+    expect(mine.creditLots).toMatchObject({ subscription: 60, free: 10 });
+    expect((await ledgerTypes(client)).filter(([type]) => type === 'PaymentRefunded')).toEqual([
+      ['PaymentRefunded', 0],
+      ['PaymentRefunded', 0],
+    ]);
+  });
+
+  it('fetches the invoice when Stripe lists it by id only', async () => {
+    const { id } = await member(server);
+    const { invoice, paymentIntent } = await paidMonth(id);
+    unexpanded.add(paymentIntent);
+    await deliver(server, signed('invoice.paid', invoice));
+    const charge = refundedInvoiceCharge(paymentIntent, 999, 999);
+    expect((await deliver(server, signed('charge.refunded', charge))).body.outcome).toBe(
+      'refund recorded: subscription credits kept',
+    );
+    expect(
+      double.requests.filter(
+        (r) => r.method === 'GET' && r.path.startsWith(`/v1/invoices/${invoice.id}`),
+      ),
+    ).toHaveLength(1);
+    expect(await eventsOf(server, id, 'PaymentRefunded')).toMatchObject([
+      { amountMinor: 999, refundedMinor: 999, invoiceId: invoice.id },
+    ]);
+  });
+
+  it('records the refund of an invoice this account was never credited for as refused, and nothing on the ledger', async () => {
+    // A second subscription's invoice: refused, cancelled and refunded by us; Stripe then
+    // reports the charge refunded. Its payment was never booked, so neither is its refund.
+    const { id } = await member(server);
+    const running = await paidMonth(id);
+    await deliver(server, signed('invoice.paid', running.invoice));
+    const second = await paidMonth(id);
+    expect((await deliver(server, signed('invoice.paid', second.invoice))).body.outcome).toBe(
+      'refunded: a second subscription, cancelled (the account has one already)',
+    );
+    const before = await creditEvents(server, id);
+    const charge = refundedInvoiceCharge(second.paymentIntent, 999, 999);
+    expect((await deliver(server, signed('charge.refunded', charge))).body.outcome).toBe(
+      'refused: unknown_payment',
+    );
+    expect(await creditEvents(server, id)).toEqual(before);
+  });
+
+  it('leaves a refunded charge that paid neither a pack nor an invoice alone', async () => {
+    const before = await eventCount(server);
+    const paymentIntent = `pi_${uid()}`;
+    const charge = refundedInvoiceCharge(paymentIntent, 500, 500);
+    expect((await deliver(server, signed('charge.refunded', charge))).body).toMatchObject({
+      outcome: 'not a purchase of ours',
+    });
+    expect(lookups(paymentIntent)).toHaveLength(1);
+    expect(await eventCount(server)).toBe(before + 1); // its `stripe-{id}` record only
+  });
+
   it('leaves the ledger verified: the read models equal a replay of the log', async () => {
     const report = await verifyLedger(server.deps.ledger.store, server.deps.db);
     expect(report.differences).toEqual([]);

@@ -61,7 +61,8 @@ export const packCheckout = (
     paymentIntent = `pi_test_${uid()}`,
     amountTotal = 1799,
     currency = 'usd',
-  }: { paymentIntent?: string; amountTotal?: number; currency?: string } = {},
+    customer = `cus_test_${uid()}`,
+  }: { paymentIntent?: string; amountTotal?: number; currency?: string; customer?: string } = {},
 ) => ({
   id: `cs_test_${uid()}`,
   object: 'checkout.session',
@@ -71,6 +72,7 @@ export const packCheckout = (
   client_reference_id: userId,
   metadata: { userId, tierId: String(tierId), billingType: 'one_time' },
   payment_intent: paymentIntent,
+  customer,
   amount_total: amountTotal,
   currency,
 });
@@ -93,6 +95,22 @@ export const refundedCharge = (
   metadata: { userId, tierId: '2', billingType: 'one_time' },
 });
 
+/**
+ * The charge of a subscription invoice's payment, refunded: Stripe puts none of our metadata on
+ * it (the invoice's payment intent has none) and, since 2025-03-31.basil, no invoice either.
+ */
+export const refundedInvoiceCharge = (paymentIntent: string, paid: number, refunded: number) => ({
+  id: `ch_${uid()}`,
+  object: 'charge',
+  amount: paid,
+  amount_refunded: refunded,
+  refunded: refunded === paid,
+  currency: 'usd',
+  payment_intent: paymentIntent,
+  created: Math.floor(Date.now() / 1000),
+  metadata: {},
+});
+
 /** A paid subscription invoice (Stripe's 2025 shape: the payment under `payments`). */
 export const paidInvoice = (
   userId: string,
@@ -102,7 +120,8 @@ export const paidInvoice = (
   {
     paymentIntent = `pi_inv_${uid()}`,
     amountPaid = 999,
-  }: { paymentIntent?: string; amountPaid?: number } = {},
+    customer = `cus_test_${uid()}`,
+  }: { paymentIntent?: string; amountPaid?: number; customer?: string } = {},
 ) => {
   const start = Math.floor(Date.parse(periodStart) / 1000);
   return {
@@ -110,6 +129,7 @@ export const paidInvoice = (
     object: 'invoice',
     status: 'paid',
     billing_reason: 'subscription_cycle',
+    customer,
     amount_paid: amountPaid,
     currency: 'usd',
     parent: {

@@ -14,6 +14,22 @@ import {
 import { appsResponseSchema } from './apps.ts';
 import { authProvidersSchema, devLoginRequestSchema } from './auth.ts';
 import { pageQuerySchema } from './common.ts';
+import {
+  adminActivityPageSchema,
+  adminActivityQuerySchema,
+  balanceAtQuerySchema,
+  ledgerExplorerPageSchema,
+  ledgerExplorerQuerySchema,
+  ledgerExportChecksumSchema,
+  ledgerExportQuerySchema,
+  monthlyReportQuerySchema,
+  monthlyReportSchema,
+  projectionsOverviewSchema,
+  rebuildStatusSchema,
+  totalBalanceAtSchema,
+  userBalanceAtSchema,
+  verifyResultSchema,
+} from './finance.ts';
 import { ledgerPageSchema, meSchema } from './me.ts';
 import {
   cancelSubscriptionRequestSchema,
@@ -891,7 +907,132 @@ export const apiRoutes: ApiRoute[] = [
     ],
     command: true,
   },
+  ...financeRoutes(),
 ];
+
+/** Audit and finance: built by replaying the event log, never from the read models. */
+function financeRoutes(): ApiRoute[] {
+  const badQuery = (when: string): RouteError => ({ status: 400, code: 'invalid_request', when });
+  return [
+    {
+      operationId: 'adminLedgerExplorer',
+      method: 'get',
+      path: '/api/admin/ledger',
+      tag: 'Admin',
+      summary:
+        'Credit events from the log, oldest first, filtered by type, actor, user and time, paged by position',
+      auth: 'unlocked_admin',
+      query: ledgerExplorerQuerySchema,
+      responses: ok(ledgerExplorerPageSchema),
+      errors: [badQuery('A bad filter, position or limit')],
+    },
+    {
+      operationId: 'adminActivity',
+      method: 'get',
+      path: '/api/admin/activity',
+      tag: 'Admin',
+      summary: 'What admins did (unlock attempts and admin commands), newest first, from the log',
+      auth: 'unlocked_admin',
+      query: adminActivityQuerySchema,
+      responses: ok(adminActivityPageSchema),
+      errors: [badQuery('A bad position or limit')],
+    },
+    {
+      operationId: 'adminUserBalanceAt',
+      method: 'get',
+      path: '/api/admin/users/{id}/balance',
+      tag: 'Admin',
+      summary: "A user's balance at an instant, by replaying their credit stream up to it",
+      auth: 'unlocked_admin',
+      query: balanceAtQuerySchema,
+      responses: ok(userBalanceAtSchema),
+      errors: [notFound('No such user'), badQuery('`at` is not an ISO instant')],
+    },
+    {
+      operationId: 'adminTotalBalanceAt',
+      method: 'get',
+      path: '/api/admin/balance',
+      tag: 'Admin',
+      summary: 'Every account’s balance at an instant, summed, by replaying the log up to it',
+      auth: 'unlocked_admin',
+      query: balanceAtQuerySchema,
+      responses: ok(totalBalanceAtSchema),
+      errors: [badQuery('`at` is not an ISO instant')],
+    },
+    {
+      operationId: 'adminLedgerExport',
+      method: 'get',
+      path: '/api/admin/exports/ledger',
+      tag: 'Admin',
+      summary:
+        'One row per credit event in log order (CSV or JSON lines), streamed from the log; the body’s SHA-256 follows in the `X-Content-SHA256` trailer',
+      auth: 'unlocked_admin',
+      query: ledgerExportQuerySchema,
+      responses: {
+        200: {
+          description: 'The export (text/csv or application/x-ndjson)',
+          contentType: 'text/csv',
+        },
+      },
+      errors: [badQuery('A bad format or range')],
+    },
+    {
+      operationId: 'adminLedgerExportChecksum',
+      method: 'get',
+      path: '/api/admin/exports/ledger/checksum',
+      tag: 'Admin',
+      summary: 'The SHA-256, rows and bytes of the export of the same range, without the body',
+      auth: 'unlocked_admin',
+      query: ledgerExportQuerySchema,
+      responses: ok(ledgerExportChecksumSchema),
+      errors: [badQuery('A bad format or range')],
+    },
+    {
+      operationId: 'adminMonthlyReport',
+      method: 'get',
+      path: '/api/admin/reports/monthly',
+      tag: 'Admin',
+      summary:
+        'The month’s credit and money roll-forward by replaying the log (`format=csv` for a CSV)',
+      auth: 'unlocked_admin',
+      query: monthlyReportQuerySchema,
+      responses: ok(monthlyReportSchema),
+      errors: [badQuery('`month` is not YYYY-MM')],
+    },
+    {
+      operationId: 'adminProjections',
+      method: 'get',
+      path: '/api/admin/projections',
+      tag: 'Admin',
+      summary:
+        'Each projection against the log’s head, the last ledger:verify result and the rebuild’s progress',
+      auth: 'unlocked_admin',
+      responses: ok(projectionsOverviewSchema),
+      errors: [],
+    },
+    {
+      operationId: 'adminRebuildProjections',
+      method: 'post',
+      path: '/api/admin/projections/rebuild',
+      tag: 'Admin',
+      summary:
+        'Rebuilds the read models beside the live ones and swaps them in once caught up (progress in GET /api/admin/projections)',
+      auth: 'unlocked_admin',
+      responses: { 202: { description: 'Started', schema: rebuildStatusSchema } },
+      errors: [{ status: 409, code: 'rebuild_running', when: 'A rebuild is running already' }],
+    },
+    {
+      operationId: 'adminVerifyLedger',
+      method: 'post',
+      path: '/api/admin/projections/verify',
+      tag: 'Admin',
+      summary: 'Runs ledger:verify now (the log against the read models) and keeps its result',
+      auth: 'unlocked_admin',
+      responses: ok(verifyResultSchema),
+      errors: [],
+    },
+  ];
+}
 
 /** The error answers of a route: its own, and those that its traits bring (`common`). */
 export function errorsOf(route: ApiRoute): RouteError[] {

@@ -121,6 +121,8 @@ export const creditEventSchemas = {
    * Money Stripe gave back of a payment, recorded whenever the payment's refunded total grows
    * (whether or not a credit moves): `amountMinor` is this refund's new money (`refundedMinor`
    * less what was recorded before for the payment), `refundedMinor` the cumulative total.
+   * `invoiceId` and `subscriptionId` name the subscription invoice a refunded payment paid
+   * (absent on a pack's refunds and on old events).
    */
   PaymentRefunded: z.object({
     paymentIntentId: z.string(),
@@ -128,6 +130,8 @@ export const creditEventSchemas = {
     amountMinor: z.number().int().positive(),
     refundedMinor: z.number().int().positive(),
     currency: z.string(),
+    invoiceId: z.string().optional(),
+    subscriptionId: z.string().optional(),
   }),
   /** A refund whose purchase is not on the stream yet: the purchase, when it lands, is reversed. */
   PurchaseRefundPending: stripeRefund,

@@ -5,7 +5,9 @@ import {
   type AppendStreamState,
   BACKWARDS,
   END,
+  eventTypeFilter,
   excludeSystemEvents,
+  FORWARDS,
   type JSONRecordedEvent,
   type JSONType,
   jsonEvent,
@@ -15,6 +17,7 @@ import {
   START,
   STREAM_EXISTS,
   StreamNotFoundError,
+  streamNameFilter,
   WrongExpectedVersionError,
 } from '@kurrent/kurrentdb-client';
 import {
@@ -22,6 +25,7 @@ import {
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  type ReadAllFilter,
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
@@ -121,34 +125,44 @@ export class KurrentDbEventStore implements EventStore {
     }
   }
 
-  async *readAll({ from = 0n, batch = 1000 }: ReadAllOptions = {}) {
+  async *readAll({ from, batch = 1000, direction = 'forwards', filter }: ReadAllOptions = {}) {
     if (!(batch >= 1)) throw new Error(`readAll needs a batch of at least 1, not ${batch}`);
-    let checkpoint = from;
+    const backwards = direction === 'backwards';
+    const { server, matches } = filterOf(filter);
+    // Forwards: events after `checkpoint`. Backwards: events before it (none given: the end).
+    let checkpoint = from ?? (backwards ? undefined : 0n);
+    if (backwards && checkpoint !== undefined && checkpoint <= 0n) return;
     for (;;) {
       // Reads are inclusive: a read from a checkpoint returns the checkpoint's own event first,
       // which was delivered already. Ask for one more so that a page still holds `batch` new ones.
-      const maxCount = checkpoint > 0n ? batch + 1 : batch;
+      const reread = backwards ? checkpoint !== undefined : (checkpoint ?? 0n) > 0n;
+      const maxCount = reread ? batch + 1 : batch;
       let read = 0;
-      let delivered = 0;
+      let passed = 0;
       for await (const resolved of this.client.readAll({
-        fromPosition: positionAt(checkpoint),
+        fromPosition: checkpoint === undefined ? END : positionAt(checkpoint),
+        direction: backwards ? BACKWARDS : FORWARDS,
         maxCount,
-        filter: excludeSystemEvents(),
+        filter: server,
       })) {
         read++;
         const event = resolved.event;
         if (!event) continue;
         const position = positionOf(event);
-        if (position <= checkpoint) continue;
+        if (
+          checkpoint !== undefined &&
+          (backwards ? position >= checkpoint : position <= checkpoint)
+        )
+          continue;
         checkpoint = position;
-        delivered++;
-        yield toRecorded(event);
+        passed++;
+        if (matches(event)) yield toRecorded(event);
       }
-      // A short page is the end of the log.
+      // A short page is the end of the log (backwards: its start).
       if (read < maxCount) return;
-      if (delivered === 0) {
+      if (passed === 0) {
         throw new Error(
-          `readAll: a full page of ${read} events at or before position ${checkpoint}; events sharing a commit position are not supported`,
+          `readAll: a full page of ${read} events at position ${checkpoint}; events sharing a commit position are not supported`,
         );
       }
     }
@@ -220,6 +234,35 @@ export class KurrentDbEventStore implements EventStore {
     );
   }
 }
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A `ReadAllFilter` as KurrentDB reads it. The server filters on one thing per read, event types
+ * or stream names: with types, the server matches them exactly (a regular expression, which also
+ * keeps system events out) and the stream prefixes are checked here; with stream prefixes only,
+ * the server matches them (`streamNameFilter`) and system events are left out here; with neither,
+ * the server leaves out system events (`excludeSystemEvents`).
+ */
+const filterOf = (filter: ReadAllFilter | undefined) => {
+  const types = [...new Set(filter?.types ?? [])];
+  const prefixes = [...new Set(filter?.streamPrefixes ?? [])];
+  const inStreams = (event: RecordedJson) =>
+    prefixes.length === 0 || prefixes.some((prefix) => event.streamId.startsWith(prefix));
+  if (types.length) {
+    return {
+      server: eventTypeFilter({ regex: `^(?:${types.map(escapeRegex).join('|')})$` }),
+      matches: inStreams,
+    };
+  }
+  if (prefixes.length) {
+    return {
+      server: streamNameFilter({ prefixes }),
+      matches: (event: RecordedJson) => !event.type.startsWith('$') && inStreams(event),
+    };
+  }
+  return { server: excludeSystemEvents(), matches: () => true };
+};
 
 const positionAt = (commit: bigint): Position | typeof START =>
   commit <= 0n ? START : { commit, prepare: commit };

@@ -4,6 +4,7 @@ import {
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  type ReadAllFilter,
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
@@ -31,6 +32,8 @@ type EventRow = {
   data: unknown;
   metadata: Record<string, unknown>;
   recorded_at: Date | string;
+  /** Reads filtered by stream prefix: whether the stream is one of the filter's. */
+  wanted?: boolean;
 };
 
 const columns = `position::text AS position, stream_name, revision::text AS revision, event_id::text AS event_id,
@@ -91,6 +94,84 @@ SELECT ${columns} FROM (
 ) AS events
 WHERE events.position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${ORDINAL_BITS})
 ORDER BY events.position`;
+
+const visibleBelow = `(pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${ORDINAL_BITS})`;
+
+/** A filter as the SQL takes it: distinct types, and `LIKE` patterns of the stream prefixes. */
+export interface SqlFilter {
+  types: string[] | null;
+  patterns: string[] | null;
+}
+
+/** `LIKE` patterns of names that start with each prefix (its `%`, `_` and backslashes are literal). */
+export const prefixPatterns = (prefixes: readonly string[]) =>
+  prefixes.map((prefix) => `${prefix.replace(/[\\%_]/g, '\\$&')}%`);
+
+export const sqlFilterOf = (filter: ReadAllFilter | undefined): SqlFilter => {
+  const types = [...new Set(filter?.types ?? [])];
+  const prefixes = [...new Set(filter?.streamPrefixes ?? [])];
+  return {
+    types: types.length ? types : null,
+    patterns: prefixes.length ? prefixPatterns(prefixes) : null,
+  };
+};
+
+/**
+ * The reads of the global log other than the plain forward page (`readAllSql`): `$1` the
+ * checkpoint (forwards: after it; backwards: before it), `$2` the page size, then one parameter
+ * per type, then the stream-name patterns when the filter has them (see `filteredReadParams`).
+ *
+ * - Forwards, the page is taken first and then cut at the visibility bound, as in `readAllSql`:
+ *   what is left is a prefix of the filtered log that no late commit can change.
+ * - Backwards, the bound is part of the condition: the page holds the newest events below both
+ *   `$1` and the bound (a page cut afterwards could come back short, which reads as the log's
+ *   start).
+ * - With types, each type is a page of its own, merged by position: the planner sees each type's
+ *   name (with statistics, how common it is) and walks `events_type_position` for a rare one, so
+ *   a rare type never walks the whole log.
+ * - Stream prefixes are no condition but a column, `wanted`, that the reader checks while it
+ *   pages on by every row (other streams' rows come without their data). As a condition, on a
+ *   table without statistics, the planner fetched and sorted every event in range for each page;
+ *   as a column, each page walks an index (of positions, or of types) one page at a time: never
+ *   one long statement.
+ */
+export function filteredReadSql(direction: 'forwards' | 'backwards', filter: SqlFilter): string {
+  const forwards = direction === 'forwards';
+  const order = forwards ? 'ORDER BY position' : 'ORDER BY position DESC';
+  const range = forwards
+    ? 'position > $1::bigint'
+    : `position < $1::bigint AND position < ${visibleBelow}`;
+  const types = filter.types ?? [];
+  const page = types.length
+    ? `SELECT * FROM (${types
+        .map(
+          (_, i) => `(SELECT * FROM events WHERE type = $${i + 3} AND ${range} ${order} LIMIT $2)`,
+        )
+        .join('\n  UNION ALL ')}) AS merged
+  ${order} LIMIT $2`
+    : `SELECT * FROM events WHERE ${range} ${order} LIMIT $2`;
+  // Other streams' events come back as their position only: the reader pages on by them.
+  const selected = filter.patterns
+    ? `position::text AS position, stream_name, revision::text AS revision,
+  event_id::text AS event_id, type, CASE WHEN wanted THEN data END AS data,
+  CASE WHEN wanted THEN metadata END AS metadata, recorded_at, wanted
+  FROM (SELECT *, stream_name LIKE ANY($${types.length + 3}::text[]) AS wanted FROM (${page}) AS page)`
+    : `${columns} FROM (${page})`;
+  return forwards
+    ? `SELECT ${selected} AS events
+WHERE events.position < ${visibleBelow}
+ORDER BY events.position`
+    : `SELECT ${selected} AS events ORDER BY events.position DESC`;
+}
+
+/** The parameters of `filteredReadSql` after `$1` and `$2`. */
+export const filteredReadParams = (filter: SqlFilter): unknown[] => [
+  ...(filter.types ?? []),
+  ...(filter.patterns ? [filter.patterns] : []),
+];
+
+/** Before every position: where a backwards read without `from` starts. */
+const END_OF_LOG = (1n << 63n) - 1n;
 
 const readStreamSql = `
 SELECT ${columns} FROM events
@@ -219,15 +300,25 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async *readAll({ from = 0n, batch = 1000 }: ReadAllOptions = {}) {
-    let checkpoint = from;
+  async *readAll({ from, batch = 1000, direction = 'forwards', filter }: ReadAllOptions = {}) {
+    if (!(batch >= 1)) throw new Error(`readAll needs a batch of at least 1, not ${batch}`);
+    const sqlFilter = sqlFilterOf(filter);
+    const plain = direction === 'forwards' && !sqlFilter.types && !sqlFilter.patterns;
+    const text = plain ? readAllSql : filteredReadSql(direction, sqlFilter);
+    const extra = filteredReadParams(sqlFilter);
+    let checkpoint = from ?? (direction === 'forwards' ? 0n : END_OF_LOG);
     for (;;) {
-      const events = await this.readBatch(checkpoint, batch);
-      for (const event of events) {
+      const { rows } = await this.sql.query<EventRow>(text, [
+        checkpoint.toString(),
+        batch,
+        ...extra,
+      ]);
+      for (const row of rows) {
+        const event = toRecorded(row);
         checkpoint = event.position;
-        yield event;
+        if (row.wanted !== false) yield event;
       }
-      if (events.length < batch) return;
+      if (rows.length < batch) return;
     }
   }
 

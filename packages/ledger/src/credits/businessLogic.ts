@@ -80,6 +80,22 @@ export type CreditCommand =
       paidMinor: number;
       currency: string;
     }
+  /**
+   * Stripe refunded (part of) the payment of a subscription invoice: the money is recorded, the
+   * month's credits are kept. `refundedMinor` is the charge's refunded total so far; `period` the
+   * month (`YYYY-MM`) the invoice paid for, as its `invoice.paid` granted it.
+   */
+  | {
+      type: 'RecordPaymentRefund';
+      paymentIntentId: string;
+      chargeId: string;
+      refundedMinor: number;
+      paidMinor: number;
+      currency: string;
+      invoiceId: string;
+      subscriptionId: string;
+      period: string;
+    }
   | {
       type: 'StartSubscriptionCheckout';
       sessionId: string;
@@ -133,6 +149,12 @@ export const errors = {
     new DomainError('same_plan', `You are already on the ${tierName} plan.`, { tierName }),
   invalidRefund: () =>
     new DomainError('invalid_amount', 'A refund must be between 0 and the amount paid'),
+  unknownPayment: (invoiceId: string, period: string) =>
+    new DomainError(
+      'unknown_payment',
+      `No month of this account was paid by invoice ${invoiceId} (${period})`,
+      { invoiceId, period },
+    ),
   refreshNotDue: (nextRenewalDate: string, now: Date) => {
     const days = Math.max(daysUntil(nextRenewalDate, now), 1);
     return new DomainError(
@@ -459,9 +481,8 @@ const adjustCredits = (command: Cmd<'AdjustCredits'>, state: CreditAccount): Cre
   ]);
 };
 
-const refundPurchase = (command: Cmd<'RefundPurchase'>, state: CreditAccount): CreditEvent[] => {
-  requireOpen(state);
-  const { type: _type, ...refund } = command;
+/** A refund's money as Stripe reports it: a part of what was paid, in whole minor units. */
+const requireRefundOfPaid = (refund: { refundedMinor: number; paidMinor: number }) => {
   if (
     !Number.isSafeInteger(refund.paidMinor) ||
     !Number.isSafeInteger(refund.refundedMinor) ||
@@ -470,23 +491,41 @@ const refundPurchase = (command: Cmd<'RefundPurchase'>, state: CreditAccount): C
     refund.refundedMinor > refund.paidMinor
   )
     throw errors.invalidRefund();
-  // The money first, whether or not a credit moves: only what the refunded total grew by.
-  const recorded = state.refundedMinor[command.paymentIntentId] ?? 0;
-  const money: CreditEvent[] =
-    refund.refundedMinor > recorded
-      ? [
-          {
-            type: 'PaymentRefunded',
-            data: {
-              paymentIntentId: refund.paymentIntentId,
-              chargeId: refund.chargeId,
-              amountMinor: refund.refundedMinor - recorded,
-              refundedMinor: refund.refundedMinor,
-              currency: refund.currency,
-            },
-          },
-        ]
-      : [];
+};
+
+/**
+ * The money of a refund, whether or not a credit moves: only what the payment's refunded total
+ * grew by since the highest one recorded, so a redelivery (or a late, smaller total) records
+ * nothing and a payment's `PaymentRefunded` amounts add up to its refunded total.
+ */
+const refundMoney = (
+  state: CreditAccount,
+  refund: CreditEventOf<'PurchaseRefundPending'>['data'],
+  invoice?: { invoiceId: string; subscriptionId: string },
+): CreditEvent[] => {
+  const recorded = state.refundedMinor[refund.paymentIntentId] ?? 0;
+  if (refund.refundedMinor <= recorded) return [];
+  return [
+    {
+      type: 'PaymentRefunded',
+      data: {
+        paymentIntentId: refund.paymentIntentId,
+        chargeId: refund.chargeId,
+        amountMinor: refund.refundedMinor - recorded,
+        refundedMinor: refund.refundedMinor,
+        currency: refund.currency,
+        ...invoice,
+      },
+    },
+  ];
+};
+
+const refundPurchase = (command: Cmd<'RefundPurchase'>, state: CreditAccount): CreditEvent[] => {
+  requireOpen(state);
+  const { type: _type, ...refund } = command;
+  requireRefundOfPaid(refund);
+  // The money first, whether or not a credit moves.
+  const money = refundMoney(state, refund);
   const purchase = Object.values(state.purchases).find(
     (p) => p.paymentIntentId === command.paymentIntentId,
   );
@@ -495,6 +534,22 @@ const refundPurchase = (command: Cmd<'RefundPurchase'>, state: CreditAccount): C
   const known = state.pendingRefunds[command.paymentIntentId];
   if (known && known.refundedMinor >= refund.refundedMinor) return money;
   return [...money, { type: 'PurchaseRefundPending', data: refund }];
+};
+
+const recordPaymentRefund = (
+  command: Cmd<'RecordPaymentRefund'>,
+  state: CreditAccount,
+): CreditEvent[] => {
+  // A closed account too: the money went back whatever became of the credits.
+  if (state.status === 'unopened') throw errors.userNotFound();
+  const { type: _type, invoiceId, subscriptionId, period, ...refund } = command;
+  requireRefundOfPaid(refund);
+  // Only the payment of a month granted here is this account's money: an invoice we refused and
+  // gave back (a second subscription, an ended one) was never booked, nor is its refund.
+  if (!state.grantedMonths.includes(monthKey(subscriptionId, period)))
+    throw errors.unknownPayment(invoiceId, period);
+  // The month's credits are kept: a subscription refund moves money, never credits.
+  return refundMoney(state, refund, { invoiceId, subscriptionId });
 };
 
 const startSubscriptionCheckout = (
@@ -603,6 +658,8 @@ export const decide = (command: CreditCommand, state: CreditAccount): CreditEven
       return adjustCredits(command, state);
     case 'RefundPurchase':
       return refundPurchase(command, state);
+    case 'RecordPaymentRefund':
+      return recordPaymentRefund(command, state);
     case 'StartSubscriptionCheckout':
       return startSubscriptionCheckout(command, state);
     case 'CloseSubscriptionCheckout':

@@ -1,13 +1,12 @@
 import type { CreditEvent, CreditEventOf } from '@astra/contracts';
 import {
-  addToLot,
   type CreditLots,
   isSubscriptionLot,
   type LotTake,
   lotsToTake,
   restoreCredits,
   subscriptionMonthLot,
-  takeCredits,
+  withoutTaken,
 } from './lots.ts';
 
 export type { CreditEvent } from '@astra/contracts';
@@ -142,48 +141,58 @@ export const balanceChange = (event: CreditEvent): number => {
   }
 };
 
+/** Credits an event adds to lots and takes from them (at most one of the two is not empty). */
+export interface LotMoves {
+  added: readonly LotTake[];
+  taken: readonly LotTake[];
+}
+
+const noMoves: LotMoves = { added: [], taken: [] };
+const adding = (take: LotTake): LotMoves => ({ added: [take], taken: [] });
+const taking = (taken: LotTake[]): LotMoves => ({ added: [], taken });
+
 /**
- * The lots after an event: the one place where credits move between lots, used by the decider's
- * state and by the read models alike. Debits follow the spending order; a rollover forfeit takes
- * subscription lots first and a purchase reversal that purchase's lot first (old events, from
- * before lots, may take more than those: the rest follows the spending order).
+ * Where an event moves credits between lots: the one place that decides it, used by the decider's
+ * state, the read models and the finance replay (which values what moved) alike. Debits follow the
+ * spending order; a rollover forfeit takes subscription lots first and a purchase reversal that
+ * purchase's lot first (old events, from before lots, may take more than those: the rest follows
+ * the spending order).
  */
-export const lotsAfter = (lots: CreditLots, event: CreditEvent): CreditLots => {
+export const lotMovesOf = (lots: CreditLots, event: CreditEvent): LotMoves => {
   switch (event.type) {
     case 'FreeCreditsGranted':
-      return addToLot(lots, { lot: 'free', source: 'free', amount: event.data.amount });
+      return adding({ lot: 'free', source: 'free', amount: event.data.amount });
     case 'CreditsGranted':
-      return addToLot(
-        lots,
+      return adding(
         event.data.kind === 'purchase'
           ? { lot: event.data.grantId, source: 'purchased', amount: event.data.amount }
           : { lot: 'promotional', source: 'promotional', amount: event.data.amount },
       );
     case 'MonthlyCreditsGranted':
-      return addToLot(lots, {
+      return adding({
         lot: subscriptionMonthLot(event.data.reference?.subscriptionId ?? null, event.data.period),
         source: 'subscription',
         amount: event.data.amount,
       });
     case 'CreditsAdjusted':
       return event.data.amount > 0
-        ? addToLot(lots, { lot: 'promotional', source: 'promotional', amount: event.data.amount })
-        : takeCredits(lots, -event.data.amount).lots;
+        ? adding({ lot: 'promotional', source: 'promotional', amount: event.data.amount })
+        : taking(lotsToTake(lots, -event.data.amount));
     case 'SpendRefunded':
       // Old refunds do not say where the credits came from: they come back as promotional.
-      return restoreCredits(
-        lots,
-        event.data.lots ?? [
+      return {
+        added: event.data.lots ?? [
           { lot: 'promotional', source: 'promotional', amount: event.data.amount },
         ],
-      );
+        taken: [],
+      };
     case 'CreditsSpent':
     case 'CreditsForfeited':
-      return takeCredits(lots, event.data.amount).lots;
+      return taking(lotsToTake(lots, event.data.amount));
     case 'RolloverForfeited':
-      return takeCredits(lots, event.data.amount, isSubscriptionLot).lots;
+      return taking(lotsToTake(lots, event.data.amount, isSubscriptionLot));
     case 'PurchaseReversed':
-      return takeCredits(lots, event.data.amount, (lot) => lot.id === event.data.grantId).lots;
+      return taking(lotsToTake(lots, event.data.amount, (lot) => lot.id === event.data.grantId));
     case 'CreditAccountOpened':
     case 'SubscriptionActivated':
     case 'SubscriptionCancelled':
@@ -194,13 +203,21 @@ export const lotsAfter = (lots: CreditLots, event: CreditEvent): CreditLots => {
     case 'SubscriptionCheckoutStarted':
     case 'SubscriptionCheckoutClosed':
     case 'SubscriptionPlanChanged':
-      return lots;
+      return noMoves;
     default: {
       const exhaustive: never = event;
       throw new Error(`Unknown credit event ${JSON.stringify(exhaustive)}`);
     }
   }
 };
+
+/** The lots after an event's moves. */
+export const applyLotMoves = (lots: CreditLots, moves: LotMoves): CreditLots =>
+  moves.taken.length ? withoutTaken(lots, moves.taken) : restoreCredits(lots, moves.added);
+
+/** The lots after an event. */
+export const lotsAfter = (lots: CreditLots, event: CreditEvent): CreditLots =>
+  applyLotMoves(lots, lotMovesOf(lots, event));
 
 /** The refunded totals by payment intent, with a refund of `refundedMinor` recorded. */
 const withRefunded = (

@@ -78,7 +78,13 @@ export const creditEventReference = (event: CreditEvent): Record<string, string>
     case 'PurchaseReversed':
       return event.data.reference;
     case 'PaymentRefunded':
-      return { chargeId: event.data.chargeId, paymentIntentId: event.data.paymentIntentId };
+      return {
+        chargeId: event.data.chargeId,
+        paymentIntentId: event.data.paymentIntentId,
+        // A subscription month's refund names its invoice (its credits are kept).
+        ...(event.data.invoiceId ? { invoiceId: event.data.invoiceId } : {}),
+        ...(event.data.subscriptionId ? { subscriptionId: event.data.subscriptionId } : {}),
+      };
     case 'SubscriptionActivated':
       return event.data.subscriptionId ? { subscriptionId: event.data.subscriptionId } : null;
     // What a spend paid for: its reading (the history links it) and whether it was a reading

@@ -11,11 +11,14 @@ export {
   type Tier,
 } from './businessLogic.ts';
 export {
+  applyLotMoves,
   balanceChange,
   type CreditAccount,
   type CreditEvent,
   grantedBy,
   initialCreditAccount,
+  type LotMoves,
+  lotMovesOf,
   lotsAfter,
   monthKey,
   type PendingCheckout,

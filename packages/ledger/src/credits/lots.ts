@@ -49,7 +49,7 @@ export const addToLot = (lots: CreditLots, take: LotTake): CreditLots => {
 };
 
 /** Removes what was taken; emptied lots are dropped. */
-const withoutTaken = (lots: CreditLots, taken: readonly LotTake[]): CreditLots =>
+export const withoutTaken = (lots: CreditLots, taken: readonly LotTake[]): CreditLots =>
   lots
     .map((lot) => {
       const amount = taken.reduce((sum, t) => (t.lot === lot.id ? sum + t.amount : sum), 0);
@@ -74,16 +74,6 @@ export const lotsToTake = (
     left -= part;
   }
   return taken;
-};
-
-/** Takes `amount` credits (never more than there are) and says from which lots. */
-export const takeCredits = (
-  lots: CreditLots,
-  amount: number,
-  first?: (lot: CreditLot) => boolean,
-): { lots: CreditLots; taken: LotTake[] } => {
-  const taken = lotsToTake(lots, amount, first);
-  return { lots: withoutTaken(lots, taken), taken };
 };
 
 export const restoreCredits = (lots: CreditLots, taken: readonly LotTake[]): CreditLots =>

@@ -12,7 +12,9 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
+import { History } from 'lucide-react';
 import { describeApiError } from '../../app/apiErrors';
+import { LinkButton } from '../../ui/LinkButton';
 import {
   LEDGER_KIND_PALETTE,
   ledgerDetail,
@@ -22,6 +24,7 @@ import {
 } from '../credits/ledgerLabels';
 import { useGetAdminUserLedgerQuery } from './adminApi';
 import { formatCount, formatDateTime } from './adminFormat';
+import { userLedgerPath } from './auditFormat';
 
 const actorText = (actor: { kind: string; role: string | null }) =>
   actor.kind === 'user'
@@ -107,7 +110,11 @@ function LedgerEntries({ userId }: { userId: string }) {
   );
 }
 
-/** A user's whole credit ledger, newest first, in a dialog over the user list. */
+/**
+ * A user's whole credit ledger, newest first, in a dialog over the user list; its audit ledger
+ * (every event from the log with actor, cause and correlation id, the running balance and the
+ * balance as of any instant) is a page of the panel, one link away.
+ */
 export function UserLedgerDialog({
   user,
   onClose,
@@ -144,7 +151,13 @@ export function UserLedgerDialog({
               </Dialog.Title>
             </Dialog.Header>
             <Dialog.Body>{user && <LedgerEntries userId={user.id} />}</Dialog.Body>
-            <Dialog.Footer>
+            <Dialog.Footer flexWrap="wrap">
+              {user && (
+                <LinkButton to={userLedgerPath(user.id)} variant="ghost" onClick={onClose}>
+                  <History aria-hidden />
+                  Open audit ledger
+                </LinkButton>
+              )}
               <Dialog.ActionTrigger asChild>
                 <Button variant="outline">Close</Button>
               </Dialog.ActionTrigger>

@@ -43,13 +43,29 @@ const LOCKED: AdminSession = { unlocked: false, unlockedUntil: null };
 const LIST = { type: 'AdminUser', id: 'LIST' } as const;
 const userTag = (id: string) => ({ type: 'AdminUser' as const, id });
 const ledgerTag = (id: string) => ({ type: 'AdminLedger' as const, id });
+/** Every page of the audit ledger (the explorer's and users'), and balances as of an instant. */
+export const AUDIT_LIST = { type: 'AdminAudit', id: 'LIST' } as const;
+/** The admin activity pages. */
+export const ACTIVITY_LIST = { type: 'AdminActivity', id: 'LIST' } as const;
 
 /**
  * The admin panel's data. Its tags live here, not in the app's API, so nothing of the admin
  * panel reaches the bundle of pages that never open it.
  */
 export const adminApi = api
-  .enhanceEndpoints({ addTagTypes: ['AdminSession', 'AdminStats', 'AdminUser', 'AdminLedger'] })
+  .enhanceEndpoints({
+    addTagTypes: [
+      'AdminSession',
+      'AdminStats',
+      'AdminUser',
+      'AdminLedger',
+      // The audit and finance views (auditApi.ts), read from the log by replay.
+      'AdminAudit',
+      'AdminActivity',
+      'AdminFinance',
+      'AdminProjections',
+    ],
+  })
   .injectEndpoints({
     endpoints: (build) => ({
       /** Unlocked, and until when. A missing route or a refusal reads as locked: the gate shows. */
@@ -114,9 +130,10 @@ export const adminApi = api
           headers: { 'Idempotency-Key': idempotencyKey },
           body: { amount, reason },
         }),
-        // The user's balance in the list and their ledger; not the stats (credits used count spends).
+        // The user's balance in the list and their ledger, the audit ledger and the admin activity
+        // that now hold the adjustment; not the stats (credits used count spends).
         invalidatesTags: (_result, error, { userId }) =>
-          error ? [] : [userTag(userId), ledgerTag(userId)],
+          error ? [] : [userTag(userId), ledgerTag(userId), AUDIT_LIST, ACTIVITY_LIST],
         async onQueryStarted({ userId }, { dispatch, getState, queryFulfilled }) {
           try {
             await queryFulfilled;
@@ -146,19 +163,27 @@ export const adminApi = api
               return { url: base, method: 'DELETE' };
           }
         },
+        // Each action is an admin command: the admin activity holds it.
         invalidatesTags: (_result, error, { user, action }) => {
           if (error) return [];
           switch (action) {
             // Active Users counts the non-blocked.
             case 'block':
             case 'unblock':
-              return [userTag(user.id), 'AdminStats'];
+              return [userTag(user.id), 'AdminStats', ACTIVITY_LIST];
             case 'promote':
             case 'demote':
-              return [userTag(user.id)];
-            // Every later page moves up by one, and Total Users drops.
+              return [userTag(user.id), ACTIVITY_LIST];
+            // Every later page moves up by one, and Total Users drops; the credits are forfeited.
             case 'delete':
-              return [LIST, userTag(user.id), ledgerTag(user.id), 'AdminStats'];
+              return [
+                LIST,
+                userTag(user.id),
+                ledgerTag(user.id),
+                'AdminStats',
+                ACTIVITY_LIST,
+                AUDIT_LIST,
+              ];
           }
         },
       }),

@@ -1,4 +1,5 @@
 import type { BillingType } from '@astra/contracts';
+import type Stripe from 'stripe';
 import type { TierOffer } from './pricing.ts';
 
 export interface CheckoutRequest {
@@ -61,6 +62,12 @@ export interface PaymentGateway {
    * redelivered event cannot refund twice.
    */
   refundInvoice(payment: InvoicePayment, reason: string): Promise<RefundResult>;
+  /**
+   * The invoice a payment intent paid, in Stripe's shape (its subscription and their metadata
+   * tell whose month it was); null when it paid no invoice, or the gateway has no invoices.
+   * Since API version 2025-03-31.basil a charge no longer names its invoice.
+   */
+  invoiceOfPayment(paymentIntentId: string): Promise<Stripe.Invoice | null>;
 }
 
 /** The metadata every checkout carries (and subscriptions copy): who, which tier, how billed. */

@@ -213,5 +213,11 @@ export function localGateway(
         detail: recorded ? `local refund of ${invoice.invoiceId}` : 'already refunded',
       };
     },
+
+    // The local checkout keeps no invoices (its invoice.paid is sent, never stored), and no
+    // money moves that could be refunded: no payment of it is an invoice's to be found.
+    async invoiceOfPayment() {
+      return null;
+    },
   };
 }

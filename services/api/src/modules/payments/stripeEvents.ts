@@ -64,6 +64,7 @@ const sessionShape = z.looseObject({
   client_reference_id: uuidIdSchema.nullish(),
   metadata,
   payment_intent: reference,
+  customer: reference,
   amount_total: minor.nullish(),
   currency: currency.nullish(),
 });
@@ -73,47 +74,49 @@ const subscriptionShape = z.looseObject({
   cancel_at_period_end: z.boolean().nullish(),
   status: word,
 });
+const invoiceShape = z.looseObject({
+  id: stripeObjectId,
+  parent: z
+    .looseObject({
+      subscription_details: z.looseObject({ subscription: reference, metadata }).nullish(),
+    })
+    .nullish(),
+  lines: z
+    .looseObject({
+      data: z
+        .array(
+          z.looseObject({
+            period: z.looseObject({ start: unixSeconds, end: unixSeconds }).nullish(),
+          }),
+        )
+        .nullish(),
+    })
+    .nullish(),
+  period_start: unixSeconds,
+  period_end: unixSeconds,
+  amount_paid: minor.nullish(),
+  currency: currency.nullish(),
+  payments: z
+    .looseObject({
+      data: z
+        .array(
+          z.looseObject({
+            status: word,
+            payment: z.looseObject({ payment_intent: reference, charge: reference }).nullish(),
+          }),
+        )
+        .nullish(),
+    })
+    .nullish(),
+  payment_intent: reference,
+  charge: reference,
+  customer: reference,
+});
 const objectShapes: Record<string, z.ZodType> = {
   'checkout.session.completed': sessionShape,
   'checkout.session.async_payment_succeeded': sessionShape,
   'checkout.session.expired': sessionShape,
-  'invoice.paid': z.looseObject({
-    id: stripeObjectId,
-    parent: z
-      .looseObject({
-        subscription_details: z.looseObject({ subscription: reference, metadata }).nullish(),
-      })
-      .nullish(),
-    lines: z
-      .looseObject({
-        data: z
-          .array(
-            z.looseObject({
-              period: z.looseObject({ start: unixSeconds, end: unixSeconds }).nullish(),
-            }),
-          )
-          .nullish(),
-      })
-      .nullish(),
-    period_start: unixSeconds,
-    period_end: unixSeconds,
-    amount_paid: minor.nullish(),
-    currency: currency.nullish(),
-    payments: z
-      .looseObject({
-        data: z
-          .array(
-            z.looseObject({
-              status: word,
-              payment: z.looseObject({ payment_intent: reference, charge: reference }).nullish(),
-            }),
-          )
-          .nullish(),
-      })
-      .nullish(),
-    payment_intent: reference,
-    charge: reference,
-  }),
+  'invoice.paid': invoiceShape,
   'customer.subscription.updated': subscriptionShape,
   'customer.subscription.deleted': subscriptionShape,
   'charge.refunded': z
@@ -200,6 +203,41 @@ export const invoicePaymentOf = (invoice: Stripe.Invoice): InvoicePayment => {
 };
 
 /**
+ * The subscription month an invoice pays for: the subscription and its metadata (whose, which
+ * tier), and the paid period, whose start names the month and whose end is the next renewal.
+ * The grant and a refund of its payment read it alike, so that they name the same month.
+ */
+const invoiceMonthOf = (invoice: Stripe.Invoice, now: Date) => {
+  const details = invoice.parent?.subscription_details;
+  const period = invoice.lines?.data?.[0]?.period;
+  const periodStart = period?.start ?? invoice.period_start ?? Math.floor(now.getTime() / 1000);
+  return {
+    details,
+    subscriptionId: idOf(details?.subscription),
+    userId: details?.metadata?.userId ?? null,
+    period: isoMonth(periodStart),
+    periodStart,
+    periodEnd: period?.end ?? invoice.period_end,
+  };
+};
+
+/**
+ * The Stripe ids of a paid invoice, for its month's `reference`: the payment only when the
+ * invoice names it (the event's `payments` is not always included; nothing is fetched for it).
+ */
+const invoiceReference = (invoice: Stripe.Invoice, subscriptionId: string) => {
+  const { paymentIntentId, chargeId } = invoicePaymentOf(invoice);
+  const customerId = idOf(invoice.customer);
+  return {
+    invoiceId: invoice.id,
+    subscriptionId,
+    ...(paymentIntentId ? { paymentIntentId } : {}),
+    ...(chargeId ? { chargeId } : {}),
+    ...(customerId ? { customerId } : {}),
+  };
+};
+
+/**
  * The money of a paid Stripe object as the ledger records it: Stripe's amount and currency
  * (a session's `amount_total`, an invoice's `amount_paid`), never our price table's.
  */
@@ -223,7 +261,8 @@ const refundReasons: Record<string, { reason: string; outcome: string }> = {
 /**
  * Stripe as a command source of the ledger. Each event becomes ledger commands that are
  * idempotent by the Stripe object behind them (a checkout session grants once, an invoice's
- * month once, a charge's refunds reverse in proportion once), so events may come in any order
+ * month once, a charge's refunds reverse a pack in proportion once, a subscription invoice's
+ * refunds are recorded once and keep its credits), so events may come in any order
  * and any number of times; a processed event id is also recorded on `stripe-{id}`. Credits
  * always come from our tier table, never from amounts in the event; the money recorded with
  * them (and every refund's) is Stripe's amount, for the admin dashboard's revenue. Unknown event types change
@@ -320,6 +359,7 @@ export async function applyStripeEvent(
     if (!offer) return nothing(session.id, userId, `no one-time tier ${session.metadata?.tierId}`);
     return unlessRefused(session.id, userId, async () => {
       const paymentIntentId = idOf(session.payment_intent);
+      const customerId = idOf(session.customer);
       const granted = await ledger.credits(
         userId,
         {
@@ -332,6 +372,7 @@ export async function applyStripeEvent(
           reference: {
             checkoutSessionId: session.id,
             ...(paymentIntentId ? { paymentIntentId } : {}),
+            ...(customerId ? { customerId } : {}),
             stripeEventId: eventId,
           },
           ...paymentOf(session.amount_total, session.currency),
@@ -356,19 +397,16 @@ export async function applyStripeEvent(
   }
 
   async function invoicePaid(invoice: Stripe.Invoice): Promise<Applied> {
-    const details = invoice.parent?.subscription_details;
-    const subscriptionId = idOf(details?.subscription);
-    const userId = details?.metadata?.userId ?? null;
+    const { details, subscriptionId, userId, period, periodStart, periodEnd } = invoiceMonthOf(
+      invoice,
+      now,
+    );
     if (!details || !subscriptionId)
       return nothing(invoice.id, userId, 'not a subscription invoice');
     if (!userId) return nothing(invoice.id, null, 'no user on the subscription');
     const tier = await subscriptionTier(read, Number(details.metadata?.tierId));
     if (!tier)
       return nothing(invoice.id, userId, `no subscription tier ${details.metadata?.tierId}`);
-    // The paid period: its start names the month, its end is the next renewal.
-    const period = invoice.lines?.data?.[0]?.period;
-    const periodStart = period?.start ?? invoice.period_start ?? Math.floor(now.getTime() / 1000);
-    const periodEnd = period?.end ?? invoice.period_end;
     try {
       const { state } = await ledger.creditAccountOf(userId);
       // A subscription the account has already is not activated again: an invoice paid before
@@ -385,9 +423,9 @@ export async function applyStripeEvent(
         {
           type: 'GrantMonthlyCredits',
           tier,
-          period: isoMonth(periodStart),
+          period,
           trigger: 'renewal',
-          reference: { invoiceId: invoice.id, subscriptionId },
+          reference: invoiceReference(invoice, subscriptionId),
           now,
           ...(periodEnd && periodEnd > periodStart
             ? { nextRenewalDate: isoDay(new Date(periodEnd * 1000)) }
@@ -483,11 +521,12 @@ export async function applyStripeEvent(
 
   async function chargeRefunded(charge: Stripe.Charge): Promise<Applied> {
     // Whose purchase: the metadata our checkout gave the payment intent, which Stripe copies onto
-    // its charge. Subscription invoices' charges carry none: they paid for no credit pack.
+    // its charge. Subscription invoices' charges carry none: their invoice tells whose they are.
     const userId = charge.metadata?.userId ?? null;
     const paymentIntentId = idOf(charge.payment_intent);
-    if (!userId || (charge.metadata?.billingType ?? 'one_time') !== 'one_time' || !paymentIntentId)
-      return nothing(charge.id, userId, 'not a purchase of ours');
+    if (!paymentIntentId) return nothing(charge.id, userId, 'not a purchase of ours');
+    if (!userId || (charge.metadata?.billingType ?? 'one_time') !== 'one_time')
+      return subscriptionPaymentRefunded(charge, paymentIntentId);
     return unlessRefused(charge.id, userId, async () => {
       const refunded = await ledger.credits(
         userId,
@@ -505,6 +544,49 @@ export async function applyStripeEvent(
         ...refundOutcome(charge.id, userId, refunded.newEvents),
         position: refunded.position,
       };
+    });
+  }
+
+  /** A refund of a subscription invoice's payment: its money is recorded, its credits are kept. */
+  async function subscriptionPaymentRefunded(
+    charge: Stripe.Charge,
+    paymentIntentId: string,
+  ): Promise<Applied> {
+    // Since API version 2025-03-31.basil a charge does not name its invoice: the gateway finds it.
+    const invoice = await gateway.invoiceOfPayment(paymentIntentId);
+    if (!invoice) return nothing(charge.id, null, 'not a purchase of ours');
+    // Stripe's API answered, not a signed event: its fields are checked all the same.
+    const checked = invoiceShape.safeParse(invoice);
+    if (!checked.success) {
+      const field = checked.error.issues[0]!.path.map(String).join('.');
+      return nothing(charge.id, null, `refused: invalid invoice ${field}`);
+    }
+    const { subscriptionId, userId, period } = invoiceMonthOf(invoice, now);
+    if (!subscriptionId) return nothing(charge.id, null, 'not a purchase of ours');
+    if (!userId) return nothing(charge.id, null, 'no user on the subscription');
+    return unlessRefused(charge.id, userId, async () => {
+      const recorded = await ledger.credits(
+        userId,
+        {
+          type: 'RecordPaymentRefund',
+          paymentIntentId,
+          chargeId: charge.id,
+          refundedMinor: charge.amount_refunded,
+          paidMinor: charge.amount,
+          currency: charge.currency,
+          invoiceId: invoice.id,
+          subscriptionId,
+          period,
+        },
+        context,
+      );
+      return outcomeOf(
+        charge.id,
+        userId,
+        recorded,
+        'refund recorded: subscription credits kept',
+        'refund already recorded',
+      );
     });
   }
 }

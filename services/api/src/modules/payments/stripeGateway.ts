@@ -176,5 +176,19 @@ export function stripeGateway(stripe: Stripe): PaymentGateway {
         throw error;
       }
     },
+
+    async invoiceOfPayment(paymentIntentId) {
+      const payments = await stripe.invoicePayments.list({
+        payment: { type: 'payment_intent', payment_intent: paymentIntentId },
+        expand: ['data.invoice'],
+        limit: 10,
+      });
+      const found = payments.data.find((p) => p.status === 'paid') ?? payments.data[0];
+      const invoice = found?.invoice;
+      if (!invoice) return null;
+      // Not expanded after all: fetch it, rather than take a payment of ours for a stranger's.
+      if (typeof invoice === 'string') return stripe.invoices.retrieve(invoice);
+      return 'deleted' in invoice && invoice.deleted ? null : (invoice as Stripe.Invoice);
+    },
   };
 }

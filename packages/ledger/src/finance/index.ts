@@ -1,0 +1,3 @@
+export * from './audit.ts';
+export * from './money.ts';
+export * from './rollForward.ts';

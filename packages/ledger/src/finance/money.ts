@@ -1,0 +1,238 @@
+import type { CreditEvent, LotTake, MoneyAmount } from '@astra/contracts';
+import {
+  applyLotMoves,
+  balanceChange,
+  type LotMoves,
+  lotMovesOf,
+  REFUNDABLE_SPENDS,
+} from '../credits/credits.ts';
+import type { CreditLots } from '../credits/lots.ts';
+
+/**
+ * The money behind one account's credits, by replaying its credit stream. Each paid lot (a
+ * purchased pack, a paid subscription month) holds the value paid for it; free, promotional and
+ * admin credits are worth nothing. Credits leaving a lot take their share of its value with them:
+ *
+ * - spent, forfeited or deducted: the value is **recognized** (revenue earned);
+ * - reversed (a refunded purchase taken back): the value leaves the lot and is recognized, and
+ *   the refund's money is taken off recognized again, so a refund of unspent credits nets to 0;
+ * - given back (a refunded spend): the value returns to its lot and leaves recognized.
+ *
+ * Cash is payments less refunds; **deferred** is the value still held. Every event keeps
+ * cash = recognized + deferred, to the minor unit, in each currency.
+ */
+
+/**
+ * The value left in a paid lot, in one currency. A lot's last credit takes all that is left (no
+ * cent strands). A lot usually holds one payment; one that holds payments in two currencies (two
+ * grants into one subscription month) has a value in each.
+ */
+export interface LotValue {
+  lot: string;
+  currency: string;
+  valueMinor: number;
+}
+
+/** The key of a lot's value in one currency. */
+const valueKey = (lot: string, currency: string) => `${currency} ${lot}`;
+
+/** Value a debit took from one lot. */
+export interface ValueTake {
+  lot: string;
+  credits: number;
+  currency: string;
+  valueMinor: number;
+}
+
+/**
+ * One account's books. A replay folds a million events through these, so the fold updates them
+ * in place (it allocates nothing for an event that moves no value); copy one to keep it.
+ */
+export interface AccountMoney {
+  balance: number;
+  lots: CreditLots;
+  /** Paid lots' remaining value, by lot and currency (lots worth nothing are absent). */
+  values: Map<string, LotValue>;
+  /** The value each recent spend took (the newest `REFUNDABLE_SPENDS`), for its refund. */
+  spends: Map<string, readonly ValueTake[]>;
+  /** The refunded total recorded for each payment intent (refund money is what it grows by). */
+  refundedMinor: Map<string, number>;
+}
+
+export const initialAccountMoney = (): AccountMoney => ({
+  balance: 0,
+  lots: [],
+  values: new Map(),
+  spends: new Map(),
+  refundedMinor: new Map(),
+});
+
+/** Where an event's money went, by currency: every figure signed, in minor units. */
+export interface MoneyEffect {
+  /** Money in (a payment, +) or out (a refund, −). */
+  cash: MoneyAmount | null;
+  /** Value that left the lots (+) or came back to them (−): the "lot values consumed". */
+  lotValue: readonly MoneyAmount[];
+  recognized: readonly MoneyAmount[];
+  deferred: readonly MoneyAmount[];
+}
+
+const noEffect: MoneyEffect = { cash: null, lotValue: [], recognized: [], deferred: [] };
+
+/** Amounts summed by currency, in first-seen order, zeros dropped. */
+export const byCurrency = (amounts: readonly MoneyAmount[]): MoneyAmount[] => {
+  if (amounts.length === 1) return amounts[0]!.minor === 0 ? [] : [amounts[0]!];
+  const sums = new Map<string, number>();
+  for (const { currency, minor } of amounts) sums.set(currency, (sums.get(currency) ?? 0) + minor);
+  return [...sums]
+    .filter(([, minor]) => minor !== 0)
+    .map(([currency, minor]) => ({ currency, minor }));
+};
+
+const negated = (amounts: readonly MoneyAmount[]) =>
+  amounts.map(({ currency, minor }) => ({ currency, minor: -minor }));
+
+/** `value × part ÷ whole`, rounded down, without losing precision past 2^53. */
+const share = (value: number, part: number, whole: number) => {
+  if (part >= whole) return value;
+  const product = value * part;
+  return Number.isSafeInteger(product)
+    ? Math.floor(product / whole)
+    : Number((BigInt(value) * BigInt(part)) / BigInt(whole));
+};
+
+/** The value that credits taken from lots carry, each lot's share of what it holds. */
+const valueOfTakes = (account: AccountMoney, taken: readonly LotTake[]): ValueTake[] => {
+  const takes: ValueTake[] = [];
+  if (account.values.size === 0) return takes;
+  for (const take of taken) {
+    const lot = account.lots.find((l) => l.id === take.lot);
+    if (!lot) continue;
+    for (const held of account.values.values()) {
+      if (held.lot !== take.lot) continue;
+      takes.push({
+        lot: take.lot,
+        credits: take.amount,
+        currency: held.currency,
+        valueMinor: share(held.valueMinor, take.amount, lot.remaining),
+      });
+    }
+  }
+  return takes;
+};
+
+/** Adds (or, negative, removes) value held by lots. */
+const changeValues = (
+  values: Map<string, LotValue>,
+  changes: readonly { lot: string; currency: string; valueMinor: number }[],
+) => {
+  for (const { lot, currency, valueMinor: change } of changes) {
+    const key = valueKey(lot, currency);
+    const valueMinor = (values.get(key)?.valueMinor ?? 0) + change;
+    if (valueMinor === 0) values.delete(key);
+    else values.set(key, { lot, currency, valueMinor });
+  }
+};
+
+/** The payment a grant records, if any (old events and unpaid grants have none). */
+const paymentOf = (event: CreditEvent) =>
+  (event.type === 'CreditsGranted' || event.type === 'MonthlyCreditsGranted') &&
+  event.data.payment &&
+  event.data.payment.amountMinor > 0
+    ? event.data.payment
+    : null;
+
+/**
+ * Refund money an event records: `PaymentRefunded`'s, or on old logs (before it existed) what a
+ * reversal's or a pending refund's cumulative `refundedMinor` grew by.
+ */
+const refundOf = (
+  event: CreditEvent,
+): { paymentIntentId: string; refundedMinor: number; currency: string } | null => {
+  switch (event.type) {
+    case 'PaymentRefunded':
+    case 'PurchaseRefundPending':
+      return event.data;
+    case 'PurchaseReversed':
+      return event.data.refund ?? null;
+    default:
+      return null;
+  }
+};
+
+/** Books one event into an account (in place) and says what it did to the money. */
+export const bookMoney = (account: AccountMoney, event: CreditEvent): MoneyEffect => {
+  const moves: LotMoves = lotMovesOf(account.lots, event);
+  // Values are taken at the lots' state before the event.
+  const takes = moves.taken.length ? valueOfTakes(account, moves.taken) : [];
+  account.balance += balanceChange(event);
+  if (moves.added.length || moves.taken.length) account.lots = applyLotMoves(account.lots, moves);
+
+  const payment = paymentOf(event);
+  if (payment) {
+    const value = { currency: payment.currency, minor: payment.amountMinor };
+    const lot = moves.added[0]?.lot;
+    if (lot)
+      changeValues(account.values, [{ lot, currency: value.currency, valueMinor: value.minor }]);
+    return { cash: value, lotValue: [], recognized: [], deferred: [value] };
+  }
+
+  if (event.type === 'SpendRefunded') {
+    const spent = account.spends.get(event.data.spendId) ?? [];
+    account.spends.delete(event.data.spendId);
+    const back: ValueTake[] = [];
+    for (const add of moves.added) {
+      for (const took of spent) {
+        if (took.lot !== add.lot) continue;
+        back.push({
+          ...took,
+          credits: add.amount,
+          valueMinor: share(took.valueMinor, add.amount, took.credits),
+        });
+      }
+    }
+    if (!back.length) return noEffect;
+    changeValues(account.values, back);
+    const restored = byCurrency(back.map((b) => ({ currency: b.currency, minor: b.valueMinor })));
+    return {
+      cash: null,
+      lotValue: negated(restored),
+      recognized: negated(restored),
+      deferred: restored,
+    };
+  }
+
+  if (event.type === 'CreditsSpent') {
+    // Only the newest spends can be refunded (as the decider rules): older ones are forgotten.
+    account.spends.set(event.data.spendId, takes);
+    if (account.spends.size > REFUNDABLE_SPENDS)
+      account.spends.delete(account.spends.keys().next().value!);
+  }
+
+  // Credits leaving lots take their value out of deferred and into recognized.
+  let taken = noEffect;
+  if (takes.length) {
+    changeValues(
+      account.values,
+      takes.map((t) => ({ ...t, valueMinor: -t.valueMinor })),
+    );
+    const value = byCurrency(takes.map((t) => ({ currency: t.currency, minor: t.valueMinor })));
+    taken = { cash: null, lotValue: value, recognized: value, deferred: negated(value) };
+  }
+
+  const refund = refundOf(event);
+  if (!refund) return taken;
+  const grown = refund.refundedMinor - (account.refundedMinor.get(refund.paymentIntentId) ?? 0);
+  if (grown <= 0) return taken;
+  account.refundedMinor.set(refund.paymentIntentId, refund.refundedMinor);
+  // The money goes back off recognized: a reversal just added its credits' value there, so a
+  // refund of unspent credits nets to nothing recognized.
+  const out = { currency: refund.currency, minor: -grown };
+  return { ...taken, cash: out, recognized: byCurrency([...taken.recognized, out]) };
+};
+
+/** The value of the paid credits an account holds (its deferred revenue), by currency. */
+export const deferredOf = (account: AccountMoney): MoneyAmount[] =>
+  byCurrency(
+    [...account.values.values()].map((v) => ({ currency: v.currency, minor: v.valueMinor })),
+  );

@@ -1,0 +1,211 @@
+import type { CreditEvent, MoneyAmount } from '@astra/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  bookMoney,
+  closeRollForward,
+  deferredOf,
+  initialAccountMoney,
+  openRollForward,
+  rollForward,
+} from '../src/index.ts';
+
+/** Books events in order; returns the account and every figure summed. */
+const book = (events: CreditEvent[]) => {
+  const account = initialAccountMoney();
+  const sum = (into: Record<string, number>, amounts: readonly MoneyAmount[]) => {
+    for (const { currency, minor } of amounts) into[currency] = (into[currency] ?? 0) + minor;
+  };
+  const cash: Record<string, number> = {};
+  const recognized: Record<string, number> = {};
+  const lotValues: MoneyAmount[][] = [];
+  for (const event of events) {
+    const effect = bookMoney(account, event);
+    sum(cash, effect.cash ? [effect.cash] : []);
+    sum(recognized, effect.recognized);
+    lotValues.push([...effect.lotValue]);
+  }
+  return { account, cash, recognized, deferred: deferredOf(account), lotValues };
+};
+
+const opened: CreditEvent = { type: 'CreditAccountOpened', data: { userId: 'u' } };
+const pack = (credits: number, amountMinor: number | null, pi = 'pi_1'): CreditEvent => ({
+  type: 'CreditsGranted',
+  data: {
+    grantId: `checkout:${pi}`,
+    kind: 'purchase',
+    amount: credits,
+    reason: 'Pack',
+    tierId: 2,
+    reference: { paymentIntentId: pi },
+    ...(amountMinor === null ? {} : { payment: { amountMinor, currency: 'eur' } }),
+  },
+});
+const spend = (amount: number, spendId = `s${amount}`): CreditEvent => ({
+  type: 'CreditsSpent',
+  data: { spendId, amount, purpose: 'reading', description: 'Reading', appId: 1, readingId: 'r' },
+});
+const refunded = (refundedMinor: number, amountMinor: number, pi = 'pi_1'): CreditEvent => ({
+  type: 'PaymentRefunded',
+  data: { paymentIntentId: pi, chargeId: 'ch_1', amountMinor, refundedMinor, currency: 'eur' },
+});
+const reversed = (amount: number, shortfall: number, refundedMinor: number): CreditEvent => ({
+  type: 'PurchaseReversed',
+  data: {
+    grantId: 'checkout:pi_1',
+    amount,
+    shortfall,
+    reference: null,
+    refund: {
+      paymentIntentId: 'pi_1',
+      chargeId: 'ch_1',
+      refundedMinor,
+      paidMinor: 1000,
+      currency: 'eur',
+    },
+  },
+});
+const eur = (minor: number) => (minor === 0 ? [] : [{ currency: 'eur', minor }]);
+
+describe('the money behind credits', () => {
+  it('given a paid pack, when some credits are spent, then their share is recognized and the rest deferred', () => {
+    const books = book([opened, pack(100, 1000), spend(30)]);
+    expect(books.cash).toEqual({ eur: 1000 });
+    expect(books.recognized).toEqual({ eur: 300 });
+    expect(books.deferred).toEqual(eur(700));
+  });
+
+  it('given a pack whose price does not divide, when every credit is spent one by one, then exactly the price is recognized', () => {
+    const books = book([opened, pack(3, 1799), spend(1, 'a'), spend(1, 'b'), spend(1, 'c')]);
+    expect(books.lotValues.slice(2).map((v) => v[0]?.minor)).toEqual([599, 600, 600]);
+    expect(books.recognized).toEqual({ eur: 1799 });
+    expect(books.deferred).toEqual([]);
+  });
+
+  it('given free and promotional credits first, when they are spent, then nothing is recognized', () => {
+    const books = book([
+      opened,
+      { type: 'FreeCreditsGranted', data: { amount: 10 } },
+      pack(100, 1000),
+      spend(10),
+    ]);
+    expect(books.recognized).toEqual({});
+    expect(books.deferred).toEqual(eur(1000));
+  });
+
+  it('given an unspent pack, when half its money is refunded and half its credits reversed, then it nets to nothing recognized', () => {
+    const books = book([opened, pack(100, 1000), refunded(500, 500), reversed(50, 0, 500)]);
+    expect(books.cash).toEqual({ eur: 500 });
+    expect(books.recognized.eur ?? 0).toBe(0);
+    expect(books.deferred).toEqual(eur(500));
+  });
+
+  it('given a pack partly spent, when all of it is refunded, then recognized goes back to zero', () => {
+    const books = book([
+      opened,
+      pack(100, 1000),
+      spend(60),
+      refunded(1000, 1000),
+      reversed(40, 60, 1000),
+    ]);
+    expect(books.cash.eur).toBe(0);
+    expect(books.recognized.eur).toBe(0);
+    expect(books.deferred).toEqual([]);
+  });
+
+  it('given a refunded spend, when it is given back, then its value returns to the lot', () => {
+    const books = book([
+      opened,
+      pack(10, 1000),
+      spend(4, 'x'),
+      {
+        type: 'SpendRefunded',
+        data: {
+          spendId: 'x',
+          amount: 4,
+          reason: 'generation_failed',
+          lots: [{ lot: 'checkout:pi_1', source: 'purchased', amount: 4 }],
+        },
+      },
+    ]);
+    expect(books.recognized.eur).toBe(0);
+    expect(books.deferred).toEqual(eur(1000));
+    expect([...books.account.values.values()]).toEqual([
+      {
+        lot: 'checkout:pi_1',
+        currency: 'eur',
+        valueMinor: 1000,
+      },
+    ]);
+  });
+
+  it('given a paid subscription month, when its payment is refunded and the credits kept, then the refund comes off recognized', () => {
+    const books = book([
+      opened,
+      {
+        type: 'MonthlyCreditsGranted',
+        data: {
+          period: '2026-11',
+          tierId: 1,
+          tierName: 'Starter',
+          amount: 60,
+          previousBalance: 0,
+          rolledOver: 0,
+          nextRenewalDate: '2026-12-01',
+          grantedOn: '2026-11-01',
+          trigger: 'renewal',
+          reference: { subscriptionId: 'sub_1', paymentIntentId: 'pi_9' },
+          payment: { amountMinor: 1200, currency: 'eur' },
+        },
+      },
+      refunded(1200, 1200, 'pi_9'),
+    ]);
+    expect(books.cash.eur).toBe(0);
+    expect(books.recognized.eur).toBe(-1200);
+    expect(books.deferred).toEqual(eur(1200));
+  });
+
+  it('given an old log without amounts, when it is replayed, then it holds no money and still balances', () => {
+    const books = book([opened, pack(100, null), spend(30)]);
+    expect(books.cash).toEqual({});
+    expect(books.recognized).toEqual({});
+    expect(books.account.balance).toBe(70);
+  });
+
+  it('given an old whole reversal that names its refund only cumulatively, when replayed, then the refund money counts once', () => {
+    const books = book([opened, pack(100, 1000), reversed(100, 0, 1000), reversed(0, 0, 1000)]);
+    expect(books.cash.eur).toBe(0);
+    expect(books.recognized.eur ?? 0).toBe(0);
+  });
+});
+
+describe('the monthly credit roll-forward', () => {
+  it('adds incoming lines, subtracts outgoing ones, and flags a difference with the balances', () => {
+    let report = openRollForward(50);
+    for (const event of [
+      pack(100, 1000),
+      spend(30),
+      { type: 'CreditsAdjusted', data: { amount: -5, reason: 'r', adminId: 'a' } } as CreditEvent,
+      {
+        type: 'CreditsSpent',
+        data: {
+          spendId: 'v',
+          amount: 2,
+          purpose: 'voice_reactivation',
+          description: 'Voice',
+          appId: null,
+          readingId: 'r',
+        },
+      } as CreditEvent,
+    ])
+      report = rollForward(report, event);
+    expect(report).toMatchObject({
+      purchased: 100,
+      spentReadings: 30,
+      spentVoice: 2,
+      adminAdjustments: -5,
+    });
+    expect(report.closing).toBe(50 + 100 - 30 - 5 - 2);
+    expect(closeRollForward(report, 113).difference).toBe(0);
+    expect(closeRollForward(report, 110).difference).toBe(-3);
+  });
+});

@@ -1,0 +1,397 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { AuditEntry, CreditEvent, ExportFormat, MoneyAmount } from '@astra/contracts';
+import type { EventStore, RecordedEvent } from '@astra/event-store';
+import {
+  type AccountMoney,
+  bookMoney,
+  initialAccountMoney,
+  streamId,
+  type ValueTake,
+} from '@astra/ledger';
+import { stringify } from 'csv-stringify/sync';
+import { CreditBooks } from './creditLog.ts';
+
+/**
+ * The ledger export: one row per credit event of the log, in global position order, whose
+ * `occurredAt` is in [from, to). The whole log is replayed from its first event (every earlier
+ * event is folded, so the balance after and the lot values are right), and the body is produced
+ * in chunks as the log is read: nothing holds the body, only each account's books.
+ *
+ * The bytes depend on nothing but the log and the range: no read model, no wall clock, no
+ * iteration over something unordered. The same range gives the same bytes every time, through
+ * HTTP or the command line.
+ */
+
+/** The columns, in the order of `auditEntrySchema`'s fields (money and lot values spelled out). */
+export const LEDGER_EXPORT_COLUMNS = [
+  'position',
+  'occurred_at',
+  'user_id',
+  'email',
+  'type',
+  'credits',
+  'balance_after',
+  'money_minor',
+  'currency',
+  'lot_values',
+  'actor',
+  'cause',
+  'correlation_id',
+  'description',
+] as const;
+
+/** A range of the export: instants in canonical UTC ISO form (`…T00:00:00.000Z`), null = open. */
+export interface ExportRange {
+  from: string | null;
+  to: string | null;
+}
+
+export interface LedgerExportOptions extends ExportRange {
+  format: ExportFormat;
+  /** Events read from the log per query (default `READ_BATCH`). */
+  batch?: number;
+  /** Rows per chunk of the body (default 1,000). */
+  rowsPerChunk?: number;
+}
+
+/** `2026-01-01T00:00:00+02:00` → `2025-12-31T22:00:00.000Z`; absent → null. */
+export const canonicalInstant = (instant: string | null | undefined): string | null =>
+  instant ? new Date(instant).toISOString() : null;
+
+/** The range of a query (`from`/`to` as given, any offset), in canonical form. */
+export const exportRangeOf = (query: {
+  from?: string | null;
+  to?: string | null;
+}): ExportRange => ({
+  from: canonicalInstant(query.from),
+  to: canonicalInstant(query.to),
+});
+
+/** `2026-01-01T00:00:00.000Z` → `20260101T000000.000Z`: a file name's part, without colons. */
+const filePart = (instant: string | null, open: string) =>
+  instant ? instant.replaceAll('-', '').replaceAll(':', '') : open;
+
+/** `ledger_20260101T000000.000Z_20260201T000000.000Z.csv`: the file an export is saved as. */
+export const ledgerExportFilename = ({
+  format,
+  from,
+  to,
+}: ExportRange & { format: ExportFormat }) =>
+  `ledger_${filePart(from, 'beginning')}_${filePart(to, 'end')}.${format}`;
+
+export const ledgerExportContentType = (format: ExportFormat) =>
+  format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8';
+
+/** Lot values as `currency:minor` pairs joined by `;` (empty when the event moved none). */
+export const lotValuesText = (amounts: readonly MoneyAmount[]) => {
+  if (amounts.length === 0) return '';
+  if (amounts.length === 1) return `${amounts[0]!.currency}:${amounts[0]!.minor}`;
+  return amounts.map((a) => `${a.currency}:${a.minor}`).join(';');
+};
+
+/** An entry as a CSV record, in `LEDGER_EXPORT_COLUMNS` order (null is an empty cell). */
+export const csvRecordOf = (entry: AuditEntry): (string | number | null)[] => [
+  entry.position,
+  entry.occurredAt,
+  entry.userId,
+  entry.email,
+  entry.type,
+  entry.credits,
+  entry.balanceAfter,
+  entry.money ? entry.money.minor : null,
+  entry.money ? entry.money.currency : null,
+  lotValuesText(entry.lotValue),
+  entry.actor,
+  entry.cause,
+  entry.correlationId,
+  entry.description,
+];
+
+const money = (amount: MoneyAmount) => ({ currency: amount.currency, minor: amount.minor });
+
+/** An entry as one JSON line: its fields in the schema's order, whatever order built it. */
+export const jsonLineOf = (entry: AuditEntry) =>
+  `${JSON.stringify({
+    position: entry.position,
+    occurredAt: entry.occurredAt,
+    userId: entry.userId,
+    email: entry.email,
+    type: entry.type,
+    credits: entry.credits,
+    balanceAfter: entry.balanceAfter,
+    money: entry.money ? money(entry.money) : null,
+    lotValue: entry.lotValue.map(money),
+    actor: entry.actor,
+    cause: entry.cause,
+    correlationId: entry.correlationId,
+    description: entry.description,
+  })}\n`;
+
+/**
+ * csv-stringify's settings: `\n` after every record (the last one too), quotes only where a cell
+ * needs them, and a text cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab
+ * or a carriage return first) prefixed with `'` (numbers are left alone).
+ */
+const CSV_OPTIONS = { eof: true, record_delimiter: 'unix', escape_formulas: true } as const;
+
+export const csvOf = (records: unknown[][]) => stringify(records, CSV_OPTIONS);
+
+/**
+ * Reads `source` ahead of its consumer: while the consumer works on what it was handed, the
+ * source keeps being read (its next query in flight) until `limit` items wait. Items come out in
+ * arrays, everything read so far at once, in the source's order.
+ */
+export async function* readAhead<T>(source: AsyncIterable<T>, limit: number): AsyncGenerator<T[]> {
+  const iterator = source[Symbol.asyncIterator]();
+  let buffer: T[] = [];
+  let done = false;
+  let failure: { error: unknown } | null = null;
+  let stopped = false;
+  let wakeConsumer: (() => void) | null = null;
+  let wakeProducer: (() => void) | null = null;
+  const signal = (which: 'consumer' | 'producer') => {
+    const wake = which === 'consumer' ? wakeConsumer : wakeProducer;
+    if (which === 'consumer') wakeConsumer = null;
+    else wakeProducer = null;
+    wake?.();
+  };
+  const producer = (async () => {
+    try {
+      for (;;) {
+        while (buffer.length >= limit && !stopped)
+          await new Promise<void>((resolve) => {
+            wakeProducer = resolve;
+          });
+        if (stopped) break;
+        const next = await iterator.next();
+        if (next.done) break;
+        buffer.push(next.value);
+        signal('consumer');
+      }
+    } catch (error) {
+      failure = { error };
+    } finally {
+      done = true;
+      signal('consumer');
+      if (stopped) await iterator.return?.();
+    }
+  })();
+  try {
+    for (;;) {
+      if (buffer.length > 0) {
+        const items = buffer;
+        buffer = [];
+        signal('producer');
+        // Let the producer run until it waits on the store (the next page's query sent) before
+        // the consumer works through these: the query runs meanwhile.
+        if (!done) await new Promise((resolve) => setImmediate(resolve));
+        yield items;
+        continue;
+      }
+      if (failure) throw (failure as { error: unknown }).error;
+      if (done) return;
+      await new Promise<void>((resolve) => {
+        wakeConsumer = resolve;
+      });
+    }
+  } finally {
+    stopped = true;
+    signal('producer');
+    await producer;
+  }
+}
+
+/**
+ * Keeps replays' books small. The money fold remembers what each of an account's last 100
+ * spends took (`AccountMoney.spends`), to give it back if the spend is refunded: over a whole log
+ * that is most of the replay's memory (a million events of ten thousand accounts: hundreds of
+ * megabytes), and almost none of it is ever used. So a replay first reads the log's
+ * `SpendRefunded` events (a read by type, which walks only those) and its accounts keep only the
+ * spends that a refund names. A refund the first read did not see (appended since)
+ * finds its spend again by replaying its own stream up to it.
+ *
+ * The books stay exactly the fold's: a spend is looked up only by its refund, and a refund comes
+ * while its spend is among the account's last 100 (the decider refuses older ones), where the fold
+ * keeps it whatever else was forgotten.
+ */
+export class RefundedSpends {
+  private constructor(
+    private readonly store: EventStore,
+    private readonly refunded: Set<string>,
+  ) {}
+
+  static async load(store: EventStore): Promise<RefundedSpends> {
+    const refunded = new Set<string>();
+    const filter = { types: ['SpendRefunded'], streamPrefixes: ['credits-'] };
+    for await (const event of store.readAll({ batch: 5_000, filter }))
+      refunded.add((event.data as { spendId: string }).spendId);
+    return new RefundedSpends(store, refunded);
+  }
+
+  /** Before booking `recorded`: a refund of a spend that was forgotten brings the spend back. */
+  needsSpend(recorded: RecordedEvent): boolean {
+    return (
+      recorded.type === 'SpendRefunded' &&
+      !this.refunded.has((recorded.data as { spendId: string }).spendId)
+    );
+  }
+
+  /** Finds what the refunded spend took by replaying its stream up to the refund. */
+  async restoreSpend(recorded: RecordedEvent, account: AccountMoney | undefined) {
+    const { spendId } = recorded.data as { spendId: string };
+    this.refunded.add(spendId);
+    if (!account) return;
+    const replayed = initialAccountMoney();
+    for await (const event of this.store.readStream(recorded.stream)) {
+      if (event.revision >= recorded.revision) break;
+      bookMoney(replayed, { type: event.type, data: event.data } as CreditEvent);
+    }
+    const took = replayed.spends.get(spendId);
+    if (took) account.spends.set(spendId, took);
+  }
+
+  /**
+   * Makes `account` remember only spends that a refund names (call it after booking each event;
+   * it changes the account once).
+   */
+  keepSmall(account: AccountMoney) {
+    if (!(account.spends instanceof KeptSpends))
+      account.spends = new KeptSpends(this.refunded, account.spends);
+  }
+}
+
+/** An account's spends, holding only those that a refund names (`RefundedSpends`). */
+class KeptSpends extends Map<string, readonly ValueTake[]> {
+  constructor(
+    private readonly refunded: ReadonlySet<string>,
+    spends: Map<string, readonly ValueTake[]>,
+  ) {
+    super();
+    for (const [spendId, took] of spends) this.set(spendId, took);
+  }
+
+  override set(spendId: string, took: readonly ValueTake[]) {
+    if (this.refunded.has(spendId)) super.set(spendId, took);
+    return this;
+  }
+}
+
+/**
+ * Events per query of a replay. Small pages keep the events short-lived: a page's events die
+ * young, before the garbage collector moves them out of the young generation (pages of 5,000
+ * lived long enough to be promoted, and the old generation's collections took a third of an
+ * export's time).
+ */
+export const READ_BATCH = 1_000;
+
+/** Reads the whole log in global order, the next query in flight while a batch is folded. */
+export const readLogAhead = (
+  store: EventStore,
+  batch = READ_BATCH,
+): AsyncGenerator<RecordedEvent[]> => readAhead(store.readAll({ batch }), batch * 2);
+
+/**
+ * `from ≤ occurredAt < to` for an event's `occurredAt`: as strings when it is in the canonical
+ * form the ledger writes (`toISOString`, compared as text in that form), else as instants.
+ */
+export const rangeTest = ({ from, to }: ExportRange) => {
+  const fromMs = from === null ? -Infinity : Date.parse(from);
+  const toMs = to === null ? Infinity : Date.parse(to);
+  return (occurredAt: string) => {
+    if (occurredAt.length === 24 && occurredAt.charCodeAt(23) === 90 /* Z */) {
+      return (from === null || occurredAt >= from) && (to === null || occurredAt < to);
+    }
+    const at = Date.parse(occurredAt);
+    return at >= fromMs && at < toMs;
+  };
+};
+
+/**
+ * One export: iterate it (once) for the body's chunks (UTF-8 bytes); read to its end, `rows`,
+ * `bytes` and `sha256()` describe the body. Each chunk is produced when the reader asks for it, so
+ * a slow reader slows the replay down (backpressure) and nothing piles up.
+ */
+export class LedgerExport implements AsyncIterable<Buffer> {
+  rows = 0;
+  bytes = 0;
+  /** Credit events replayed (in the range or before it). */
+  events = 0;
+  private readonly hash = createHash('sha256');
+  private digest: string | null = null;
+  readonly filename: string;
+  readonly contentType: string;
+
+  constructor(
+    private readonly store: EventStore,
+    readonly options: LedgerExportOptions,
+  ) {
+    this.filename = ledgerExportFilename(options);
+    this.contentType = ledgerExportContentType(options.format);
+  }
+
+  /** The body's SHA-256 (hex); only once the body was read to its end. */
+  sha256(): string {
+    if (this.digest === null) throw new Error('The export has not been read to its end');
+    return this.digest;
+  }
+
+  private chunk(text: string) {
+    const bytes = Buffer.from(text, 'utf8');
+    this.hash.update(bytes);
+    this.bytes += bytes.length;
+    return bytes;
+  }
+
+  private started = false;
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
+    if (this.started) throw new Error('An export is read once: make another for another read');
+    this.started = true;
+    const { format, batch = READ_BATCH, rowsPerChunk = 1_000 } = this.options;
+    const csv = format === 'csv';
+    if (csv) yield this.chunk(csvOf([[...LEDGER_EXPORT_COLUMNS]]));
+    const books = new CreditBooks();
+    const spends = await RefundedSpends.load(this.store);
+    const inRange = rangeTest(this.options);
+    const records: unknown[][] = [];
+    let lines = '';
+    let pending = 0;
+    for await (const events of readLogAhead(this.store, batch)) {
+      for (const recorded of events) {
+        if (spends.needsSpend(recorded)) {
+          const userId = streamId(recorded.stream, 'credits');
+          if (userId !== null) await spends.restoreSpend(recorded, books.accounts.get(userId));
+        }
+        const replayed = books.apply(recorded);
+        if (!replayed) continue;
+        spends.keepSmall(replayed.account);
+        this.events++;
+        if (!inRange(replayed.logged.occurredAt)) continue;
+        const entry = books.entryOf(replayed);
+        if (csv) records.push(csvRecordOf(entry));
+        else lines += jsonLineOf(entry);
+        this.rows++;
+        if (++pending === rowsPerChunk) {
+          yield this.chunk(csv ? csvOf(records.splice(0)) : lines);
+          lines = '';
+          pending = 0;
+        }
+      }
+    }
+    if (pending > 0) yield this.chunk(csv ? csvOf(records.splice(0)) : lines);
+    this.digest = this.hash.digest('hex');
+  }
+
+  /** The body as a byte stream (for `pipeline` into a response or a file). */
+  readable(): Readable {
+    return Readable.from(this, { objectMode: false });
+  }
+}
+
+/** The export's SHA-256, rows and bytes, reading it to its end and keeping none of it. */
+export async function ledgerExportChecksum(store: EventStore, options: LedgerExportOptions) {
+  const exported = new LedgerExport(store, options);
+  for await (const _chunk of exported);
+  return { sha256: exported.sha256(), rows: exported.rows, bytes: exported.bytes };
+}

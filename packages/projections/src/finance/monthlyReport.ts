@@ -1,0 +1,245 @@
+import type {
+  CreditRollForward,
+  MoneyAmount,
+  MoneyRollForward,
+  MonthlyReport,
+} from '@astra/contracts';
+import type { EventStore } from '@astra/event-store';
+import {
+  type AccountMoney,
+  bookMoney,
+  type CreditEvent,
+  closeRollForward,
+  deferredOf,
+  initialAccountMoney,
+  openRollForward,
+  rollForward,
+  streamId,
+} from '@astra/ledger';
+import { occurredAtOf } from './creditLog.ts';
+import { csvOf, RefundedSpends, rangeTest, readLogAhead } from './ledgerExport.ts';
+
+/**
+ * The month-end report, by replaying the log (never the read models): the credit roll-forward
+ * (opening + the month's movements = closing, checked against every account's balance at the
+ * month's end) and the money per currency (cash in, refunds, recognized, deferred).
+ *
+ * Where an event falls: each account's events are taken in their stream's order, and an event
+ * belongs to the period its `occurredAt` falls in (months of UTC, half open: the first instant of
+ * the month is in it, the first of the next is not). An account's events never go back to an
+ * earlier period: once one of its events is in the month (or after it), the later ones are too,
+ * even if a clock put them a moment earlier. So each account is cut into before / in / after the
+ * month where its own stream crosses each boundary, as a balance as of an instant is.
+ */
+
+/** The first instant of a `YYYY-MM` month and of the next (UTC, canonical ISO). */
+export const monthRange = (month: string) => {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  const from = new Date(Date.UTC(year, m - 1, 1)).toISOString();
+  const to = new Date(Date.UTC(year, m, 1)).toISOString();
+  return { from, to };
+};
+
+interface MoneyTotals {
+  deferredOpening: number;
+  cashIn: number;
+  refunds: number;
+  recognized: number;
+  deferredClosing: number;
+  cashToDate: number;
+  recognizedToDate: number;
+}
+
+const zeroMoney = (): MoneyTotals => ({
+  deferredOpening: 0,
+  cashIn: 0,
+  refunds: 0,
+  recognized: 0,
+  deferredClosing: 0,
+  cashToDate: 0,
+  recognizedToDate: 0,
+});
+
+const BEFORE = 0;
+const IN = 1;
+const AFTER = 2;
+
+/** The roll-forward of one month of UTC, by replaying the whole log. */
+export async function monthlyReport(store: EventStore, month: string): Promise<MonthlyReport> {
+  const { from, to } = monthRange(month);
+  const before = rangeTest({ from: null, to: from });
+  const within = rangeTest({ from, to });
+  const accounts = new Map<string, AccountMoney>();
+  // Each account's period so far (absent: before the month).
+  const period = new Map<string, number>();
+  const money = new Map<string, MoneyTotals>();
+  const moneyOf = (currency: string) => {
+    let totals = money.get(currency);
+    if (!totals) {
+      totals = zeroMoney();
+      money.set(currency, totals);
+    }
+    return totals;
+  };
+  const addDeferred = (account: AccountMoney, key: 'deferredOpening' | 'deferredClosing') => {
+    if (account.values.size === 0) return;
+    for (const { currency, minor } of deferredOf(account)) moneyOf(currency)[key] += minor;
+  };
+  const addEach = (amounts: readonly MoneyAmount[], key: 'recognized' | 'recognizedToDate') => {
+    for (const { currency, minor } of amounts) moneyOf(currency)[key] += minor;
+  };
+
+  let opening = 0;
+  // The month's movements, rolled forward from 0 (the opening is known only at the end).
+  let moved = openRollForward(0);
+  // Accounts whose opening was taken when their first event of the month came.
+  const opened = new Set<string>();
+  let replayed = 0;
+  let through = 0n;
+
+  const spends = await RefundedSpends.load(store);
+  for await (const events of readLogAhead(store)) {
+    for (const recorded of events) {
+      const userId = streamId(recorded.stream, 'credits');
+      if (userId === null) continue;
+      const was = period.get(userId) ?? BEFORE;
+      if (was === AFTER) continue;
+      const at = occurredAtOf(recorded);
+      const now = Math.max(was, before(at) ? BEFORE : within(at) ? IN : AFTER);
+      let account = accounts.get(userId);
+      if (now !== was) {
+        period.set(userId, now);
+        if (was === BEFORE) {
+          // The account at the month's start: its balance and the value it holds.
+          opened.add(userId);
+          if (account) {
+            opening += account.balance;
+            addDeferred(account, 'deferredOpening');
+          }
+        }
+        if (now === AFTER) continue;
+      }
+      if (!account) {
+        account = initialAccountMoney();
+        accounts.set(userId, account);
+        spends.keepSmall(account);
+      }
+      if (spends.needsSpend(recorded)) await spends.restoreSpend(recorded, account);
+      const event = { type: recorded.type, data: recorded.data } as CreditEvent;
+      const { cash, recognized } = bookMoney(account, event);
+      replayed++;
+      through = recorded.position;
+      if (cash) {
+        const totals = moneyOf(cash.currency);
+        totals.cashToDate += cash.minor;
+        if (now === IN) {
+          if (cash.minor > 0) totals.cashIn += cash.minor;
+          else totals.refunds -= cash.minor;
+        }
+      }
+      if (recognized.length) {
+        addEach(recognized, 'recognizedToDate');
+        if (now === IN) addEach(recognized, 'recognized');
+      }
+      if (now === IN) moved = rollForward(moved, event);
+    }
+  }
+
+  // Accounts that had nothing in the month: their opening is what they held all along.
+  let balancesAtClose = 0;
+  for (const [userId, account] of accounts) {
+    if (!opened.has(userId)) {
+      opening += account.balance;
+      addDeferred(account, 'deferredOpening');
+    }
+    balancesAtClose += account.balance;
+    addDeferred(account, 'deferredClosing');
+  }
+  const credits = closeRollForward(
+    { ...moved, opening, closing: opening + moved.closing },
+    balancesAtClose,
+  );
+
+  const moneyLines: MoneyRollForward[] = [...money]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([currency, totals]) => ({ currency, ...totals }));
+  return {
+    month,
+    from,
+    to,
+    credits,
+    money: moneyLines,
+    flags: flagsOf(credits, moneyLines),
+    eventsReplayed: replayed,
+    through: String(through),
+  };
+}
+
+/** What a reader of the report must not miss: figures that do not meet. */
+export function flagsOf(credits: CreditRollForward, money: readonly MoneyRollForward[]): string[] {
+  const flags: string[] = [];
+  if (credits.difference !== 0) {
+    flags.push(
+      `Closing credits ${credits.closing} differ from the accounts' balances at the month's end, ${credits.balancesAtClose} (difference ${credits.difference})`,
+    );
+  }
+  for (const m of money) {
+    if (m.cashToDate !== m.recognizedToDate + m.deferredClosing) {
+      flags.push(
+        `${m.currency}: cash to date ${m.cashToDate} ≠ recognized to date ${m.recognizedToDate} + deferred ${m.deferredClosing} (off by ${m.cashToDate - m.recognizedToDate - m.deferredClosing})`,
+      );
+    }
+    const rolled = m.deferredOpening + m.cashIn - m.refunds - m.recognized;
+    if (rolled !== m.deferredClosing) {
+      flags.push(
+        `${m.currency}: deferred opening ${m.deferredOpening} + cash in ${m.cashIn} − refunds ${m.refunds} − recognized ${m.recognized} = ${rolled}, but the lots hold ${m.deferredClosing} at the month's end`,
+      );
+    }
+  }
+  return flags;
+}
+
+/** The report's CSV lines, in the JSON's order. */
+export const MONTHLY_REPORT_COLUMNS = ['month', 'section', 'line', 'currency', 'value'] as const;
+
+const CREDIT_LINES: [keyof CreditRollForward, string][] = [
+  ['opening', 'opening'],
+  ['purchased', 'purchased'],
+  ['subscriptionGrants', 'subscription_grants'],
+  ['free', 'free'],
+  ['adminAdjustments', 'admin_adjustments'],
+  ['spentReadings', 'spent_readings'],
+  ['spentVoice', 'spent_voice'],
+  ['spendsRefunded', 'spends_refunded'],
+  ['forfeitedRollover', 'forfeited_rollover'],
+  ['forfeitedDeletion', 'forfeited_deletion'],
+  ['reversed', 'reversed'],
+  ['closing', 'closing'],
+  ['balancesAtClose', 'balances_at_close'],
+  ['difference', 'difference'],
+];
+
+const MONEY_LINES: [keyof Omit<MoneyRollForward, 'currency'>, string][] = [
+  ['deferredOpening', 'deferred_opening'],
+  ['cashIn', 'cash_in'],
+  ['refunds', 'refunds'],
+  ['recognized', 'recognized'],
+  ['deferredClosing', 'deferred_closing'],
+  ['cashToDate', 'cash_to_date'],
+  ['recognizedToDate', 'recognized_to_date'],
+];
+
+/**
+ * The report as CSV (csv-stringify): `month,section,line,currency,value`, credits (no currency),
+ * then money by currency (minor units), then one `flag` line per flag (its text as the value).
+ */
+export function monthlyReportCsv(report: MonthlyReport): string {
+  const rows: (string | number)[][] = [[...MONTHLY_REPORT_COLUMNS]];
+  for (const [key, line] of CREDIT_LINES)
+    rows.push([report.month, 'credits', line, '', report.credits[key]]);
+  for (const m of report.money)
+    for (const [key, line] of MONEY_LINES)
+      rows.push([report.month, 'money', line, m.currency, m[key]]);
+  for (const flag of report.flags) rows.push([report.month, 'flag', 'flag', '', flag]);
+  return csvOf(rows);
+}

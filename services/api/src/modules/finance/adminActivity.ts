@@ -1,0 +1,141 @@
+import type {
+  AdminActivityEntry,
+  AdminActivityPage,
+  CreditEvent,
+  UserEvent,
+} from '@astra/contracts';
+import type { EventStore, RecordedEvent } from '@astra/event-store';
+import { describeCreditEvent, streamId } from '@astra/ledger';
+import { occurredAtOf } from '@astra/projections';
+import { actingUserOf, actorKindOf, EmailBook } from './ledgerExplorer.ts';
+
+/** Attempts to unlock the admin panel, on the admin's own user stream. */
+const UNLOCKS = ['AdminUnlocked', 'AdminUnlockFailed'] as const;
+/** What only an admin does: these count whenever their actor is an admin. */
+const ADMIN_COMMANDS = [
+  'CreditsAdjusted',
+  'UserBlocked',
+  'UserUnblocked',
+  'UserRoleChanged',
+] as const;
+/**
+ * A deletion's events: an admin's when an admin deleted someone else (an admin deleting their
+ * own account did so as a user).
+ */
+const DELETION = [
+  'UserDeleted',
+  'SubscriptionEnded',
+  'CreditsForfeited',
+  'CreditAccountClosed',
+] as const;
+export const ACTIVITY_TYPES: readonly string[] = [...UNLOCKS, ...ADMIN_COMMANDS, ...DELETION];
+
+/** The most events of those types one activity page looks at (see `EXPLORER_SCAN_LIMIT`). */
+export const ACTIVITY_SCAN_LIMIT = 10_000;
+
+/** The user an event is about: the owner of its `user-` or `credits-` stream. */
+const targetOf = (recorded: RecordedEvent) =>
+  streamId(recorded.stream, 'user') ?? streamId(recorded.stream, 'credits');
+
+/** Whether an event of `ACTIVITY_TYPES` is something an admin did as admin. */
+const isAdminActivity = (recorded: RecordedEvent) => {
+  if ((UNLOCKS as readonly string[]).includes(recorded.type)) return true;
+  if (actorKindOf(recorded) !== 'admin') return false;
+  if ((ADMIN_COMMANDS as readonly string[]).includes(recorded.type)) return true;
+  return targetOf(recorded) !== actingUserOf(recorded);
+};
+
+const signed = (amount: number) => (amount > 0 ? `+${amount}` : `−${-amount}`);
+
+/** The one line the activity list shows for an event. */
+export const activityDetail = (recorded: RecordedEvent): string => {
+  const user = { type: recorded.type, data: recorded.data } as UserEvent;
+  switch (user.type) {
+    case 'AdminUnlocked':
+      return user.data.until
+        ? `Unlocked the admin panel until ${user.data.until}`
+        : 'Unlocked the admin panel';
+    case 'AdminUnlockFailed':
+      return 'Wrong admin password';
+    case 'UserBlocked':
+      return 'Blocked the user';
+    case 'UserUnblocked':
+      return 'Unblocked the user';
+    case 'UserRoleChanged':
+      return `Changed the role to ${user.data.role}`;
+    case 'UserDeleted':
+      return `Deleted the user (${user.data.reason})`;
+  }
+  const credit = { type: recorded.type, data: recorded.data } as CreditEvent;
+  switch (credit.type) {
+    case 'CreditsAdjusted':
+      return `${signed(credit.data.amount)} credits: ${credit.data.reason}`;
+    case 'CreditsForfeited':
+      return `${credit.data.amount} credits forfeited (${credit.data.reason})`;
+    case 'CreditAccountClosed':
+    case 'SubscriptionEnded':
+      return `${describeCreditEvent(credit)} (${credit.data.reason})`;
+    default:
+      return recorded.type;
+  }
+};
+
+/**
+ * `GET /api/admin/activity`: what admins did, newest first, before position `before`.
+ *
+ * The log is read backwards, filtered in the store by type (`ACTIVITY_TYPES`: on PostgreSQL each
+ * type's events are walked newest first on `events_type_position`, so a page costs about its own
+ * size however long the log is); each event is then kept if an admin did it as admin: every
+ * unlock attempt, every admin command by an actor in the admin role, and a deletion's events
+ * when an admin deleted someone else. A page looks at `ACTIVITY_SCAN_LIMIT` events at most and
+ * then answers with `next` so the client goes on.
+ */
+export async function activityPage(
+  store: EventStore,
+  { before, limit }: { before?: string; limit: number },
+  { scanLimit = ACTIVITY_SCAN_LIMIT }: { scanLimit?: number } = {},
+): Promise<AdminActivityPage> {
+  const picked: RecordedEvent[] = [];
+  let scanned = 0;
+  let last: bigint | null = null;
+  let cut = false;
+  for await (const recorded of store.readAll({
+    direction: 'backwards',
+    ...(before ? { from: BigInt(before) } : {}),
+    batch: Math.min(limit * 2, 500),
+    filter: { types: ACTIVITY_TYPES },
+  })) {
+    scanned++;
+    last = recorded.position;
+    if (isAdminActivity(recorded)) picked.push(recorded);
+    if (picked.length === limit || scanned === scanLimit) {
+      cut = true;
+      break;
+    }
+  }
+  const emails = new EmailBook(store);
+  const items = await Promise.all(
+    picked.map(async (recorded): Promise<AdminActivityEntry> => {
+      const adminId = actingUserOf(recorded) ?? targetOf(recorded) ?? '';
+      const targetUserId = targetOf(recorded);
+      const [adminEmail, targetEmail] = await Promise.all([
+        adminId ? emails.of(adminId) : null,
+        targetUserId ? emails.of(targetUserId) : null,
+      ]);
+      const correlationId = recorded.metadata.correlationId;
+      return {
+        position: String(recorded.position),
+        occurredAt: occurredAtOf(recorded),
+        adminId,
+        adminEmail,
+        action: recorded.type,
+        targetUserId,
+        targetEmail,
+        detail: activityDetail(recorded),
+        correlationId: typeof correlationId === 'string' ? correlationId : '',
+      };
+    }),
+  );
+  const full = picked.length === limit;
+  return { items, next: cut ? String(full ? picked.at(-1)!.position : last) : null };
+}

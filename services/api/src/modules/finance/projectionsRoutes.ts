@@ -1,0 +1,89 @@
+import type { RebuildStatus, VerifyResult } from '@astra/contracts';
+import { rebuildReadModels, verifyLedger } from '@astra/projections';
+import { Router } from 'express';
+import type { AppDeps } from '../../dependencies.ts';
+import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
+import { HttpError } from '../../http/errors.ts';
+import { projectionsOverview, recordVerifyRun, verifyReportLines } from './projectionsOverview.ts';
+
+const rebuildRunning = () =>
+  new HttpError(409, 'rebuild_running', 'A rebuild of the read models is running already');
+
+/** The progress `rebuildReadModels` reports (its type is not exported by the package). */
+type RebuildProgress = Parameters<
+  NonNullable<NonNullable<Parameters<typeof rebuildReadModels>[2]>['onProgress']>
+>[0];
+
+/**
+ * The projections page: `GET /api/admin/projections` (each projection against the log's head,
+ * the last verify result, the rebuild's progress), `POST …/verify` (runs `ledger:verify` here and
+ * keeps its result) and `POST …/rebuild` (rebuilds the read models in the background of this
+ * process: fresh tables filled beside the live ones, which keep serving until the new ones have
+ * caught up and are swapped in).
+ */
+export function projectionsRoutes(deps: AppDeps) {
+  const { db, read, ready, logger } = deps;
+  const store = deps.ledger.store;
+  const router = Router();
+  const admin = [requireUser, requireUnlockedAdmin];
+  /** This process's rebuild while it runs (one at a time; `rebuild_runs` holds the others off). */
+  let rebuilding: Promise<void> | undefined;
+  /** This process's verification while it runs: a second request waits for the same one. */
+  let verifying: Promise<VerifyResult> | undefined;
+
+  router.get('/admin/projections', ...admin, async (_req, res) => {
+    res.json(await projectionsOverview(store, db, read, ready));
+  });
+
+  router.post('/admin/projections/verify', ...admin, async (_req, res) => {
+    verifying ??= (async () => {
+      const { ok, lines } = verifyReportLines(await verifyLedger(store, db));
+      return recordVerifyRun(db, { ok, lines, source: 'panel' });
+    })().finally(() => {
+      verifying = undefined;
+    });
+    res.json(await verifying);
+  });
+
+  router.post('/admin/projections/rebuild', ...admin, async (req, res) => {
+    if (rebuilding) throw rebuildRunning();
+    let claimed: (progress: RebuildProgress) => void = () => {};
+    const started = new Promise<RebuildProgress>((resolve) => {
+      claimed = resolve;
+    });
+    const run = rebuildReadModels(store, db, { source: 'panel', onProgress: (p) => claimed(p) });
+    rebuilding = run.then(
+      (report) =>
+        logger.info(
+          { events: report.events, position: String(report.position), ms: report.milliseconds },
+          'Rebuilt the read models from the panel',
+        ),
+      (error) => {
+        if ((error as { code?: string }).code !== 'rebuild_running')
+          logger.error({ err: error }, 'Rebuilding the read models from the panel failed');
+      },
+    );
+    void rebuilding.finally(() => {
+      rebuilding = undefined;
+    });
+    let progress: RebuildProgress;
+    try {
+      // Answered once the rebuild holds the one running slot (or could not take it).
+      progress = await Promise.race([started, run.then(() => started)]);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'rebuild_running') throw rebuildRunning();
+      throw error;
+    }
+    req.log.info({ rebuild: progress.id }, 'Rebuild of the read models started from the panel');
+    // As it stood when it started (a small log may be rebuilt before this answer leaves).
+    res.status(202).json({
+      state: 'running',
+      startedAt: progress.startedAt.toISOString(),
+      finishedAt: null,
+      replayed: progress.replayed,
+      target: progress.target,
+      error: null,
+    } satisfies RebuildStatus);
+  });
+  return router;
+}

@@ -1,0 +1,59 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ledgerExportQuerySchema } from '@astra/contracts';
+import { exportRangeOf, LedgerExport } from '@astra/projections';
+import { openProjectionStorage, runCli } from './storage.ts';
+
+/**
+ * `npm run ledger:export -- --format csv|jsonl [--from ISO] [--to ISO] [--out FILE]`: the ledger
+ * export (one row per credit event whose occurredAt is in [from, to), by replaying the log), the
+ * same bytes as `GET /api/admin/exports/ledger` for the same range. The body goes to stdout, or
+ * to FILE with `FILE.sha256` beside it (`sha256sum -c` reads it); stderr gets
+ * `<sha256>  <rows> rows  <bytes> bytes`. Exits 0, or 2 when it cannot run (a bad argument, no
+ * database).
+ */
+await runCli(async () => {
+  const { values } = parseArgs({
+    options: {
+      format: { type: 'string', default: 'csv' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      out: { type: 'string' },
+    },
+    strict: true,
+  });
+  const parsed = ledgerExportQuerySchema.safeParse({
+    format: values.format,
+    from: values.from,
+    to: values.to,
+  });
+  if (!parsed.success) {
+    throw new Error(
+      `Invalid arguments: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  }
+  const range = exportRangeOf(parsed.data);
+  if (range.from !== null && range.to !== null && range.from >= range.to)
+    throw new Error('Invalid arguments: --to must be after --from');
+
+  const storage = await openProjectionStorage();
+  try {
+    const exported = new LedgerExport(storage.store, { format: parsed.data.format, ...range });
+    const out = values.out ? createWriteStream(values.out) : process.stdout;
+    for await (const chunk of exported) {
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+    if (values.out) {
+      out.end();
+      await once(out, 'finish');
+      await writeFile(`${values.out}.sha256`, `${exported.sha256()}  ${basename(values.out)}\n`);
+    }
+    console.error(`${exported.sha256()}  ${exported.rows} rows  ${exported.bytes} bytes`);
+    return 0;
+  } finally {
+    await storage.close();
+  }
+});

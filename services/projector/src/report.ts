@@ -1,0 +1,79 @@
+import { parseArgs } from 'node:util';
+import { type MonthlyReport, monthSchema } from '@astra/contracts';
+import { monthlyReport, monthlyReportCsv } from '@astra/projections';
+import { z } from 'zod';
+import { openProjectionStorage, runCli } from './storage.ts';
+
+const formatSchema = z.enum(['text', 'csv', 'json']);
+
+/** The report as people read it in a terminal: one line a figure. */
+function reportText(report: MonthlyReport): string {
+  const c = report.credits;
+  const line = (label: string, value: number | string) =>
+    `  ${label.padEnd(34)}${String(value).padStart(14)}`;
+  const lines = [
+    `Ledger report ${report.month} (${report.from} to ${report.to}), by replay through position ${report.through} (${report.eventsReplayed} credit events)`,
+    '',
+    'Credits',
+    line('opening (balances at the start)', c.opening),
+    line('+ purchased', c.purchased),
+    line('+ subscription grants', c.subscriptionGrants),
+    line('+ free and promotional', c.free),
+    line('± admin adjustments', c.adminAdjustments),
+    line('− spent on readings', c.spentReadings),
+    line('− spent on voice', c.spentVoice),
+    line('+ spends refunded', c.spendsRefunded),
+    line('− forfeited at rollover', c.forfeitedRollover),
+    line('− forfeited at deletion', c.forfeitedDeletion),
+    line('− reversed (refunded purchases)', c.reversed),
+    line('= closing', c.closing),
+    line('balances at the end (by replay)', c.balancesAtClose),
+    line('difference', c.difference),
+  ];
+  for (const m of report.money) {
+    lines.push(
+      '',
+      `Money in ${m.currency} (minor units)`,
+      line('deferred at the start', m.deferredOpening),
+      line('+ cash in', m.cashIn),
+      line('− refunds', m.refunds),
+      line('− recognized', m.recognized),
+      line('= deferred at the end', m.deferredClosing),
+      line('cash to date', m.cashToDate),
+      line('recognized to date', m.recognizedToDate),
+    );
+  }
+  lines.push('', report.flags.length ? 'FLAGS' : 'No flags: every figure meets.');
+  for (const flag of report.flags) lines.push(`  FLAG ${flag}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `npm run ledger:report -- --month YYYY-MM [--format text|csv|json]`: the month's roll-forward
+ * by replaying the log (the same figures as `GET /api/admin/reports/monthly`; `csv` is the same
+ * bytes as its `format=csv`). Exits 0, 1 when the report flags something, 2 when it cannot run.
+ */
+await runCli(async () => {
+  const { values } = parseArgs({
+    options: { month: { type: 'string' }, format: { type: 'string', default: 'text' } },
+    strict: true,
+  });
+  const month = monthSchema.safeParse(values.month);
+  if (!month.success) throw new Error('Invalid arguments: --month must be a month, YYYY-MM');
+  const format = formatSchema.safeParse(values.format);
+  if (!format.success) throw new Error('Invalid arguments: --format must be text, csv or json');
+  const storage = await openProjectionStorage();
+  try {
+    const report = await monthlyReport(storage.store, month.data);
+    process.stdout.write(
+      format.data === 'csv'
+        ? monthlyReportCsv(report)
+        : format.data === 'json'
+          ? `${JSON.stringify(report, null, 2)}\n`
+          : reportText(report),
+    );
+    return report.flags.length ? 1 : 0;
+  } finally {
+    await storage.close();
+  }
+});

@@ -1,0 +1,261 @@
+import type { CreditRollForward, MoneyRollForward, MonthlyReport } from '@astra/contracts';
+import { Alert, Box, Heading, HStack, List, Stack, Table, Text } from '@chakra-ui/react';
+import { TableFrame } from './AuditStates';
+import { formatCount, formatMinor } from './adminFormat';
+import { formatMonth, formatSignedCredits } from './auditFormat';
+
+type Movement = Exclude<
+  keyof CreditRollForward,
+  'opening' | 'closing' | 'balancesAtClose' | 'difference'
+>;
+
+/** The month's movements in roll-forward order; `out` lines are magnitudes the roll subtracts. */
+const MOVEMENTS: { key: Movement; label: string; out?: boolean; signed?: boolean }[] = [
+  { key: 'purchased', label: 'Purchased' },
+  { key: 'subscriptionGrants', label: 'Subscription grants' },
+  { key: 'free', label: 'Free and promotional' },
+  { key: 'adminAdjustments', label: 'Admin adjustments', signed: true },
+  { key: 'spentReadings', label: 'Spent on readings', out: true },
+  { key: 'spentVoice', label: 'Spent on voice', out: true },
+  { key: 'spendsRefunded', label: 'Spends given back' },
+  { key: 'forfeitedRollover', label: 'Forfeited at rollover', out: true },
+  { key: 'forfeitedDeletion', label: 'Forfeited on deletion', out: true },
+  { key: 'reversed', label: 'Reversed (refunded purchases)', out: true },
+];
+
+/** A movement's effect on the balance: outgoing lines subtract, adjustments carry their sign. */
+const effectOf = (credits: CreditRollForward, line: (typeof MOVEMENTS)[number]) =>
+  line.out ? -credits[line.key] : credits[line.key];
+
+const numeric = { textAlign: 'end', fontVariantNumeric: 'tabular-nums' } as const;
+
+/** Opening + each movement = closing; then the balances replayed at the month's end and the gap. */
+export function CreditRollForwardTable({ report }: { report: MonthlyReport }) {
+  const { credits } = report;
+  const computed = MOVEMENTS.reduce((sum, line) => sum + effectOf(credits, line), credits.opening);
+  return (
+    <TableFrame label="Credit roll-forward table">
+      <Table.Root size="sm">
+        <Table.Caption srOnly>Credits, {formatMonth(report.month)} (UTC)</Table.Caption>
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>Line</Table.ColumnHeader>
+            <Table.ColumnHeader {...numeric}>Credits</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          <Table.Row fontWeight="semibold" data-line="opening">
+            <Table.Cell>Opening credits outstanding</Table.Cell>
+            <Table.Cell {...numeric}>{formatCount(credits.opening)}</Table.Cell>
+          </Table.Row>
+          {MOVEMENTS.map((line) => {
+            const effect = effectOf(credits, line);
+            return (
+              <Table.Row key={line.key} data-line={line.key}>
+                <Table.Cell ps="6">
+                  {line.signed ? '±' : line.out ? '−' : '+'} {line.label}
+                </Table.Cell>
+                <Table.Cell
+                  {...numeric}
+                  color={effect < 0 ? 'fg.error' : effect > 0 ? 'fg.success' : 'fg.muted'}
+                >
+                  {formatSignedCredits(effect)}
+                </Table.Cell>
+              </Table.Row>
+            );
+          })}
+          <Table.Row fontWeight="semibold" data-line="closing">
+            <Table.Cell>= Closing credits outstanding</Table.Cell>
+            <Table.Cell {...numeric} data-testid="credits-closing">
+              {formatCount(credits.closing)}
+            </Table.Cell>
+          </Table.Row>
+          <Table.Row data-line="balancesAtClose">
+            <Table.Cell>Every account's balance at the month's end (replayed)</Table.Cell>
+            <Table.Cell {...numeric}>{formatCount(credits.balancesAtClose)}</Table.Cell>
+          </Table.Row>
+          <Table.Row data-line="difference" fontWeight="semibold">
+            <Table.Cell>Difference (balances − closing)</Table.Cell>
+            <Table.Cell
+              {...numeric}
+              color={credits.difference === 0 ? 'fg.success' : 'fg.error'}
+              data-testid="credits-difference"
+            >
+              {formatSignedCredits(credits.difference)}
+            </Table.Cell>
+          </Table.Row>
+          {computed !== credits.closing && (
+            <Table.Row>
+              <Table.Cell colSpan={2} color="fg.warning" whiteSpace="normal">
+                The lines add up to {formatCount(computed)}, not the closing figure.
+              </Table.Cell>
+            </Table.Row>
+          )}
+        </Table.Body>
+      </Table.Root>
+    </TableFrame>
+  );
+}
+
+const MONEY_ROWS: { key: keyof Omit<MoneyRollForward, 'currency'>; label: string }[] = [
+  { key: 'deferredOpening', label: 'Deferred revenue, opening' },
+  { key: 'cashIn', label: '+ Cash in (payments)' },
+  { key: 'refunds', label: '− Refunds' },
+  { key: 'recognized', label: '− Recognized (paid credits spent or forfeited)' },
+  { key: 'deferredClosing', label: '= Deferred revenue, closing' },
+  { key: 'cashToDate', label: 'Cash to date (payments − refunds)' },
+  { key: 'recognizedToDate', label: 'Recognized to date' },
+];
+
+/** The money of the month per currency, and the check cash to date = recognized + deferred. */
+export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
+  if (report.money.length === 0) {
+    return (
+      <Text color="fg.muted" fontSize="sm">
+        No money on the log through this month: no payment or refund has been recorded yet.
+      </Text>
+    );
+  }
+  return (
+    <TableFrame label="Money roll-forward table">
+      <Table.Root size="sm">
+        <Table.Caption srOnly>Money by currency, {formatMonth(report.month)} (UTC)</Table.Caption>
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>Line</Table.ColumnHeader>
+            {report.money.map((money) => (
+              <Table.ColumnHeader key={money.currency} {...numeric}>
+                {money.currency.toUpperCase()}
+              </Table.ColumnHeader>
+            ))}
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {MONEY_ROWS.map((row) => (
+            <Table.Row
+              key={row.key}
+              data-line={row.key}
+              fontWeight={row.key.startsWith('deferred') ? 'semibold' : undefined}
+            >
+              <Table.Cell whiteSpace="normal">{row.label}</Table.Cell>
+              {report.money.map((money) => (
+                <Table.Cell key={money.currency} {...numeric}>
+                  {formatMinor(money[row.key], money.currency)}
+                </Table.Cell>
+              ))}
+            </Table.Row>
+          ))}
+          <Table.Row data-line="invariant">
+            <Table.Cell whiteSpace="normal">
+              Cash to date = recognized to date + deferred
+            </Table.Cell>
+            {report.money.map((money) => {
+              const gap = money.cashToDate - money.recognizedToDate - money.deferredClosing;
+              return (
+                <Table.Cell
+                  key={money.currency}
+                  {...numeric}
+                  color={gap === 0 ? 'fg.success' : 'fg.error'}
+                  fontWeight="semibold"
+                >
+                  {gap === 0 ? 'holds' : `off by ${formatMinor(gap, money.currency)}`}
+                </Table.Cell>
+              );
+            })}
+          </Table.Row>
+        </Table.Body>
+      </Table.Root>
+    </TableFrame>
+  );
+}
+
+/**
+ * The month's credit movements as bars (credits in to the right in green, out in red), a list
+ * that reads as well as it looks: each bar is named by its line and amount.
+ */
+export function MovementsChart({ report }: { report: MonthlyReport }) {
+  const lines = MOVEMENTS.map((line) => ({
+    ...line,
+    effect: effectOf(report.credits, line),
+  }));
+  const largest = Math.max(1, ...lines.map((line) => Math.abs(line.effect)));
+  const moved = lines.some((line) => line.effect !== 0);
+  return (
+    <Stack gap="2">
+      <Heading as="h3" size="md" id="movements-chart-heading">
+        Movements of {formatMonth(report.month)}
+      </Heading>
+      {!moved && (
+        <Text fontSize="sm" color="fg.muted">
+          No credit moved this month.
+        </Text>
+      )}
+      <List.Root as="ul" listStyle="none" gap="1.5" aria-labelledby="movements-chart-heading">
+        {lines.map((line) => {
+          const width = `${(Math.abs(line.effect) / largest) * 100}%`;
+          return (
+            <List.Item
+              key={line.key}
+              display="grid"
+              gridTemplateColumns={{ base: '8rem 1fr 4rem', md: '12rem 1fr 5rem' }}
+              alignItems="center"
+              gap="2"
+              fontSize="xs"
+            >
+              <Text truncate title={line.label}>
+                {line.label}
+              </Text>
+              <Box h="3" bg="bg.muted" rounded="sm" overflow="hidden" aria-hidden>
+                {line.effect !== 0 && (
+                  <Box
+                    h="full"
+                    w={width}
+                    minW="1"
+                    bg={line.effect < 0 ? 'red.solid' : 'green.solid'}
+                    rounded="sm"
+                  />
+                )}
+              </Box>
+              <Text textAlign="end" fontVariantNumeric="tabular-nums">
+                {formatSignedCredits(line.effect)}
+              </Text>
+            </List.Item>
+          );
+        })}
+      </List.Root>
+    </Stack>
+  );
+}
+
+/** Problems a reader must see, above everything else; or a line saying there are none. */
+export function ReportFlags({ report }: { report: MonthlyReport }) {
+  if (report.flags.length === 0) {
+    return (
+      <HStack gap="2" fontSize="sm" color="fg.success" role="status">
+        <Text>
+          No flags: the roll-forward meets the balances replayed at the month's end, and cash =
+          recognized + deferred in every currency.
+        </Text>
+      </HStack>
+    );
+  }
+  return (
+    <Alert.Root status="warning" variant="surface" alignItems="flex-start" role="alert">
+      <Alert.Indicator />
+      <Alert.Content>
+        <Alert.Title fontWeight="bold">
+          {report.flags.length === 1
+            ? 'This report has a flag'
+            : `This report has ${report.flags.length} flags`}
+        </Alert.Title>
+        <Alert.Description>
+          <List.Root gap="1" ps="4">
+            {report.flags.map((flag) => (
+              <List.Item key={flag}>{flag}</List.Item>
+            ))}
+          </List.Root>
+        </Alert.Description>
+      </Alert.Content>
+    </Alert.Root>
+  );
+}

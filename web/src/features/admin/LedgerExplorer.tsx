@@ -1,0 +1,287 @@
+import type { CreditEventType } from '@astra/contracts';
+import {
+  Button,
+  Field,
+  Fieldset,
+  Heading,
+  HStack,
+  Input,
+  NativeSelect,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { Surface } from '../../ui/Surface';
+import { AuditEntryTable } from './AuditEntryTable';
+import { EmptyNote, QueryError } from './AuditStates';
+import { formatCount } from './adminFormat';
+import { type ActorKind, useGetAuditLedgerQuery } from './auditApi';
+import { dayEndExclusive, dayStart, EVENT_TYPE_HELP, EVENT_TYPES, isUserId } from './auditFormat';
+
+interface Filters {
+  types: CreditEventType[];
+  actor: ActorKind | '';
+  userId: string;
+  fromDay: string;
+  toDay: string;
+  limit: number;
+}
+
+const NO_FILTERS: Filters = { types: [], actor: '', userId: '', fromDay: '', toDay: '', limit: 25 };
+const PAGE_SIZES = [10, 25, 50, 100, 200];
+
+function describeFilters(filters: Filters): string {
+  const parts = [
+    filters.types.length > 0 ? filters.types.join(', ') : 'every event type',
+    filters.actor ? `by ${filters.actor}` : null,
+    filters.userId ? `of user ${filters.userId}` : null,
+    filters.fromDay ? `from ${filters.fromDay}` : null,
+    filters.toDay ? `through ${filters.toDay}` : null,
+  ];
+  return parts.filter(Boolean).join(' ');
+}
+
+/**
+ * The global ledger explorer: credit events straight from the log, filtered by type, actor, user
+ * and UTC date range, paged by position (Next uses the page's `next`; a stack of the pages seen
+ * gives Previous).
+ */
+export function LedgerExplorer() {
+  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [userIdError, setUserIdError] = useState<string | null>(null);
+  const [rangeError, setRangeError] = useState<string | null>(null);
+  // The `after` of every page on the way here: the last is this page's.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const after = cursors[cursors.length - 1];
+  const page = useGetAuditLedgerQuery(
+    {
+      types: filters.types.length > 0 ? filters.types : undefined,
+      actor: filters.actor || undefined,
+      userId: filters.userId || undefined,
+      from: dayStart(filters.fromDay),
+      to: dayEndExclusive(filters.toDay),
+      after,
+      limit: filters.limit,
+    },
+    { refetchOnMountOrArgChange: true },
+  );
+  const items = page.currentData?.items ?? [];
+
+  const toggleType = (type: CreditEventType) =>
+    setDraft((old) => ({
+      ...old,
+      types: old.types.includes(type)
+        ? old.types.filter((t) => t !== type)
+        : EVENT_TYPES.filter((t) => t === type || old.types.includes(t)),
+    }));
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    const userId = draft.userId.trim();
+    const badUser = userId && !isUserId(userId) ? 'A user id is a UUID, like 0b6f…-…' : null;
+    const badRange =
+      draft.fromDay && draft.toDay && draft.fromDay > draft.toDay
+        ? 'The range ends before it starts.'
+        : null;
+    setUserIdError(badUser);
+    setRangeError(badRange);
+    if (badUser || badRange) return;
+    setFilters({ ...draft, userId });
+    setCursors([undefined]);
+  };
+
+  const clear = () => {
+    setDraft(NO_FILTERS);
+    setFilters(NO_FILTERS);
+    setUserIdError(null);
+    setRangeError(null);
+    setCursors([undefined]);
+  };
+
+  const first = items[0]?.position;
+  const last = items[items.length - 1]?.position;
+
+  return (
+    <Stack gap="5">
+      <Surface as="section" aria-labelledby="explorer-filters-heading" gap="4">
+        <Stack gap="1">
+          <Heading as="h2" size="lg" id="explorer-filters-heading">
+            Ledger explorer
+          </Heading>
+          <Text fontSize="sm" color="fg.muted">
+            Every credit event in the log's order, oldest first. Dates are days of UTC; both ends
+            are included.
+          </Text>
+        </Stack>
+        <form onSubmit={apply} noValidate aria-label="Ledger filters">
+          <Stack gap="4">
+            <Fieldset.Root>
+              <Fieldset.Legend fontSize="sm" fontWeight="medium">
+                Event types
+              </Fieldset.Legend>
+              <Fieldset.HelperText fontSize="xs">
+                {draft.types.length === 0
+                  ? 'None chosen: every type.'
+                  : `${draft.types.length} chosen.`}
+              </Fieldset.HelperText>
+              <HStack gap="1.5" wrap="wrap" mt="2">
+                {EVENT_TYPES.map((type) => {
+                  const on = draft.types.includes(type);
+                  return (
+                    <Button
+                      key={type}
+                      size="xs"
+                      variant={on ? 'solid' : 'outline'}
+                      aria-pressed={on}
+                      title={EVENT_TYPE_HELP[type]}
+                      onClick={() => toggleType(type)}
+                    >
+                      {type}
+                    </Button>
+                  );
+                })}
+              </HStack>
+            </Fieldset.Root>
+            <SimpleGrid columns={{ base: 1, sm: 2, lg: 5 }} gap="3">
+              <Field.Root>
+                <Field.Label>Actor</Field.Label>
+                <NativeSelect.Root>
+                  <NativeSelect.Field
+                    name="actor"
+                    value={draft.actor}
+                    onChange={(event) =>
+                      setDraft((old) => ({ ...old, actor: event.target.value as ActorKind | '' }))
+                    }
+                  >
+                    <option value="">Anyone</option>
+                    <option value="user">A user</option>
+                    <option value="admin">An admin</option>
+                    <option value="system">The system</option>
+                    <option value="stripe">Stripe</option>
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </Field.Root>
+              <Field.Root invalid={Boolean(userIdError)}>
+                <Field.Label>User id</Field.Label>
+                <Input
+                  name="user-id"
+                  value={draft.userId}
+                  placeholder="Any user"
+                  autoComplete="off"
+                  spellCheck={false}
+                  onChange={(event) => setDraft((old) => ({ ...old, userId: event.target.value }))}
+                />
+                <Field.ErrorText>{userIdError}</Field.ErrorText>
+              </Field.Root>
+              <Field.Root invalid={Boolean(rangeError)}>
+                <Field.Label>From (UTC)</Field.Label>
+                <Input
+                  type="date"
+                  name="from"
+                  value={draft.fromDay}
+                  onChange={(event) => setDraft((old) => ({ ...old, fromDay: event.target.value }))}
+                />
+                <Field.ErrorText>{rangeError}</Field.ErrorText>
+              </Field.Root>
+              <Field.Root invalid={Boolean(rangeError)}>
+                <Field.Label>To (UTC)</Field.Label>
+                <Input
+                  type="date"
+                  name="to"
+                  value={draft.toDay}
+                  onChange={(event) => setDraft((old) => ({ ...old, toDay: event.target.value }))}
+                />
+              </Field.Root>
+              <Field.Root>
+                <Field.Label>Rows per page</Field.Label>
+                <NativeSelect.Root>
+                  <NativeSelect.Field
+                    name="limit"
+                    value={String(draft.limit)}
+                    onChange={(event) =>
+                      setDraft((old) => ({ ...old, limit: Number(event.target.value) }))
+                    }
+                  >
+                    {PAGE_SIZES.map((size) => (
+                      <option key={size} value={size}>
+                        {size}
+                      </option>
+                    ))}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </Field.Root>
+            </SimpleGrid>
+            <HStack gap="2" wrap="wrap">
+              <Button type="submit">Apply filters</Button>
+              <Button variant="outline" onClick={clear}>
+                Clear
+              </Button>
+            </HStack>
+          </Stack>
+        </form>
+      </Surface>
+
+      <Stack as="section" aria-labelledby="explorer-results-heading" gap="3">
+        <HStack justify="space-between" wrap="wrap" gap="2">
+          <Heading as="h3" size="md" id="explorer-results-heading">
+            Events
+          </Heading>
+          <Text fontSize="sm" color="fg.muted" aria-live="polite" data-testid="explorer-summary">
+            {page.currentData
+              ? items.length > 0
+                ? `Page ${cursors.length}: ${formatCount(items.length)} ${items.length === 1 ? 'event' : 'events'}, positions ${first} to ${last}`
+                : `Page ${cursors.length}: no events`
+              : 'Loading...'}
+          </Text>
+        </HStack>
+        {page.isError && (
+          <QueryError
+            title="Could not read the ledger"
+            error={page.error}
+            onRetry={() => page.refetch()}
+          />
+        )}
+        {page.isFetching && !page.currentData && <Skeleton h="48" rounded="lg" />}
+        {page.currentData && items.length === 0 && (
+          <EmptyNote
+            title={cursors.length > 1 ? 'No more events' : 'No events match these filters'}
+          >
+            {cursors.length > 1
+              ? 'This is the end of the log for these filters.'
+              : `Nothing for ${describeFilters(filters)}. Widen the dates, choose other types, or clear the filters.`}
+          </EmptyNote>
+        )}
+        {items.length > 0 && <AuditEntryTable entries={items} label="Ledger events" showUser />}
+        <HStack as="nav" aria-label="Ledger pages" justify="space-between" gap="2">
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={cursors.length <= 1 || page.isFetching}
+            onClick={() => setCursors((old) => old.slice(0, -1))}
+          >
+            <ChevronLeft aria-hidden />
+            Previous page
+          </Button>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={!page.currentData?.next || page.isFetching}
+            onClick={() => {
+              const next = page.currentData?.next;
+              if (next) setCursors((old) => [...old, next]);
+            }}
+          >
+            Next page
+            <ChevronRight aria-hidden />
+          </Button>
+        </HStack>
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,134 @@
+import type {
+  AdminActivityPage,
+  ExportFormat,
+  LedgerExplorerPage,
+  LedgerExportChecksum,
+  MonthlyReport,
+  ProjectionsOverview,
+  RebuildStatus,
+  TotalBalanceAt,
+  UserBalanceAt,
+  VerifyResult,
+} from '@astra/contracts';
+import { ACTIVITY_LIST, AUDIT_LIST, adminApi } from './adminApi';
+
+/** Who acted, as the explorer filters it. */
+export type ActorKind = 'user' | 'admin' | 'system' | 'stripe';
+
+/** `GET /api/admin/ledger`'s filters and page (`after`: the position the page starts after). */
+export interface LedgerPageArgs {
+  types?: string[];
+  actor?: ActorKind;
+  userId?: string;
+  from?: string;
+  to?: string;
+  after?: string;
+  limit: number;
+}
+
+export interface ExportRange {
+  from?: string;
+  to?: string;
+}
+
+const USER_PAGE = 100;
+const PROJECTIONS = 'AdminProjections' as const;
+const monthTag = (month: string) => ({ type: 'AdminFinance' as const, id: month });
+const CHECKSUMS = { type: 'AdminFinance', id: 'CHECKSUM' } as const;
+
+/** A query string without the filters that are not set. */
+const params = (values: Record<string, string | number | undefined>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(values).flatMap(([key, value]) =>
+      value === undefined || value === '' ? [] : [[key, String(value)]],
+    ),
+  );
+
+/** Export and report addresses are plain links (the browser downloads them, never into memory). */
+export const ledgerExportUrl = (format: ExportFormat, range: ExportRange) =>
+  `/api/admin/exports/ledger?${new URLSearchParams(params({ format, ...range }))}`;
+export const monthlyReportCsvUrl = (month: string) =>
+  `/api/admin/reports/monthly?${new URLSearchParams({ month, format: 'csv' })}`;
+
+/**
+ * Audit and finance (issue 12): every view reads the event log by replay on the server, so each
+ * answer is fresh when a view opens (`refetchOnMountOrArgChange` at the call sites), and tags
+ * keep the open views right after the panel's own commands.
+ */
+export const auditApi = adminApi.injectEndpoints({
+  endpoints: (build) => ({
+    getAuditLedger: build.query<LedgerExplorerPage, LedgerPageArgs>({
+      query: ({ types, actor, userId, from, to, after, limit }) => ({
+        url: '/admin/ledger',
+        params: params({ type: types?.join(','), actor, userId, from, to, after, limit }),
+      }),
+      providesTags: [AUDIT_LIST],
+    }),
+    /** One user's audit ledger, oldest first, a page of 100 at a time (`fetchNextPage`). */
+    getUserAuditLedger: build.infiniteQuery<LedgerExplorerPage, string, string | null>({
+      infiniteQueryOptions: {
+        initialPageParam: null,
+        getNextPageParam: (lastPage) => lastPage.next,
+      },
+      query: ({ queryArg: userId, pageParam }) => ({
+        url: '/admin/ledger',
+        params: params({ userId, after: pageParam ?? undefined, limit: USER_PAGE }),
+      }),
+      providesTags: [AUDIT_LIST],
+    }),
+    getUserBalanceAt: build.query<UserBalanceAt, { userId: string; at?: string }>({
+      query: ({ userId, at }) => ({
+        url: `/admin/users/${encodeURIComponent(userId)}/balance`,
+        params: params({ at }),
+      }),
+      providesTags: [AUDIT_LIST],
+    }),
+    getTotalBalanceAt: build.query<TotalBalanceAt, { at?: string }>({
+      query: ({ at }) => ({ url: '/admin/balance', params: params({ at }) }),
+      providesTags: [AUDIT_LIST],
+    }),
+    getAdminActivity: build.query<AdminActivityPage, { before?: string; limit: number }>({
+      query: ({ before, limit }) => ({ url: '/admin/activity', params: params({ before, limit }) }),
+      providesTags: [ACTIVITY_LIST],
+    }),
+    getMonthlyReport: build.query<MonthlyReport, string>({
+      query: (month) => ({ url: '/admin/reports/monthly', params: { month } }),
+      providesTags: (_result, _error, month) => [monthTag(month)],
+    }),
+    getExportChecksum: build.query<LedgerExportChecksum, ExportRange & { format: ExportFormat }>({
+      query: ({ format, from, to }) => ({
+        url: '/admin/exports/ledger/checksum',
+        params: params({ format, from, to }),
+      }),
+      providesTags: [CHECKSUMS],
+    }),
+    getProjections: build.query<ProjectionsOverview, void>({
+      query: () => '/admin/projections',
+      providesTags: [PROJECTIONS],
+    }),
+    /** 202 with the rebuild's status; 409 `rebuild_running` when one runs already. */
+    rebuildProjections: build.mutation<RebuildStatus, void>({
+      query: () => ({ url: '/admin/projections/rebuild', method: 'POST' }),
+      // Started, or running already: either way the overview now shows (and polls) its progress.
+      invalidatesTags: (_result, error) =>
+        !error || (typeof error.status === 'number' && error.status === 409) ? [PROJECTIONS] : [],
+    }),
+    verifyLedger: build.mutation<VerifyResult, void>({
+      query: () => ({ url: '/admin/projections/verify', method: 'POST' }),
+      invalidatesTags: (_result, error) => (error ? [] : [PROJECTIONS]),
+    }),
+  }),
+});
+
+export const {
+  useGetAuditLedgerQuery,
+  useGetUserAuditLedgerInfiniteQuery,
+  useGetUserBalanceAtQuery,
+  useGetTotalBalanceAtQuery,
+  useGetAdminActivityQuery,
+  useGetMonthlyReportQuery,
+  useGetExportChecksumQuery,
+  useGetProjectionsQuery,
+  useRebuildProjectionsMutation,
+  useVerifyLedgerMutation,
+} = auditApi;
