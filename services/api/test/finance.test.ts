@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, request, type Server } from 'node:http';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -25,6 +25,7 @@ import {
   verifyLedger,
 } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeOpenAi } from './openAiDouble.ts';
 import { deliver, packCheckout, refundedCharge, webhookSigner } from './stripeWebhooks.ts';
 import { type Client, caughtUp, startTestServer, type TestServer } from './support.ts';
 
@@ -39,43 +40,6 @@ const root = join(import.meta.dirname, '../../..');
 const WEBHOOK_SECRET = 'whsec_test_finance_secret';
 const signed = webhookSigner(WEBHOOK_SECRET);
 const lifePath = { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1990-12-10' };
-
-/** A loopback stand-in for OpenAI's chat completions: it writes, or fails with 500. */
-function fakeOpenAi(mode: () => 'write' | 'fail') {
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      if (mode() === 'fail') {
-        res.statusCode = 500;
-        return res.end(JSON.stringify({ error: { message: 'down', type: 'server_error' } }));
-      }
-      res.end(
-        JSON.stringify({
-          id: 'chatcmpl-test',
-          object: 'chat.completion',
-          created: Math.floor(Date.now() / 1000),
-          model: 'gpt-test',
-          choices: [
-            {
-              index: 0,
-              finish_reason: 'stop',
-              message: { role: 'assistant', content: '## Your Reading\n\nThe numbers speak.' },
-            },
-          ],
-          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-        }),
-      );
-    });
-  });
-  return new Promise<{ url: string; close(): void }>((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      resolve({ url: `http://127.0.0.1:${port}/v1`, close: () => server.close() });
-    }),
-  );
-}
 
 /** A GET read as bytes, with the response's headers and trailers (fetch shows no trailers). */
 function rawGet(base: string, path: string, cookie: string | undefined) {

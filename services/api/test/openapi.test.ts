@@ -1,10 +1,10 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { apiRoutes, buildOpenApiDocument, errorsOf } from '@astra/contracts';
 import { streams } from '@astra/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { systemContext } from '../src/ledger/ledger.ts';
+import { fakeOpenAi } from './openAiDouble.ts';
 import { caughtUp, recordedAnswers, startTestServer, type TestServer } from './support.ts';
 
 /**
@@ -37,43 +37,6 @@ function mountedRoutes(stack: Layer[], prefix = ''): string[] {
 }
 
 const documentedRoutes = () => apiRoutes.map((r) => `${r.method.toUpperCase()} ${r.path}`);
-
-/** A loopback stand-in for OpenAI's chat completions: it writes, or fails with 500. */
-function fakeOpenAi(mode: () => 'write' | 'fail') {
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      if (mode() === 'fail') {
-        res.statusCode = 500;
-        return res.end(JSON.stringify({ error: { message: 'down', type: 'server_error' } }));
-      }
-      res.end(
-        JSON.stringify({
-          id: 'chatcmpl-test',
-          object: 'chat.completion',
-          created: Math.floor(Date.now() / 1000),
-          model: 'gpt-test',
-          choices: [
-            {
-              index: 0,
-              finish_reason: 'stop',
-              message: { role: 'assistant', content: '## Your Reading\n\nThe numbers speak.' },
-            },
-          ],
-          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-        }),
-      );
-    });
-  });
-  return new Promise<{ url: string; close(): void }>((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      resolve({ url: `http://127.0.0.1:${port}/v1`, close: () => server.close() });
-    }),
-  );
-}
 
 const lifePath = { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1990-12-10' };
 const birth = { ...lifePath, birthTime: '12:00', city: 'Zürich', country: 'CH' };
