@@ -1,8 +1,13 @@
-/** Fixed loopback ports of the browser-test setup. */
+/**
+ * Loopback ports of the browser-test setup: 3210–3212, or from `E2E_PORT_BASE` (so that two
+ * checkouts can run their browser tests side by side).
+ */
+const base = Number(process.env.E2E_PORT_BASE ?? 3210);
+
 export const E2E = {
-  appPort: 3210,
-  oauthPort: 3211,
-  controlPort: 3212,
-  baseUrl: 'http://127.0.0.1:3210',
+  appPort: base,
+  oauthPort: base + 1,
+  controlPort: base + 2,
+  baseUrl: `http://127.0.0.1:${base}`,
   webhookSecret: 'whsec_astra_e2e_local_checkout',
 };
