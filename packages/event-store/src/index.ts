@@ -12,6 +12,11 @@ export {
   type PostgresConnection,
 } from './postgres/connection.ts';
 export {
+  type HorizonHolder,
+  horizonHolder,
+  LogHorizonStalledError,
+} from './postgres/horizon.ts';
+export {
   PostgresEventStore,
   type PostgresEventStoreOptions,
 } from './postgres/postgres-event-store.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { connectPostgres, PostgresEventStore } from '../src/index.ts';
+import { connectPostgres, LogHorizonStalledError, PostgresEventStore } from '../src/index.ts';
 import {
   filteredReadParams,
   filteredReadSql,
@@ -160,6 +160,59 @@ describe.runIf(available)('PostgreSQL', () => {
       expect(adjusted).toHaveLength(60);
       await store.close();
     } finally {
+      await connection.close();
+      await database.drop();
+    }
+  });
+
+  it('reads to the head it found: waits for a transaction still open below committed events, or names it', async () => {
+    const database = await createThrowawayDatabase();
+    const connection = await connectPostgres({ databaseUrl: database.url });
+    if (connection.kind !== 'postgres') throw new Error('expected PostgreSQL');
+    const blocker = await connection.pool.connect();
+    try {
+      const store = await PostgresEventStore.open(connection.sql, { horizonWaitMs: 30_000 });
+      const impatient = new PostgresEventStore(connection.sql, { horizonWaitMs: 200 });
+      await store.append('early', [{ type: 'Counted', data: { i: 0 } }], { expected: 'no_stream' });
+      // A transaction that took its id before the next appends and stays open: their events
+      // commit above the horizon it holds.
+      await blocker.query("BEGIN; SET application_name = 'left-open'");
+      await blocker.query('SELECT pg_current_xact_id()');
+      for (let i = 1; i <= 3; i++)
+        await store.append(`late-${i}`, [{ type: 'Counted', data: { i } }], {
+          expected: 'no_stream',
+        });
+
+      await expect(
+        (async () => {
+          for await (const _ of impatient.readAll({ batch: 2 }));
+        })(),
+      ).rejects.toSatisfy(
+        (error) =>
+          error instanceof LogHorizonStalledError &&
+          error.holder?.application === 'left-open' &&
+          /left-open/.test(error.message),
+      );
+
+      const read: unknown[] = [];
+      const reading = (async () => {
+        for await (const event of store.readAll({ batch: 2 })) read.push(event.data);
+      })();
+      let finished = false;
+      void reading.then(() => {
+        finished = true;
+      });
+      // The reader waits while the transaction is open (checked over a few of its polls)...
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      await connection.sql.query('SELECT pg_sleep(0.1)');
+      expect(finished).toBe(false);
+      // ...and, once it ends, delivers every event committed before the read began, in order.
+      await blocker.query('COMMIT');
+      await reading;
+      expect(read).toEqual([{ i: 0 }, { i: 1 }, { i: 2 }, { i: 3 }]);
+      await store.close();
+    } finally {
+      blocker.release();
       await connection.close();
       await database.drop();
     }

@@ -143,6 +143,8 @@ export interface ApiRoute {
   rateLimited?: number;
   /** Mounted only in some configurations. */
   onlyWhen?: string;
+  /** It reads the event log to its end (`503 log_horizon_stalled` when a transaction holds it). */
+  readsLog?: boolean;
 }
 
 const json = (schema: z.ZodType, required = true) =>
@@ -924,6 +926,7 @@ function financeRoutes(): ApiRoute[] {
       auth: 'unlocked_admin',
       query: ledgerExplorerQuerySchema,
       responses: ok(ledgerExplorerPageSchema),
+      readsLog: true,
       errors: [badQuery('A bad filter, position or limit')],
     },
     {
@@ -935,6 +938,7 @@ function financeRoutes(): ApiRoute[] {
       auth: 'unlocked_admin',
       query: adminActivityQuerySchema,
       responses: ok(adminActivityPageSchema),
+      readsLog: true,
       errors: [badQuery('A bad position or limit')],
     },
     {
@@ -946,6 +950,7 @@ function financeRoutes(): ApiRoute[] {
       auth: 'unlocked_admin',
       query: balanceAtQuerySchema,
       responses: ok(userBalanceAtSchema),
+      readsLog: true,
       errors: [notFound('No such user'), badQuery('`at` is not an ISO instant')],
     },
     {
@@ -957,6 +962,7 @@ function financeRoutes(): ApiRoute[] {
       auth: 'unlocked_admin',
       query: balanceAtQuerySchema,
       responses: ok(totalBalanceAtSchema),
+      readsLog: true,
       errors: [badQuery('`at` is not an ISO instant')],
     },
     {
@@ -974,6 +980,7 @@ function financeRoutes(): ApiRoute[] {
           contentType: 'text/csv',
         },
       },
+      readsLog: true,
       errors: [badQuery('A bad format or range')],
     },
     {
@@ -985,6 +992,7 @@ function financeRoutes(): ApiRoute[] {
       auth: 'unlocked_admin',
       query: ledgerExportQuerySchema,
       responses: ok(ledgerExportChecksumSchema),
+      readsLog: true,
       errors: [badQuery('A bad format or range')],
     },
     {
@@ -997,6 +1005,7 @@ function financeRoutes(): ApiRoute[] {
       auth: 'unlocked_admin',
       query: monthlyReportQuerySchema,
       responses: ok(monthlyReportSchema),
+      readsLog: true,
       errors: [badQuery('`month` is not YYYY-MM')],
     },
     {
@@ -1029,6 +1038,7 @@ function financeRoutes(): ApiRoute[] {
       summary: 'Runs ledger:verify now (the log against the read models) and keeps its result',
       auth: 'unlocked_admin',
       responses: ok(verifyResultSchema),
+      readsLog: true,
       errors: [],
     },
   ];
@@ -1068,6 +1078,12 @@ export function errorsOf(route: ApiRoute): RouteError[] {
     add(404, 'not_found', 'A path id of the wrong shape, or one that names nothing of yours');
   if (route.command) add(409, 'conflict', 'The stream kept changing through 20 retries');
   if (route.rateLimited) add(429, 'rate_limited', `More than ${route.rateLimited} a minute`);
+  if (route.readsLog)
+    add(
+      503,
+      'log_horizon_stalled',
+      'A database transaction left open holds the log back (`Retry-After`); see docs/operations.md',
+    );
   add(500, 'internal_error', 'Anything unexpected; no details leave the server');
   return [...route.errors, ...common];
 }

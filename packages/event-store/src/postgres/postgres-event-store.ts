@@ -12,6 +12,7 @@ import {
   WrongExpectedRevisionError,
 } from '../port.ts';
 import { Wakeup } from '../wakeup.ts';
+import { headAndHorizon, horizonSql, waitForHorizon } from './horizon.ts';
 import { createEventsTable, MAX_EVENTS_PER_TRANSACTION, ORDINAL_BITS } from './schema.ts';
 import type { SqlClient } from './sql-client.ts';
 
@@ -21,6 +22,11 @@ export interface PostgresEventStoreOptions {
   /** Runs when the store closes (ends the pool or the PGlite instance). */
   onClose?: () => Promise<void>;
   kind?: string;
+  /**
+   * How long a `readAll` waits at its end for transactions still running below the log's head
+   * (default 10 s), before it fails with `LogHorizonStalledError`.
+   */
+  horizonWaitMs?: number;
 }
 
 type EventRow = {
@@ -92,10 +98,10 @@ export const readAllSql = `
 SELECT ${columns} FROM (
   SELECT * FROM events WHERE position > $1::bigint ORDER BY position LIMIT $2
 ) AS events
-WHERE events.position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${ORDINAL_BITS})
+WHERE events.position < ${horizonSql}
 ORDER BY events.position`;
 
-const visibleBelow = `(pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${ORDINAL_BITS})`;
+const visibleBelow = horizonSql;
 
 /** A filter as the SQL takes it: distinct types, and `LIKE` patterns of the stream prefixes. */
 export interface SqlFilter {
@@ -207,6 +213,7 @@ export class PostgresEventStore implements EventStore {
   readonly kind: string;
   private readonly appended = new Wakeup();
   private readonly pollIntervalMs: number;
+  private readonly horizonWaitMs: number;
 
   constructor(
     private readonly sql: SqlClient,
@@ -214,6 +221,7 @@ export class PostgresEventStore implements EventStore {
   ) {
     this.kind = options.kind ?? 'postgres';
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
+    this.horizonWaitMs = options.horizonWaitMs ?? 10_000;
   }
 
   /** Creates the events table when missing and returns the store. */
@@ -307,6 +315,11 @@ export class PostgresEventStore implements EventStore {
     const text = plain ? readAllSql : filteredReadSql(direction, sqlFilter);
     const extra = filteredReadParams(sqlFilter);
     let checkpoint = from ?? (direction === 'forwards' ? 0n : END_OF_LOG);
+    // Forwards, the read ends with everything committed up to the log's head as it stood at the
+    // first short page: `end` is that head; `final` says the horizon had passed it before the
+    // last page was read (so that page missed nothing below it).
+    let end: bigint | null = null;
+    let final = false;
     for (;;) {
       const { rows } = await this.sql.query<EventRow>(text, [
         checkpoint.toString(),
@@ -318,7 +331,15 @@ export class PostgresEventStore implements EventStore {
         checkpoint = event.position;
         if (row.wanted !== false) yield event;
       }
-      if (rows.length < batch) return;
+      if (rows.length === batch) continue;
+      if (direction === 'backwards' || final) return;
+      const { head, horizon } = await headAndHorizon(this.sql);
+      end ??= head ?? 0n;
+      if (checkpoint >= end) return;
+      // A short page may have been cut at the horizon while events committed above it (a
+      // transaction still running below them): wait for the horizon, then read on to `end`.
+      if (horizon <= end) await waitForHorizon(this.sql, end, this.horizonWaitMs);
+      final = true;
     }
   }
 

@@ -1,4 +1,4 @@
-import { ConcurrencyError } from '@astra/event-store';
+import { ConcurrencyError, LogHorizonStalledError } from '@astra/event-store';
 import { isDomainError } from '@astra/ledger';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
@@ -97,6 +97,16 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     res
       .status(409)
       .json({ error: 'conflict', message: 'Too many changes at once. Please try again.' });
+    return;
+  }
+  if (error instanceof LogHorizonStalledError) {
+    // An operator's matter (a transaction left open on the database), not the request's.
+    req.log?.error({ err: error, holder: error.holder }, error.message);
+    res.status(503).set('Retry-After', '30').json({
+      error: 'log_horizon_stalled',
+      message:
+        'The event log cannot be read to its end right now: a database transaction has been left open. Please try again later.',
+    });
     return;
   }
   // body-parser's errors: malformed JSON, too large, wrong charset.
