@@ -3,12 +3,10 @@ import type { EventStore } from '@astra/event-store';
 import {
   type AccountMoney,
   balanceChange,
-  bookMoney,
   type CreditAccount,
   creditAccountDecider,
   deferredOf,
   evolveVoice,
-  initialAccountMoney,
   initialVoice,
   lotsBalance,
   lotTotals,
@@ -20,7 +18,7 @@ import {
 import type { Kysely } from 'kysely';
 import { checkpointOf } from './checkpoints.ts';
 import { READ_SCHEMA, readModels } from './database.ts';
-import { RefundedSpends } from './finance/ledgerExport.ts';
+import { CreditBooks } from './finance/creditLog.ts';
 import { allProjections } from './projections/index.ts';
 
 export interface VerifyReport {
@@ -123,7 +121,7 @@ export async function verifyLedger(
   const readingVoices = new Map<string, Voice>();
   // The money behind the credits, by the ledger's own money fold (`bookMoney`), per account,
   // with each event's effects summed by currency.
-  const money = new Map<string, AccountMoney>();
+  const money = await CreditBooks.forLog(store);
   const booked = new Map<string, { cash: number; recognized: number; deferred: number }>();
   const bookedIn = (currency: string) => {
     let sums = booked.get(currency);
@@ -133,7 +131,6 @@ export async function verifyLedger(
     }
     return sums;
   };
-  const spends = await RefundedSpends.load(store);
   // The whole log is read: its last position is the head every projection must reach.
   let head = 0n;
   for await (const event of store.readAll()) {
@@ -162,14 +159,8 @@ export async function verifyLedger(
       credit,
     );
     accounts.set(userId, state);
-    let books = money.get(userId);
-    if (!books) {
-      books = initialAccountMoney();
-      money.set(userId, books);
-    }
-    if (spends.needsSpend(event)) await spends.restoreSpend(event, books);
-    const effect = bookMoney(books, credit);
-    spends.keepSmall(books);
+    if (money.missesSpend(event)) await money.restoreSpend(event);
+    const effect = money.book(userId, event);
     if (effect.cash) bookedIn(effect.cash.currency).cash += effect.cash.minor;
     for (const { currency, minor } of effect.recognized) bookedIn(currency).recognized += minor;
     for (const { currency, minor } of effect.deferred) bookedIn(currency).deferred += minor;
@@ -256,7 +247,7 @@ export async function verifyLedger(
   );
   const voiceReactivations = compareVoice(voiceSpends, readingVoices, closed, differences);
   return {
-    money: compareMoney(booked, money, differences),
+    money: compareMoney(booked, money.accounts, differences),
     voiceReactivations,
     accounts: accounts.size,
     events: expected.size,

@@ -29,21 +29,42 @@ export interface PostgresEventStoreOptions {
   horizonWaitMs?: number;
 }
 
-type EventRow = {
-  position: string;
-  stream_name: string;
-  revision: string;
-  event_id: string;
-  type: string;
-  data: unknown;
-  metadata: Record<string, unknown>;
-  recorded_at: Date | string;
+/**
+ * A read's page comes back as one row holding one JSON array of events, each an array in this
+ * order (see `pageSql`): one `JSON.parse` for a page instead of a row and its fields' parsing for
+ * each event, which halves what a read costs this process (PostgreSQL does a little more).
+ */
+type PageEvent = [
+  position: string,
+  stream: string,
+  revision: number,
+  id: string,
+  type: string,
+  data: unknown,
+  metadata: Record<string, unknown> | null,
+  recordedAtMs: number,
   /** Reads filtered by stream prefix: whether the stream is one of the filter's. */
-  wanted?: boolean;
-};
+  wanted?: boolean,
+];
 
-const columns = `position::text AS position, stream_name, revision::text AS revision, event_id::text AS event_id,
-  type, data, metadata, recorded_at`;
+/** The columns a page's rows have (its inner select), before `pageSql` turns them into JSON. */
+const columns = 'position, stream_name, revision, event_id, type, data, metadata, recorded_at';
+
+/**
+ * Turns a select of `columns` (and `wanted`, for reads filtered by stream prefix) into one row,
+ * `page`: the JSON array of its events in position order (null when there are none). Positions
+ * travel as text: they pass 2^53.
+ */
+const pageSql = (rows: string, direction: 'forwards' | 'backwards', wanted = false) => `
+SELECT json_agg(json_build_array(position::text, stream_name, revision, event_id, type, data,
+  metadata, floor(extract(epoch FROM recorded_at) * 1000)${wanted ? ', wanted' : ''})
+  ORDER BY position${direction === 'backwards' ? ' DESC' : ''})::text AS page
+FROM (${rows}) AS events`;
+
+const pageOf = (rows: readonly { page: string | null }[]): PageEvent[] => {
+  const page = rows[0]?.page;
+  return page ? (JSON.parse(page) as PageEvent[]) : [];
+};
 
 /**
  * One statement per append, in three shapes by expected revision. Events get their stream
@@ -94,12 +115,13 @@ const appendStatements = {
 // cut at that horizon. Written as one range, `position > $1 AND position < horizon`, the planner
 // guesses its size from a default selectivity on a table without statistics (just loaded, just
 // restored) and fetched and sorted every later event for each page instead.
-export const readAllSql = `
-SELECT ${columns} FROM (
+export const readAllSql = pageSql(
+  `SELECT ${columns} FROM (
   SELECT * FROM events WHERE position > $1::bigint ORDER BY position LIMIT $2
 ) AS events
-WHERE events.position < ${horizonSql}
-ORDER BY events.position`;
+WHERE events.position < ${horizonSql}`,
+  'forwards',
+);
 
 const visibleBelow = horizonSql;
 
@@ -158,16 +180,14 @@ export function filteredReadSql(direction: 'forwards' | 'backwards', filter: Sql
     : `SELECT * FROM events WHERE ${range} ${order} LIMIT $2`;
   // Other streams' events come back as their position only: the reader pages on by them.
   const selected = filter.patterns
-    ? `position::text AS position, stream_name, revision::text AS revision,
-  event_id::text AS event_id, type, CASE WHEN wanted THEN data END AS data,
+    ? `position, stream_name, revision, event_id, type, CASE WHEN wanted THEN data END AS data,
   CASE WHEN wanted THEN metadata END AS metadata, recorded_at, wanted
   FROM (SELECT *, stream_name LIKE ANY($${types.length + 3}::text[]) AS wanted FROM (${page}) AS page)`
     : `${columns} FROM (${page})`;
-  return forwards
-    ? `SELECT ${selected} AS events
-WHERE events.position < ${visibleBelow}
-ORDER BY events.position`
-    : `SELECT ${selected} AS events ORDER BY events.position DESC`;
+  const rows = forwards
+    ? `SELECT ${selected} AS events WHERE events.position < ${visibleBelow}`
+    : `SELECT ${selected} AS events`;
+  return pageSql(rows, direction, filter.patterns !== null);
 }
 
 /** The parameters of `filteredReadSql` after `$1` and `$2`. */
@@ -179,22 +199,26 @@ export const filteredReadParams = (filter: SqlFilter): unknown[] => [
 /** Before every position: where a backwards read without `from` starts. */
 const END_OF_LOG = (1n << 63n) - 1n;
 
-const readStreamSql = `
-SELECT ${columns} FROM events
+const readStreamSql = pageSql(
+  `SELECT ${columns} FROM events
 WHERE stream_name = $1 AND revision >= $2::bigint
 ORDER BY events.revision
-LIMIT $3`;
+LIMIT $3`,
+  'forwards',
+);
 
-const toRecorded = (row: EventRow): RecordedEvent => ({
-  id: row.event_id,
-  stream: row.stream_name,
-  revision: BigInt(row.revision),
-  position: BigInt(row.position),
-  type: row.type,
-  data: row.data,
-  metadata: row.metadata ?? {},
-  recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+const toRecorded = (event: PageEvent): RecordedEvent => ({
+  id: event[3],
+  stream: event[1],
+  revision: BigInt(event[2]),
+  position: BigInt(event[0]),
+  type: event[4],
+  data: event[5],
+  metadata: event[6] ?? {},
+  recordedAt: new Date(event[7]),
 });
+
+type PageRow = { page: string | null };
 
 const violatedConstraint = (error: unknown): string | undefined => {
   if (typeof error !== 'object' || error === null) return undefined;
@@ -294,17 +318,15 @@ export class PostgresEventStore implements EventStore {
     const pageSize = 1000;
     let next = from;
     for (;;) {
-      const { rows } = await this.sql.query<EventRow>(readStreamSql, [
-        stream,
-        next.toString(),
-        pageSize,
-      ]);
-      for (const row of rows) {
+      const page = pageOf(
+        (await this.sql.query<PageRow>(readStreamSql, [stream, next.toString(), pageSize])).rows,
+      );
+      for (const row of page) {
         const event = toRecorded(row);
         next = event.revision + 1n;
         yield event;
       }
-      if (rows.length < pageSize) return;
+      if (page.length < pageSize) return;
     }
   }
 
@@ -321,17 +343,15 @@ export class PostgresEventStore implements EventStore {
     let end: bigint | null = null;
     let final = false;
     for (;;) {
-      const { rows } = await this.sql.query<EventRow>(text, [
-        checkpoint.toString(),
-        batch,
-        ...extra,
-      ]);
-      for (const row of rows) {
+      const page = pageOf(
+        (await this.sql.query<PageRow>(text, [checkpoint.toString(), batch, ...extra])).rows,
+      );
+      for (const row of page) {
         const event = toRecorded(row);
         checkpoint = event.position;
-        if (row.wanted !== false) yield event;
+        if (row[8] !== false) yield event;
       }
-      if (rows.length === batch) continue;
+      if (page.length === batch) continue;
       if (direction === 'backwards' || final) return;
       const { head, horizon } = await headAndHorizon(this.sql);
       end ??= head ?? 0n;
@@ -363,8 +383,8 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async readBatch(after: bigint, limit: number) {
-    const { rows } = await this.sql.query<EventRow>(readAllSql, [after.toString(), limit]);
-    return rows.map(toRecorded);
+    const { rows } = await this.sql.query<PageRow>(readAllSql, [after.toString(), limit]);
+    return pageOf(rows).map(toRecorded);
   }
 
   private async head(stream: string): Promise<bigint | 'no_stream'> {

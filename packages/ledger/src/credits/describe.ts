@@ -89,14 +89,11 @@ export const creditEventReference = (event: CreditEvent): Record<string, string>
       return event.data.subscriptionId ? { subscriptionId: event.data.subscriptionId } : null;
     // What a spend paid for: its reading (the history links it) and whether it was a reading
     // or a voice guide reactivation.
-    case 'CreditsSpent':
-      return event.data.readingId
-        ? {
-            readingId: event.data.readingId,
-            purpose: event.data.purpose,
-            ...(event.data.appId === null ? {} : { appId: String(event.data.appId) }),
-          }
-        : null;
+    case 'CreditsSpent': {
+      const { readingId, purpose, appId } = event.data;
+      if (!readingId) return null;
+      return appId === null ? { readingId, purpose } : { readingId, purpose, appId: String(appId) };
+    }
     default:
       return null;
   }

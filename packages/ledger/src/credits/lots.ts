@@ -34,10 +34,6 @@ export const lotTotals = (lots: CreditLots): LotTotals => {
 
 export const lotsBalance = (lots: CreditLots) => lots.reduce((sum, lot) => sum + lot.remaining, 0);
 
-/** The lots in spending order (a stable sort keeps each source oldest first). */
-const inSpendingOrder = (lots: CreditLots) =>
-  [...lots].sort((a, b) => SPENDING_ORDER.indexOf(a.source) - SPENDING_ORDER.indexOf(b.source));
-
 /** Adds credits to a lot, opening it (as the newest of its source) when it is not there. */
 export const addToLot = (lots: CreditLots, take: LotTake): CreditLots => {
   if (take.amount <= 0) return lots;
@@ -57,21 +53,28 @@ export const withoutTaken = (lots: CreditLots, taken: readonly LotTake[]): Credi
     })
     .filter((lot) => lot.remaining > 0);
 
-/** Which lots `amount` credits come from, taking `first` lots before the spending order. */
+/**
+ * Which lots `amount` credits come from, taking `first` lots before the spending order. Lots are
+ * walked in spending order (by source, oldest first within one) without sorting a copy: a replay
+ * asks this for every spend of the log.
+ */
 export const lotsToTake = (
   lots: CreditLots,
   amount: number,
   first: (lot: CreditLot) => boolean = () => false,
 ): LotTake[] => {
-  const ordered = inSpendingOrder(lots);
-  const queue = [...ordered.filter(first), ...ordered.filter((lot) => !first(lot))];
   const taken: LotTake[] = [];
   let left = amount;
-  for (const lot of queue) {
-    if (left === 0) break;
-    const part = Math.min(lot.remaining, left);
-    if (part > 0) taken.push({ lot: lot.id, source: lot.source, amount: part });
-    left -= part;
+  for (const firstPass of [true, false]) {
+    for (const source of SPENDING_ORDER) {
+      for (const lot of lots) {
+        if (left === 0) return taken;
+        if (lot.source !== source || first(lot) !== firstPass) continue;
+        const part = Math.min(lot.remaining, left);
+        if (part > 0) taken.push({ lot: lot.id, source: lot.source, amount: part });
+        left -= part;
+      }
+    }
   }
   return taken;
 };

@@ -53,23 +53,29 @@ const causeDetails = (event: CreditEvent): Record<string, string> => {
   }
 };
 
-/** `key=value` pairs, `; ` apart, in a fixed order (the export's bytes must not vary). */
-export const causeOf = (event: CreditEvent): string => {
-  let cause = '';
-  const pairs = (record: Record<string, string> | null) => {
-    for (const key in record) cause += `${cause ? '; ' : ''}${key}=${record[key]}`;
-  };
-  pairs(creditEventReference(event));
-  pairs(causeDetails(event));
+/** `cause` with the record's `key=value` pairs added, `; ` apart. */
+const withPairs = (cause: string, record: Record<string, string> | null) => {
+  for (const key in record) cause += `${cause ? '; ' : ''}${key}=${record[key]}`;
   return cause;
 };
+
+/** `key=value` pairs, `; ` apart, in a fixed order (the export's bytes must not vary). */
+export const causeOf = (event: CreditEvent): string =>
+  withPairs(withPairs('', creditEventReference(event)), causeDetails(event));
+
+/** What an event did to its account's balance: the signed change and the balance after it. */
+export interface BalanceMove {
+  credits: number;
+  balanceAfter: number;
+}
 
 /** One credit event as the audit and the exports show it. */
 export const auditEntryOf = (
   logged: LoggedEvent,
   userId: string,
   event: CreditEvent,
-  effect: MoneyEffect & { credits: number; balanceAfter: number },
+  effect: MoneyEffect,
+  balance: BalanceMove,
   emailOf: (userId: string) => string | null,
 ): AuditEntry => ({
   position: String(logged.position),
@@ -77,8 +83,8 @@ export const auditEntryOf = (
   userId,
   email: emailOf(userId),
   type: event.type,
-  credits: effect.credits,
-  balanceAfter: effect.balanceAfter,
+  credits: balance.credits,
+  balanceAfter: balance.balanceAfter,
   money: effect.cash,
   lotValue: effect.lotValue as AuditEntry['lotValue'],
   actor: actorLabel(logged.actor, emailOf),

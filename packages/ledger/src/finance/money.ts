@@ -1,12 +1,6 @@
 import type { CreditEvent, LotTake, MoneyAmount } from '@astra/contracts';
-import {
-  applyLotMoves,
-  balanceChange,
-  type LotMoves,
-  lotMovesOf,
-  REFUNDABLE_SPENDS,
-} from '../credits/credits.ts';
-import type { CreditLots } from '../credits/lots.ts';
+import { balanceChange, type LotMoves, lotMovesOf, REFUNDABLE_SPENDS } from '../credits/credits.ts';
+import type { CreditLot } from '../credits/lots.ts';
 
 /**
  * The money behind one account's credits, by replaying its credit stream. Each paid lot (a
@@ -46,11 +40,14 @@ export interface ValueTake {
 
 /**
  * One account's books. A replay folds a million events through these, so the fold updates them
- * in place (it allocates nothing for an event that moves no value); copy one to keep it.
+ * in place, lots and values included: an account lives long (the garbage collector moves it to
+ * its old generation), and replacing its parts at every event made old garbage for every event.
+ * Copy one (`structuredClone`) to keep it.
  */
 export interface AccountMoney {
   balance: number;
-  lots: CreditLots;
+  /** The lots, as `lotsAfter` would leave them (changed in place). */
+  lots: CreditLot[];
   /** Paid lots' remaining value, by lot and currency (lots worth nothing are absent). */
   values: Map<string, LotValue>;
   /** The value each recent spend took (the newest `REFUNDABLE_SPENDS`), for its refund. */
@@ -121,16 +118,39 @@ const valueOfTakes = (account: AccountMoney, taken: readonly LotTake[]): ValueTa
   return takes;
 };
 
-/** Adds (or, negative, removes) value held by lots. */
+/** Adds (or, with `sign` −1, removes) value held by lots. */
 const changeValues = (
   values: Map<string, LotValue>,
   changes: readonly { lot: string; currency: string; valueMinor: number }[],
+  sign = 1,
 ) => {
-  for (const { lot, currency, valueMinor: change } of changes) {
+  for (const { lot, currency, valueMinor } of changes) {
     const key = valueKey(lot, currency);
-    const valueMinor = (values.get(key)?.valueMinor ?? 0) + change;
-    if (valueMinor === 0) values.delete(key);
-    else values.set(key, { lot, currency, valueMinor });
+    const held = values.get(key);
+    if (!held) {
+      if (valueMinor !== 0) values.set(key, { lot, currency, valueMinor: sign * valueMinor });
+      continue;
+    }
+    held.valueMinor += sign * valueMinor;
+    if (held.valueMinor === 0) values.delete(key);
+  }
+};
+
+/** `applyLotMoves`, in place: taken credits leave their lots (emptied ones go), added ones come. */
+const moveLots = (lots: CreditLot[], moves: LotMoves) => {
+  if (moves.taken.length) {
+    for (const take of moves.taken) {
+      const lot = lots.find((l) => l.id === take.lot);
+      if (lot) lot.remaining -= take.amount;
+    }
+    for (let i = lots.length - 1; i >= 0; i--) if (lots[i]!.remaining <= 0) lots.splice(i, 1);
+    return;
+  }
+  for (const add of moves.added) {
+    if (add.amount <= 0) continue;
+    const lot = lots.find((l) => l.id === add.lot);
+    if (lot) lot.remaining += add.amount;
+    else lots.push({ id: add.lot, source: add.source, remaining: add.amount });
   }
 };
 
@@ -160,13 +180,24 @@ const refundOf = (
   }
 };
 
-/** Books one event into an account (in place) and says what it did to the money. */
-export const bookMoney = (account: AccountMoney, event: CreditEvent): MoneyEffect => {
+const everySpend = () => true;
+
+/**
+ * Books one event into an account (in place) and says what it did to the money. `remembers`
+ * chooses the spends whose values the account keeps for a refund (by default, the newest
+ * `REFUNDABLE_SPENDS`, as the decider allows): a replay of a whole log that knows which spends
+ * get refunded keeps only those, or the spends would be most of its memory.
+ */
+export const bookMoney = (
+  account: AccountMoney,
+  event: CreditEvent,
+  remembers: (spendId: string) => boolean = everySpend,
+): MoneyEffect => {
   const moves: LotMoves = lotMovesOf(account.lots, event);
   // Values are taken at the lots' state before the event.
   const takes = moves.taken.length ? valueOfTakes(account, moves.taken) : [];
   account.balance += balanceChange(event);
-  if (moves.added.length || moves.taken.length) account.lots = applyLotMoves(account.lots, moves);
+  moveLots(account.lots, moves);
 
   const payment = paymentOf(event);
   if (payment) {
@@ -202,7 +233,7 @@ export const bookMoney = (account: AccountMoney, event: CreditEvent): MoneyEffec
     };
   }
 
-  if (event.type === 'CreditsSpent') {
+  if (event.type === 'CreditsSpent' && remembers(event.data.spendId)) {
     // Only the newest spends can be refunded (as the decider rules): older ones are forgotten.
     account.spends.set(event.data.spendId, takes);
     if (account.spends.size > REFUNDABLE_SPENDS)
@@ -212,10 +243,7 @@ export const bookMoney = (account: AccountMoney, event: CreditEvent): MoneyEffec
   // Credits leaving lots take their value out of deferred and into recognized.
   let taken = noEffect;
   if (takes.length) {
-    changeValues(
-      account.values,
-      takes.map((t) => ({ ...t, valueMinor: -t.valueMinor })),
-    );
+    changeValues(account.values, takes, -1);
     const value = byCurrency(takes.map((t) => ({ currency: t.currency, minor: t.valueMinor })));
     taken = { cash: null, lotValue: value, recognized: value, deferred: negated(value) };
   }

@@ -10,8 +10,7 @@ import {
   streamId,
   streams,
 } from '@astra/ledger';
-import { occurredAtOf } from './creditLog.ts';
-import { RefundedSpends, readLogAhead } from './ledgerExport.ts';
+import { CreditBooks, occurredAtOf, readLogAhead } from './creditLog.ts';
 
 /**
  * Balances as of an instant, by replaying credit streams (never the read models).
@@ -154,11 +153,10 @@ export async function userBalanceAt(
 /** Every account as of `at` (canonical ISO), replaying the whole log. */
 export async function totalBalanceAt(store: EventStore, at: string): Promise<TotalBalanceAt> {
   const include = atOrBefore(at);
-  const accounts = new Map<string, AccountMoney>();
   // Accounts whose stream has passed `at`: their later events are not replayed.
   const passed = new Set<string>();
   let position: bigint | null = null;
-  const spends = await RefundedSpends.load(store);
+  const books = await CreditBooks.forLog(store);
   for await (const events of readLogAhead(store)) {
     for (const recorded of events) {
       const userId = streamId(recorded.stream, 'credits');
@@ -167,27 +165,21 @@ export async function totalBalanceAt(store: EventStore, at: string): Promise<Tot
         passed.add(userId);
         continue;
       }
-      let account = accounts.get(userId);
-      if (!account) {
-        account = initialAccountMoney();
-        accounts.set(userId, account);
-      }
-      if (spends.needsSpend(recorded)) await spends.restoreSpend(recorded, account);
-      bookMoney(account, { type: recorded.type, data: recorded.data } as CreditEvent);
-      spends.keepSmall(account);
+      if (books.missesSpend(recorded)) await books.restoreSpend(recorded);
+      books.book(userId, recorded);
       if (position === null || recorded.position > position) position = recorded.position;
     }
   }
   let balance = 0;
   const deferred = new Map<string, number>();
-  for (const account of accounts.values()) {
+  for (const account of books.accounts.values()) {
     balance += account.balance;
     if (account.values.size) addInto(deferred, deferredOf(account));
   }
   return {
     at,
     balance,
-    accounts: accounts.size,
+    accounts: books.accounts.size,
     deferred: amountsOf(deferred),
     position: position === null ? null : String(position),
   };

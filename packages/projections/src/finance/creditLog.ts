@@ -9,16 +9,17 @@ import {
   type MoneyEffect,
   streamId,
 } from '@astra/ledger';
+import { readAhead } from './readAhead.ts';
 
 /**
  * The credit ledger replayed from the event log, in global order: every credit event with the
  * account's money after it, and the e-mails the user streams named so far. Exports, reports, the
- * explorer and balances as of an instant are all folds over this, never over the read models.
+ * explorer, balances as of an instant and `ledger:verify` are all folds over these books, never
+ * over the read models.
  */
 export interface ReplayedCreditEvent {
-  logged: LoggedEvent;
+  recorded: RecordedEvent;
   userId: string;
-  event: CreditEvent;
   /** The account after the event (the replay's own, changed by later events: read it now). */
   account: AccountMoney;
   effect: MoneyEffect;
@@ -26,14 +27,91 @@ export interface ReplayedCreditEvent {
   credits: number;
 }
 
-/** The books a replay keeps: every account's money, and who each user's e-mail was. */
+/**
+ * The books a replay keeps: every account's money, and who each user's e-mail was.
+ *
+ * Remembering spends for their refunds: the money fold keeps what each of an account's last 100
+ * spends took, to give it back if the spend is refunded. Over a whole log that is most of a
+ * replay's memory (a million events of ten thousand accounts: hundreds of megabytes), and almost
+ * none of it is ever used. So books for a whole log (`forLog`) first read the log's
+ * `SpendRefunded` events (a read by type, which walks only those) and remember only the spends a
+ * refund names. A refund the first read did not see (appended since) finds its spend again by
+ * replaying its own stream up to it (`missesSpend`, then `restoreSpend`). Books without it
+ * (`new CreditBooks()`, for one stream) remember every spend as the fold does.
+ *
+ * The books stay exactly the fold's: a spend is looked up only by its refund, and a refund comes
+ * while its spend is among the account's last 100 (the decider refuses older ones), where the fold
+ * keeps it whatever else was forgotten.
+ */
 export class CreditBooks {
   readonly accounts = new Map<string, AccountMoney>();
   private readonly emails = new Map<string, string>();
 
+  constructor(
+    private readonly store: EventStore | null = null,
+    /** The spends that a refund names; null: remember every spend. */
+    private readonly refunded: Set<string> | null = null,
+  ) {}
+
+  /** Books for a replay of the whole log (see the class). */
+  static async forLog(store: EventStore): Promise<CreditBooks> {
+    const refunded = new Set<string>();
+    const filter = { types: ['SpendRefunded'], streamPrefixes: ['credits-'] };
+    for await (const event of store.readAll({ batch: 5_000, filter }))
+      refunded.add((event.data as { spendId: string }).spendId);
+    return new CreditBooks(store, refunded);
+  }
+
   readonly emailOf = (userId: string): string | null => this.emails.get(userId) ?? null;
 
-  /** Applies one event of the log; a credit event comes back replayed, anything else as null. */
+  private readonly remembers = (spendId: string) => this.refunded?.has(spendId) ?? true;
+
+  /** The account of `userId`, opened empty when the books have not seen it. */
+  account(userId: string): AccountMoney {
+    let account = this.accounts.get(userId);
+    if (!account) {
+      account = initialAccountMoney();
+      this.accounts.set(userId, account);
+    }
+    return account;
+  }
+
+  /** Books one credit event into the account of `userId`; what it did to the money. */
+  book(userId: string, recorded: RecordedEvent): MoneyEffect {
+    // The log is the ledger's own: its events are trusted as written (old shapes upcast by the
+    // folds' optional fields), not parsed again.
+    return bookMoney(this.account(userId), recorded as unknown as CreditEvent, this.remembers);
+  }
+
+  /** Whether `recorded` refunds a spend these books did not remember: `restoreSpend` it first. */
+  missesSpend(recorded: RecordedEvent): boolean {
+    return (
+      this.refunded !== null &&
+      recorded.type === 'SpendRefunded' &&
+      !this.refunded.has((recorded.data as { spendId: string }).spendId)
+    );
+  }
+
+  /** Finds what the refunded spend took by replaying its stream up to the refund. */
+  async restoreSpend(recorded: RecordedEvent) {
+    const { spendId } = recorded.data as { spendId: string };
+    this.refunded?.add(spendId);
+    const userId = streamId(recorded.stream, 'credits');
+    const account = userId === null ? undefined : this.accounts.get(userId);
+    if (!account || !this.store) return;
+    const replayed = initialAccountMoney();
+    for await (const event of this.store.readStream(recorded.stream)) {
+      if (event.revision >= recorded.revision) break;
+      bookMoney(replayed, event as unknown as CreditEvent);
+    }
+    const took = replayed.spends.get(spendId);
+    if (took) account.spends.set(spendId, took);
+  }
+
+  /**
+   * Applies one event of the log: a user's registration names their e-mail; a credit event is
+   * booked and comes back replayed; anything else is null. (Call `missesSpend` first.)
+   */
   apply(recorded: RecordedEvent): ReplayedCreditEvent | null {
     const stream = recorded.stream;
     if (stream.startsWith('user-')) {
@@ -45,33 +123,20 @@ export class CreditBooks {
     }
     const userId = streamId(stream, 'credits');
     if (userId === null) return null;
-    // The log is the ledger's own: its events are trusted as written (old shapes upcast by the
-    // folds' optional fields), not parsed again.
-    const event = { type: recorded.type, data: recorded.data } as CreditEvent;
-    let account = this.accounts.get(userId);
-    if (!account) {
-      account = initialAccountMoney();
-      this.accounts.set(userId, account);
-    }
+    const account = this.account(userId);
     const balanceBefore = account.balance;
-    const effect = bookMoney(account, event);
-    return {
-      logged: loggedEventOf(recorded),
-      userId,
-      event,
-      account,
-      effect,
-      credits: account.balance - balanceBefore,
-    };
+    const effect = this.book(userId, recorded);
+    return { recorded, userId, account, effect, credits: account.balance - balanceBefore };
   }
 
   /** A replayed credit event as the audit and the exports show it. */
   entryOf(replayed: ReplayedCreditEvent): AuditEntry {
     return auditEntryOf(
-      replayed.logged,
+      loggedEventOf(replayed.recorded),
       replayed.userId,
-      replayed.event,
-      { ...replayed.effect, credits: replayed.credits, balanceAfter: replayed.account.balance },
+      replayed.recorded as unknown as CreditEvent,
+      replayed.effect,
+      { credits: replayed.credits, balanceAfter: replayed.account.balance },
       this.emailOf,
     );
   }
@@ -94,15 +159,15 @@ export const loggedEventOf = (recorded: RecordedEvent): LoggedEvent => {
 };
 
 /**
- * The whole log's credit events, replayed, in global order (the user streams' e-mails are taken
- * in passing).
+ * Events per query of a replay. Small pages keep the events short-lived: a page's events die
+ * young, before the garbage collector moves them out of the young generation (pages of 5,000
+ * lived long enough to be promoted, and the old generation's collections took a third of an
+ * export's time).
  */
-export async function* replayCreditLog(
+export const READ_BATCH = 1_000;
+
+/** Reads the whole log in global order, the next query in flight while a batch is folded. */
+export const readLogAhead = (
   store: EventStore,
-  books = new CreditBooks(),
-): AsyncGenerator<ReplayedCreditEvent> {
-  for await (const recorded of store.readAll({ batch: 5000 })) {
-    const replayed = books.apply(recorded);
-    if (replayed) yield replayed;
-  }
-}
+  batch = READ_BATCH,
+): AsyncGenerator<RecordedEvent[]> => readAhead(store.readAll({ batch }), batch * 2);

@@ -1,16 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { AuditEntry, CreditEvent, ExportFormat, MoneyAmount } from '@astra/contracts';
-import type { EventStore, RecordedEvent } from '@astra/event-store';
-import {
-  type AccountMoney,
-  bookMoney,
-  initialAccountMoney,
-  streamId,
-  type ValueTake,
-} from '@astra/ledger';
+import type { AuditEntry, ExportFormat, MoneyAmount } from '@astra/contracts';
+import type { EventStore } from '@astra/event-store';
 import { stringify } from 'csv-stringify/sync';
-import { CreditBooks } from './creditLog.ts';
+import { CreditBooks, occurredAtOf, READ_BATCH, readLogAhead } from './creditLog.ts';
 
 /**
  * The ledger export: one row per credit event of the log, in global position order, whose
@@ -138,160 +131,6 @@ const CSV_OPTIONS = { eof: true, record_delimiter: 'unix', escape_formulas: true
 export const csvOf = (records: unknown[][]) => stringify(records, CSV_OPTIONS);
 
 /**
- * Reads `source` ahead of its consumer: while the consumer works on what it was handed, the
- * source keeps being read (its next query in flight) until `limit` items wait. Items come out in
- * arrays, everything read so far at once, in the source's order.
- */
-export async function* readAhead<T>(source: AsyncIterable<T>, limit: number): AsyncGenerator<T[]> {
-  const iterator = source[Symbol.asyncIterator]();
-  let buffer: T[] = [];
-  let done = false;
-  let failure: { error: unknown } | null = null;
-  let stopped = false;
-  let wakeConsumer: (() => void) | null = null;
-  let wakeProducer: (() => void) | null = null;
-  const signal = (which: 'consumer' | 'producer') => {
-    const wake = which === 'consumer' ? wakeConsumer : wakeProducer;
-    if (which === 'consumer') wakeConsumer = null;
-    else wakeProducer = null;
-    wake?.();
-  };
-  const producer = (async () => {
-    try {
-      for (;;) {
-        while (buffer.length >= limit && !stopped)
-          await new Promise<void>((resolve) => {
-            wakeProducer = resolve;
-          });
-        if (stopped) break;
-        const next = await iterator.next();
-        if (next.done) break;
-        buffer.push(next.value);
-        signal('consumer');
-      }
-    } catch (error) {
-      failure = { error };
-    } finally {
-      done = true;
-      signal('consumer');
-      if (stopped) await iterator.return?.();
-    }
-  })();
-  try {
-    for (;;) {
-      if (buffer.length > 0) {
-        const items = buffer;
-        buffer = [];
-        signal('producer');
-        // Let the producer run until it waits on the store (the next page's query sent) before
-        // the consumer works through these: the query runs meanwhile.
-        if (!done) await new Promise((resolve) => setImmediate(resolve));
-        yield items;
-        continue;
-      }
-      if (failure) throw (failure as { error: unknown }).error;
-      if (done) return;
-      await new Promise<void>((resolve) => {
-        wakeConsumer = resolve;
-      });
-    }
-  } finally {
-    stopped = true;
-    signal('producer');
-    await producer;
-  }
-}
-
-/**
- * Keeps replays' books small. The money fold remembers what each of an account's last 100
- * spends took (`AccountMoney.spends`), to give it back if the spend is refunded: over a whole log
- * that is most of the replay's memory (a million events of ten thousand accounts: hundreds of
- * megabytes), and almost none of it is ever used. So a replay first reads the log's
- * `SpendRefunded` events (a read by type, which walks only those) and its accounts keep only the
- * spends that a refund names. A refund the first read did not see (appended since)
- * finds its spend again by replaying its own stream up to it.
- *
- * The books stay exactly the fold's: a spend is looked up only by its refund, and a refund comes
- * while its spend is among the account's last 100 (the decider refuses older ones), where the fold
- * keeps it whatever else was forgotten.
- */
-export class RefundedSpends {
-  private constructor(
-    private readonly store: EventStore,
-    private readonly refunded: Set<string>,
-  ) {}
-
-  static async load(store: EventStore): Promise<RefundedSpends> {
-    const refunded = new Set<string>();
-    const filter = { types: ['SpendRefunded'], streamPrefixes: ['credits-'] };
-    for await (const event of store.readAll({ batch: 5_000, filter }))
-      refunded.add((event.data as { spendId: string }).spendId);
-    return new RefundedSpends(store, refunded);
-  }
-
-  /** Before booking `recorded`: a refund of a spend that was forgotten brings the spend back. */
-  needsSpend(recorded: RecordedEvent): boolean {
-    return (
-      recorded.type === 'SpendRefunded' &&
-      !this.refunded.has((recorded.data as { spendId: string }).spendId)
-    );
-  }
-
-  /** Finds what the refunded spend took by replaying its stream up to the refund. */
-  async restoreSpend(recorded: RecordedEvent, account: AccountMoney | undefined) {
-    const { spendId } = recorded.data as { spendId: string };
-    this.refunded.add(spendId);
-    if (!account) return;
-    const replayed = initialAccountMoney();
-    for await (const event of this.store.readStream(recorded.stream)) {
-      if (event.revision >= recorded.revision) break;
-      bookMoney(replayed, { type: event.type, data: event.data } as CreditEvent);
-    }
-    const took = replayed.spends.get(spendId);
-    if (took) account.spends.set(spendId, took);
-  }
-
-  /**
-   * Makes `account` remember only spends that a refund names (call it after booking each event;
-   * it changes the account once).
-   */
-  keepSmall(account: AccountMoney) {
-    if (!(account.spends instanceof KeptSpends))
-      account.spends = new KeptSpends(this.refunded, account.spends);
-  }
-}
-
-/** An account's spends, holding only those that a refund names (`RefundedSpends`). */
-class KeptSpends extends Map<string, readonly ValueTake[]> {
-  constructor(
-    private readonly refunded: ReadonlySet<string>,
-    spends: Map<string, readonly ValueTake[]>,
-  ) {
-    super();
-    for (const [spendId, took] of spends) this.set(spendId, took);
-  }
-
-  override set(spendId: string, took: readonly ValueTake[]) {
-    if (this.refunded.has(spendId)) super.set(spendId, took);
-    return this;
-  }
-}
-
-/**
- * Events per query of a replay. Small pages keep the events short-lived: a page's events die
- * young, before the garbage collector moves them out of the young generation (pages of 5,000
- * lived long enough to be promoted, and the old generation's collections took a third of an
- * export's time).
- */
-export const READ_BATCH = 1_000;
-
-/** Reads the whole log in global order, the next query in flight while a batch is folded. */
-export const readLogAhead = (
-  store: EventStore,
-  batch = READ_BATCH,
-): AsyncGenerator<RecordedEvent[]> => readAhead(store.readAll({ batch }), batch * 2);
-
-/**
  * `from ≤ occurredAt < to` for an event's `occurredAt`: as strings when it is in the canonical
  * form the ledger writes (`toISOString`, compared as text in that form), else as instants.
  */
@@ -351,23 +190,18 @@ export class LedgerExport implements AsyncIterable<Buffer> {
     const { format, batch = READ_BATCH, rowsPerChunk = 1_000 } = this.options;
     const csv = format === 'csv';
     if (csv) yield this.chunk(csvOf([[...LEDGER_EXPORT_COLUMNS]]));
-    const books = new CreditBooks();
-    const spends = await RefundedSpends.load(this.store);
+    const books = await CreditBooks.forLog(this.store);
     const inRange = rangeTest(this.options);
     const records: unknown[][] = [];
     let lines = '';
     let pending = 0;
     for await (const events of readLogAhead(this.store, batch)) {
       for (const recorded of events) {
-        if (spends.needsSpend(recorded)) {
-          const userId = streamId(recorded.stream, 'credits');
-          if (userId !== null) await spends.restoreSpend(recorded, books.accounts.get(userId));
-        }
+        if (books.missesSpend(recorded)) await books.restoreSpend(recorded);
         const replayed = books.apply(recorded);
         if (!replayed) continue;
-        spends.keepSmall(replayed.account);
         this.events++;
-        if (!inRange(replayed.logged.occurredAt)) continue;
+        if (!inRange(occurredAtOf(recorded))) continue;
         const entry = books.entryOf(replayed);
         if (csv) records.push(csvRecordOf(entry));
         else lines += jsonLineOf(entry);

@@ -7,17 +7,15 @@ import type {
 import type { EventStore } from '@astra/event-store';
 import {
   type AccountMoney,
-  bookMoney,
   type CreditEvent,
   closeRollForward,
   deferredOf,
-  initialAccountMoney,
   openRollForward,
   rollForward,
   streamId,
 } from '@astra/ledger';
-import { occurredAtOf } from './creditLog.ts';
-import { csvOf, RefundedSpends, rangeTest, readLogAhead } from './ledgerExport.ts';
+import { CreditBooks, occurredAtOf, readLogAhead } from './creditLog.ts';
+import { csvOf, rangeTest } from './ledgerExport.ts';
 
 /**
  * The month-end report, by replaying the log (never the read models): the credit roll-forward
@@ -69,7 +67,6 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
   const { from, to } = monthRange(month);
   const before = rangeTest({ from: null, to: from });
   const within = rangeTest({ from, to });
-  const accounts = new Map<string, AccountMoney>();
   // Each account's period so far (absent: before the month).
   const period = new Map<string, number>();
   const money = new Map<string, MoneyTotals>();
@@ -97,7 +94,7 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
   let replayed = 0;
   let through = 0n;
 
-  const spends = await RefundedSpends.load(store);
+  const books = await CreditBooks.forLog(store);
   for await (const events of readLogAhead(store)) {
     for (const recorded of events) {
       const userId = streamId(recorded.stream, 'credits');
@@ -106,12 +103,12 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
       if (was === AFTER) continue;
       const at = occurredAtOf(recorded);
       const now = Math.max(was, before(at) ? BEFORE : within(at) ? IN : AFTER);
-      let account = accounts.get(userId);
       if (now !== was) {
         period.set(userId, now);
         if (was === BEFORE) {
           // The account at the month's start: its balance and the value it holds.
           opened.add(userId);
+          const account = books.accounts.get(userId);
           if (account) {
             opening += account.balance;
             addDeferred(account, 'deferredOpening');
@@ -119,14 +116,8 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
         }
         if (now === AFTER) continue;
       }
-      if (!account) {
-        account = initialAccountMoney();
-        accounts.set(userId, account);
-        spends.keepSmall(account);
-      }
-      if (spends.needsSpend(recorded)) await spends.restoreSpend(recorded, account);
-      const event = { type: recorded.type, data: recorded.data } as CreditEvent;
-      const { cash, recognized } = bookMoney(account, event);
+      if (books.missesSpend(recorded)) await books.restoreSpend(recorded);
+      const { cash, recognized } = books.book(userId, recorded);
       replayed++;
       through = recorded.position;
       if (cash) {
@@ -141,13 +132,13 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
         addEach(recognized, 'recognizedToDate');
         if (now === IN) addEach(recognized, 'recognized');
       }
-      if (now === IN) moved = rollForward(moved, event);
+      if (now === IN) moved = rollForward(moved, recorded as unknown as CreditEvent);
     }
   }
 
   // Accounts that had nothing in the month: their opening is what they held all along.
   let balancesAtClose = 0;
-  for (const [userId, account] of accounts) {
+  for (const [userId, account] of books.accounts) {
     if (!opened.has(userId)) {
       opening += account.balance;
       addDeferred(account, 'deferredOpening');
