@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStorage } from '@astra/event-store';
 import { createThrowawayDatabase } from '@astra/event-store/testing';
@@ -235,6 +235,9 @@ const percentile = (sorted: number[], p: number) =>
  * an account with 10,000 events.
  */
 export async function financeBenchmark() {
+  const loadAtStart = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
   const database = await createThrowawayDatabase('astra_bench');
   const dataDir = await mkdtemp(join(tmpdir(), 'astra-bench-finance-'));
   const storage = await openStorage({ databaseUrl: database.url, dataDir: null });
@@ -334,9 +337,11 @@ export async function financeBenchmark() {
     await reportAnswer.json();
     const reportHttpSeconds = (performance.now() - started) / 1000;
 
-    // Balance as of an instant of the account with 10,000 events. Cold: the first question
-    // replays the whole stream (and keeps a replay every 1,000 events); then questions at
-    // instants spread over its history, each from the kept replay before it.
+    // Balance as of an instant of the account with 10,000 events. The first question ever asked
+    // of it replays the whole stream (no snapshot yet) and keeps a snapshot every 1,000 events
+    // beside the log; every later question, in this process or another, starts from the last
+    // snapshot before its instant. Measured: the first question (snapshots dropped before, once
+    // over HTTP and once in process), then questions at instants spread over the history.
     const heavyId = syntheticUserId(heavy);
     const heavyStart = start.getTime() + span;
     const instant = (i: number) =>
@@ -349,12 +354,14 @@ export async function financeBenchmark() {
       return (await answer.json()) as { events: number };
     };
     const now = new Date().toISOString();
+    await sql`TRUNCATE snapshots`.execute(db);
     started = performance.now();
     const cold = await balanceOver(now);
     const coldHttp = performance.now() - started;
     if (cold.events !== HEAVY_EVENTS) throw new Error(`balance: ${JSON.stringify(cold)}`);
+    await sql`TRUNCATE snapshots`.execute(db);
     started = performance.now();
-    await userBalanceAt(storage.store, heavyId, now);
+    await userBalanceAt(storage.store, storage.snapshots, heavyId, now);
     const coldCore = performance.now() - started;
     const times: number[] = [];
     const core: number[] = [];
@@ -364,7 +371,7 @@ export async function financeBenchmark() {
       await balanceOver(at);
       times.push(performance.now() - began);
       began = performance.now();
-      await userBalanceAt(storage.store, heavyId, at);
+      await userBalanceAt(storage.store, storage.snapshots, heavyId, at);
       core.push(performance.now() - began);
     }
     times.sort((x, y) => x - y);
@@ -420,13 +427,13 @@ export async function financeBenchmark() {
           met: p95 <= 50,
         },
         {
-          what: 'the same, first question (cold: all 10,000 events replayed)',
+          what: 'the first question ever asked of that account (no snapshot yet: all 10,000 events replayed, 10 snapshots kept)',
           measured: `${coldHttp.toFixed(0)} ms (in process: ${coldCore.toFixed(0)} ms)`,
-          target: '≤ 50 ms',
-          met: coldHttp <= 50,
+          target: '—',
+          met: null,
         },
       ],
-      `${n(accounts)} accounts of ${PER_ACCOUNT} credit events each (packs paid in USD or EUR, spends of readings and voice reactivations, failed readings' refunds naming their lots) taking turns in the log, each with its user stream, and one account of ${n(HEAVY_EVENTS)} events; written straight into the \`events\` table (\`INSERT … SELECT generate_series\`, shaped as the ledger writes them), then \`CHECKPOINT\`; the read models are not built (these routes never read them). The exports are of the whole log (every credit event in range): the \`SpendRefunded\` events first (a read by type), then the log 1,000 events a query, the next query in flight while a page is folded; the body is hashed (SHA-256) and dropped. The HTTP export is read by a loopback client in the same process that drops the body. The report replays the whole log for one month of it. The balance checks the user stream, then replays the account's stream: the first time all of it (10 pages of 1,000 events), keeping a copy of the replay every 1,000 events and where it ends (the log never changes, so a replay up to a revision holds forever); later questions start from the last kept replay whose events all happened by their instant and read at most about 1,000 events. What bounds these figures on this machine: reading the log alone through the event store's \`readAll\` (PostgreSQL turning \`jsonb\` into text, then \`pg\` parsing each row's JSON and its \`recorded_at\` on the Node thread) measured ${n(readRate)} events/s with nothing done to the events, on the same two cores as PostgreSQL.`,
+      `${n(accounts)} accounts of ${PER_ACCOUNT} credit events each (packs paid in USD or EUR, spends of readings and voice reactivations, failed readings' refunds naming their lots) taking turns in the log, each with its user stream, and one account of ${n(HEAVY_EVENTS)} events; written straight into the \`events\` table (\`INSERT … SELECT generate_series\`, shaped as the ledger writes them), then \`CHECKPOINT\`; the read models are not built (these routes never read them). The exports are of the whole log (every credit event in range): the \`SpendRefunded\` events first (a read by type), then the log 1,000 events a query, the next query in flight while a page is folded; the body is hashed (SHA-256) and dropped. The HTTP export is read by a loopback client in the same process that drops the body. The report replays the whole log for one month of it. The balance checks the user stream, then replays the account's stream from the last snapshot (\`snapshots\`, beside the log) whose events all happened by its instant, reading at most about 1,000 events; the first question ever asked of an account has no snapshot yet and replays all of it (10 pages of 1,000 events), keeping a snapshot every 1,000 events and where it ends (the log never changes, so a replay up to a revision holds forever). What bounds these figures on this machine: reading the log alone through the event store's \`readAll\` (PostgreSQL building each page of 1,000 events as one JSON array, then one \`JSON.parse\` a page on the Node thread) measured ${n(readRate)} events/s with nothing done to the events, on the same two cores as PostgreSQL. Load average when this run began: ${loadAtStart}.`,
     );
   } finally {
     await server?.close();

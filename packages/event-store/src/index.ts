@@ -21,6 +21,7 @@ export {
   type PostgresEventStoreOptions,
 } from './postgres/postgres-event-store.ts';
 export type { SqlClient } from './postgres/sql-client.ts';
+export { PostgresSnapshotStore, type Snapshot, type SnapshotStore } from './snapshots.ts';
 export {
   openStorage,
   type Storage,

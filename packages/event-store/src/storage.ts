@@ -8,6 +8,7 @@ import {
 } from './postgres/connection.ts';
 import { lockDataDir } from './postgres/dataDirLock.ts';
 import { PostgresEventStore } from './postgres/postgres-event-store.ts';
+import { PostgresSnapshotStore, type SnapshotStore } from './snapshots.ts';
 
 export interface StorageConfig {
   /** PostgreSQL for events and read models; without it, PGlite under `dataDir`. */
@@ -23,6 +24,8 @@ export interface StorageConfig {
 export interface Storage {
   connection: PostgresConnection;
   store: EventStore;
+  /** Folds of streams kept beside the log (in PostgreSQL / PGlite whichever holds the log). */
+  snapshots: SnapshotStore;
   close(): Promise<void>;
 }
 
@@ -42,9 +45,11 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
     const store = config.kurrentdbConnectionString
       ? await openKurrentDb(config.kurrentdbConnectionString)
       : await PostgresEventStore.open(connection.sql, { kind: connection.kind });
+    const snapshots = await PostgresSnapshotStore.open(connection.sql);
     return {
       connection,
       store,
+      snapshots,
       async close() {
         await store.close();
         await connection.close();

@@ -1,3 +1,4 @@
+import type { SnapshotStore } from '@astra/event-store';
 import type { ReadDb } from '@astra/projections';
 import type { NarrativeWriter } from '@astra/readings';
 import type { Kysely } from 'kysely';
@@ -18,6 +19,8 @@ import type { AppDb } from './storage/appDatabase.ts';
 export interface AppDeps {
   config: Config;
   ledger: Ledger;
+  /** Folds of streams kept beside the log (balances as of an instant start from them). */
+  snapshots: SnapshotStore;
   /** The database of the read models and the app tables. */
   db: Kysely<unknown>;
   read: ReadDb;

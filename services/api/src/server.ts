@@ -166,6 +166,7 @@ export async function startServer(
   const deps: AppDeps = {
     config,
     ledger: new ObservedLedger(storage.store, metrics),
+    snapshots: storage.snapshots,
     db,
     read,
     appDb,

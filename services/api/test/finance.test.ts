@@ -15,6 +15,7 @@ import {
 } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import { postgresForTests } from '@astra/event-store/testing';
+import { ACCOUNT_MONEY_VERSION } from '@astra/ledger';
 import {
   LEDGER_EXPORT_COLUMNS,
   ledgerExportChecksum,
@@ -22,6 +23,7 @@ import {
   monthlyReport,
   rebuildReadModels,
   totalBalanceAt,
+  userBalanceAt,
   verifyLedger,
 } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -847,6 +849,38 @@ for (const storage of ['postgres', 'pglite'] as const) {
         for (const [i, at] of [...instants.entries()].reverse())
           expect(await ask(at)).toEqual(first[i]);
         expect(first.at(-1)!.deferred).toEqual([{ currency: 'usd', minor: expect.any(Number) }]);
+
+        // Another process (a store with nothing in memory) starts from the snapshots kept beside
+        // the log: the last one before the instant (here, the end of the stream: nothing to read).
+        const stream = `credits-${id}`;
+        const { store, snapshots } = {
+          store: server.deps.ledger.store,
+          snapshots: server.deps.snapshots,
+        };
+        let read = 0;
+        const counting: EventStore = Object.assign(Object.create(store), {
+          readStream: (name: string, options?: { from?: bigint }) => {
+            const events = store.readStream(name, options);
+            return (async function* () {
+              for await (const event of events) {
+                read++;
+                yield event;
+              }
+            })();
+          },
+        });
+        const last = instants[0]!;
+        expect(await userBalanceAt(counting, snapshots, id, last)).toEqual(first[0]);
+        expect(read).toBe(0);
+        const kept = await snapshots.latest(stream, 'credit-money', ACCOUNT_MONEY_VERSION);
+        expect(kept?.revision).toBe(2_501n);
+
+        // A snapshot is what a question starts from: one of another shape's version is ignored.
+        await snapshots.save(stream, 'credit-money', ACCOUNT_MONEY_VERSION + 1, {
+          ...kept!,
+          state: { wrong: true },
+        });
+        expect(await userBalanceAt(store, snapshots, id, last)).toEqual(first[0]);
       });
     });
   });

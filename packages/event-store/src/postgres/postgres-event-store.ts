@@ -220,6 +220,14 @@ const toRecorded = (event: PageEvent): RecordedEvent => ({
 
 type PageRow = { page: string | null };
 
+/**
+ * Lets a query just asked for reach the server before the reader goes on. `pg`'s pool sends it
+ * from a `process.nextTick`, which runs only once the microtasks are done; a reader working
+ * through a page in a `for await` loop is all microtasks, so without this the next page would be
+ * asked for only after this one was worked through, and never read meanwhile.
+ */
+const sent = () => new Promise<void>((resolve) => process.nextTick(resolve));
+
 const violatedConstraint = (error: unknown): string | undefined => {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, constraint, message } = error as {
@@ -316,17 +324,26 @@ export class PostgresEventStore implements EventStore {
 
   async *readStream(stream: string, { from = 0n }: ReadStreamOptions = {}) {
     const pageSize = 1000;
-    let next = from;
-    for (;;) {
-      const page = pageOf(
-        (await this.sql.query<PageRow>(readStreamSql, [stream, next.toString(), pageSize])).rows,
+    const read = async (revision: bigint) =>
+      pageOf(
+        (await this.sql.query<PageRow>(readStreamSql, [stream, revision.toString(), pageSize]))
+          .rows,
       );
-      for (const row of page) {
-        const event = toRecorded(row);
-        next = event.revision + 1n;
-        yield event;
+    let next = read(from);
+    try {
+      for (;;) {
+        const page = await next;
+        if (page.length < pageSize) {
+          for (const row of page) yield toRecorded(row);
+          return;
+        }
+        // The next page is read while the reader works through this one.
+        next = read(BigInt(page[page.length - 1]![2]) + 1n);
+        await sent();
+        for (const row of page) yield toRecorded(row);
       }
-      if (page.length < pageSize) return;
+    } finally {
+      next.catch(() => {});
     }
   }
 
@@ -342,24 +359,37 @@ export class PostgresEventStore implements EventStore {
     // last page was read (so that page missed nothing below it).
     let end: bigint | null = null;
     let final = false;
-    for (;;) {
-      const page = pageOf(
-        (await this.sql.query<PageRow>(text, [checkpoint.toString(), batch, ...extra])).rows,
-      );
-      for (const row of page) {
-        const event = toRecorded(row);
-        checkpoint = event.position;
-        if (row[8] !== false) yield event;
+    const read = async (after: bigint) =>
+      pageOf((await this.sql.query<PageRow>(text, [after.toString(), batch, ...extra])).rows);
+    let next = read(checkpoint);
+    try {
+      for (;;) {
+        const page = await next;
+        // A full page: the next one is read while the reader works through this one.
+        const full = page.length === batch;
+        if (full) {
+          next = read(BigInt(page[page.length - 1]![0]));
+          await sent();
+        }
+        for (const row of page) {
+          const event = toRecorded(row);
+          checkpoint = event.position;
+          if (row[8] !== false) yield event;
+        }
+        if (full) continue;
+        if (direction === 'backwards' || final) return;
+        const { head, horizon } = await headAndHorizon(this.sql);
+        end ??= head ?? 0n;
+        if (checkpoint >= end) return;
+        // A short page may have been cut at the horizon while events committed above it (a
+        // transaction still running below them): wait for the horizon, then read on to `end`.
+        if (horizon <= end) await waitForHorizon(this.sql, end, this.horizonWaitMs);
+        final = true;
+        next = read(checkpoint);
       }
-      if (page.length === batch) continue;
-      if (direction === 'backwards' || final) return;
-      const { head, horizon } = await headAndHorizon(this.sql);
-      end ??= head ?? 0n;
-      if (checkpoint >= end) return;
-      // A short page may have been cut at the horizon while events committed above it (a
-      // transaction still running below them): wait for the horizon, then read on to `end`.
-      if (horizon <= end) await waitForHorizon(this.sql, end, this.horizonWaitMs);
-      final = true;
+    } finally {
+      // A reader that stopped early leaves the next page's read in flight: its outcome is unused.
+      next.catch(() => {});
     }
   }
 

@@ -264,3 +264,33 @@ export const deferredOf = (account: AccountMoney): MoneyAmount[] =>
   byCurrency(
     [...account.values.values()].map((v) => ({ currency: v.currency, minor: v.valueMinor })),
   );
+
+/**
+ * The shape `AccountMoney` is kept in (snapshots): its maps as entry lists. A change to
+ * `AccountMoney` or to the fold takes a new `ACCOUNT_MONEY_VERSION`, so old snapshots are ignored.
+ */
+export const ACCOUNT_MONEY_VERSION = 1;
+
+export interface StoredAccountMoney {
+  balance: number;
+  lots: CreditLot[];
+  values: LotValue[];
+  spends: [string, readonly ValueTake[]][];
+  refundedMinor: [string, number][];
+}
+
+export const storedAccountMoney = (account: AccountMoney): StoredAccountMoney => ({
+  balance: account.balance,
+  lots: account.lots,
+  values: [...account.values.values()],
+  spends: [...account.spends],
+  refundedMinor: [...account.refundedMinor],
+});
+
+export const accountMoneyOf = (stored: StoredAccountMoney): AccountMoney => ({
+  balance: stored.balance,
+  lots: stored.lots.map((lot) => ({ ...lot })),
+  values: new Map(stored.values.map((v) => [valueKey(v.lot, v.currency), { ...v }])),
+  spends: new Map(stored.spends),
+  refundedMinor: new Map(stored.refundedMinor),
+});

@@ -1,16 +1,19 @@
 import type { MoneyAmount, TotalBalanceAt, UserBalanceAt } from '@astra/contracts';
-import type { EventStore } from '@astra/event-store';
+import type { EventStore, SnapshotStore } from '@astra/event-store';
 import {
-  type AccountMoney,
+  ACCOUNT_MONEY_VERSION,
+  accountMoneyOf,
   bookMoney,
   type CreditEvent,
   deferredOf,
   initialAccountMoney,
   lotTotals,
+  type StoredAccountMoney,
+  storedAccountMoney,
   streamId,
   streams,
 } from '@astra/ledger';
-import { CreditBooks, occurredAtOf, readLogAhead } from './creditLog.ts';
+import { CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
 
 /**
  * Balances as of an instant, by replaying credit streams (never the read models).
@@ -51,94 +54,63 @@ export async function userExists(store: EventStore, userId: string): Promise<boo
 }
 
 /**
- * Replays of long credit streams, kept: the log never changes, so an account replayed up to a
- * revision is the same forever, and a later question starts from the last kept replay whose
- * events all happened at or before its instant (then reads only the rest of the stream). A
- * stream is kept every `SNAPSHOT_EVERY` events and where a replay ends; at most `SNAPSHOTS`
- * replays in all (tens of megabytes at worst), the least recently asked accounts' dropped first.
+ * Long credit streams are replayed from snapshots (`snapshots`, beside the log): the log never
+ * changes, so an account replayed up to a revision is the same forever. A question starts from the
+ * latest snapshot whose events all happened at or before its instant, and reads only the rest of
+ * the stream; a replay keeps a snapshot every `SNAPSHOT_EVERY` events of the stream (and where a
+ * long one ends), for the next question, in this process or any other.
  */
-const SNAPSHOT_EVERY = 1_000;
-const SNAPSHOTS = 1_000;
-
-interface Snapshot {
-  /** Events replayed: the stream's next revision. */
-  events: number;
-  /** The newest `occurredAt` among them (ms): the replay holds for any instant at or after it. */
-  latest: number;
-  position: bigint | null;
-  /** A copy, never booked into. */
-  account: AccountMoney;
-}
-
-class Snapshots {
-  private readonly byAccount = new Map<string, Snapshot[]>();
-  private count = 0;
-
-  /** The longest kept replay that holds at `atMs`. */
-  before(userId: string, atMs: number): Snapshot | undefined {
-    const kept = this.byAccount.get(userId);
-    if (!kept) return undefined;
-    // Most recently used last.
-    this.byAccount.delete(userId);
-    this.byAccount.set(userId, kept);
-    return kept.findLast((snapshot) => snapshot.latest <= atMs);
-  }
-
-  keep(userId: string, snapshot: Omit<Snapshot, 'account'>, account: AccountMoney) {
-    const kept = this.byAccount.get(userId) ?? [];
-    if (kept.some((s) => s.events === snapshot.events)) return;
-    kept.push({ ...snapshot, account: structuredClone(account) });
-    kept.sort((a, b) => a.events - b.events);
-    this.byAccount.set(userId, kept);
-    this.count++;
-    for (const [oldest, dropped] of this.byAccount) {
-      if (this.count <= SNAPSHOTS || oldest === userId) break;
-      this.byAccount.delete(oldest);
-      this.count -= dropped.length;
-    }
-  }
-}
-
-const snapshotsByStore = new WeakMap<EventStore, Snapshots>();
+export const SNAPSHOT_EVERY = 1_000;
+const SNAPSHOT_KIND = 'credit-money';
 
 /**
  * One account as of `at` (canonical ISO), replaying only its `credits-{id}` stream (from a kept
- * replay of it when there is one). The caller checks that the user exists: a user without a
+ * snapshot of it when there is one). The caller checks that the user exists: a user without a
  * credit stream holds nothing.
  */
 export async function userBalanceAt(
   store: EventStore,
+  snapshots: SnapshotStore,
   userId: string,
   at: string,
 ): Promise<UserBalanceAt> {
   const include = atOrBefore(at);
-  let snapshots = snapshotsByStore.get(store);
-  if (!snapshots) {
-    snapshots = new Snapshots();
-    snapshotsByStore.set(store, snapshots);
-  }
-  const start = snapshots.before(userId, Date.parse(at));
-  const account = start ? structuredClone(start.account) : initialAccountMoney();
+  const stream = streams.credits(userId);
+  const start = await snapshots.latest<StoredAccountMoney>(
+    stream,
+    SNAPSHOT_KIND,
+    ACCOUNT_MONEY_VERSION,
+    { atOrBefore: at },
+  );
+  const account = start ? accountMoneyOf(start.state) : initialAccountMoney();
   let position = start?.position ?? null;
-  let events = start?.events ?? 0;
-  let latest = start?.latest ?? Number.NEGATIVE_INFINITY;
+  let events = start ? Number(start.revision) + 1 : 0;
+  // The newest `occurredAt` replayed (ms): the replay holds for any instant at or after it.
+  let latest = start ? Date.parse(start.latestAt) : Number.NEGATIVE_INFINITY;
   let kept = events;
-  const from = BigInt(events);
-  for await (const recorded of store.readStream(streams.credits(userId), { from })) {
+  const keep = () => {
+    kept = events;
+    // A record, not a step: a snapshot not kept is made again by the next replay.
+    return snapshots
+      .save(stream, SNAPSHOT_KIND, ACCOUNT_MONEY_VERSION, {
+        revision: BigInt(events - 1),
+        position: position!,
+        latestAt: new Date(latest).toISOString(),
+        state: storedAccountMoney(account),
+      })
+      .catch(() => {});
+  };
+  for await (const recorded of store.readStream(stream, { from: BigInt(events) })) {
     const occurredAt = occurredAtOf(recorded);
     if (!include(occurredAt)) break;
-    bookMoney(account, { type: recorded.type, data: recorded.data } as CreditEvent);
+    bookMoney(account, recorded as unknown as CreditEvent);
     position = recorded.position;
     events++;
     latest = Math.max(latest, Date.parse(occurredAt));
-    if (events % SNAPSHOT_EVERY === 0) {
-      snapshots.keep(userId, { events, latest, position }, account);
-      kept = events;
-    }
+    if (events % SNAPSHOT_EVERY === 0) await keep();
   }
   // Where a long replay ended, for the next question about a later instant.
-  if (events >= SNAPSHOT_EVERY && events - kept >= SNAPSHOT_EVERY / 10)
-    snapshots.keep(userId, { events, latest, position }, account);
+  if (events >= SNAPSHOT_EVERY && events - kept >= SNAPSHOT_EVERY / 10) await keep();
   return {
     userId,
     at,
@@ -157,18 +129,16 @@ export async function totalBalanceAt(store: EventStore, at: string): Promise<Tot
   const passed = new Set<string>();
   let position: bigint | null = null;
   const books = await CreditBooks.forLog(store);
-  for await (const events of readLogAhead(store)) {
-    for (const recorded of events) {
-      const userId = streamId(recorded.stream, 'credits');
-      if (userId === null || passed.has(userId)) continue;
-      if (!include(occurredAtOf(recorded))) {
-        passed.add(userId);
-        continue;
-      }
-      if (books.missesSpend(recorded)) await books.restoreSpend(recorded);
-      books.book(userId, recorded);
-      if (position === null || recorded.position > position) position = recorded.position;
+  for await (const recorded of store.readAll({ batch: READ_BATCH })) {
+    const userId = streamId(recorded.stream, 'credits');
+    if (userId === null || passed.has(userId)) continue;
+    if (!include(occurredAtOf(recorded))) {
+      passed.add(userId);
+      continue;
     }
+    if (books.missesSpend(recorded)) await books.restoreSpend(recorded);
+    books.book(userId, recorded);
+    if (position === null || recorded.position > position) position = recorded.position;
   }
   let balance = 0;
   const deferred = new Map<string, number>();

@@ -9,7 +9,6 @@ import {
   type MoneyEffect,
   streamId,
 } from '@astra/ledger';
-import { readAhead } from './readAhead.ts';
 
 /**
  * The credit ledger replayed from the event log, in global order: every credit event with the
@@ -165,9 +164,3 @@ export const loggedEventOf = (recorded: RecordedEvent): LoggedEvent => {
  * export's time).
  */
 export const READ_BATCH = 1_000;
-
-/** Reads the whole log in global order, the next query in flight while a batch is folded. */
-export const readLogAhead = (
-  store: EventStore,
-  batch = READ_BATCH,
-): AsyncGenerator<RecordedEvent[]> => readAhead(store.readAll({ batch }), batch * 2);

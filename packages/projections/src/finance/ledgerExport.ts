@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { AuditEntry, ExportFormat, MoneyAmount } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import { stringify } from 'csv-stringify/sync';
-import { CreditBooks, occurredAtOf, READ_BATCH, readLogAhead } from './creditLog.ts';
+import { CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
 
 /**
  * The ledger export: one row per credit event of the log, in global position order, whose
@@ -195,22 +195,20 @@ export class LedgerExport implements AsyncIterable<Buffer> {
     const records: unknown[][] = [];
     let lines = '';
     let pending = 0;
-    for await (const events of readLogAhead(this.store, batch)) {
-      for (const recorded of events) {
-        if (books.missesSpend(recorded)) await books.restoreSpend(recorded);
-        const replayed = books.apply(recorded);
-        if (!replayed) continue;
-        this.events++;
-        if (!inRange(occurredAtOf(recorded))) continue;
-        const entry = books.entryOf(replayed);
-        if (csv) records.push(csvRecordOf(entry));
-        else lines += jsonLineOf(entry);
-        this.rows++;
-        if (++pending === rowsPerChunk) {
-          yield this.chunk(csv ? csvOf(records.splice(0)) : lines);
-          lines = '';
-          pending = 0;
-        }
+    for await (const recorded of this.store.readAll({ batch })) {
+      if (books.missesSpend(recorded)) await books.restoreSpend(recorded);
+      const replayed = books.apply(recorded);
+      if (!replayed) continue;
+      this.events++;
+      if (!inRange(occurredAtOf(recorded))) continue;
+      const entry = books.entryOf(replayed);
+      if (csv) records.push(csvRecordOf(entry));
+      else lines += jsonLineOf(entry);
+      this.rows++;
+      if (++pending === rowsPerChunk) {
+        yield this.chunk(csv ? csvOf(records.splice(0)) : lines);
+        lines = '';
+        pending = 0;
       }
     }
     if (pending > 0) yield this.chunk(csv ? csvOf(records.splice(0)) : lines);

@@ -14,7 +14,7 @@ import {
   rollForward,
   streamId,
 } from '@astra/ledger';
-import { CreditBooks, occurredAtOf, readLogAhead } from './creditLog.ts';
+import { CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
 import { csvOf, rangeTest } from './ledgerExport.ts';
 
 /**
@@ -95,45 +95,43 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
   let through = 0n;
 
   const books = await CreditBooks.forLog(store);
-  for await (const events of readLogAhead(store)) {
-    for (const recorded of events) {
-      const userId = streamId(recorded.stream, 'credits');
-      if (userId === null) continue;
-      const was = period.get(userId) ?? BEFORE;
-      if (was === AFTER) continue;
-      const at = occurredAtOf(recorded);
-      const now = Math.max(was, before(at) ? BEFORE : within(at) ? IN : AFTER);
-      if (now !== was) {
-        period.set(userId, now);
-        if (was === BEFORE) {
-          // The account at the month's start: its balance and the value it holds.
-          opened.add(userId);
-          const account = books.accounts.get(userId);
-          if (account) {
-            opening += account.balance;
-            addDeferred(account, 'deferredOpening');
-          }
-        }
-        if (now === AFTER) continue;
-      }
-      if (books.missesSpend(recorded)) await books.restoreSpend(recorded);
-      const { cash, recognized } = books.book(userId, recorded);
-      replayed++;
-      through = recorded.position;
-      if (cash) {
-        const totals = moneyOf(cash.currency);
-        totals.cashToDate += cash.minor;
-        if (now === IN) {
-          if (cash.minor > 0) totals.cashIn += cash.minor;
-          else totals.refunds -= cash.minor;
+  for await (const recorded of store.readAll({ batch: READ_BATCH })) {
+    const userId = streamId(recorded.stream, 'credits');
+    if (userId === null) continue;
+    const was = period.get(userId) ?? BEFORE;
+    if (was === AFTER) continue;
+    const at = occurredAtOf(recorded);
+    const now = Math.max(was, before(at) ? BEFORE : within(at) ? IN : AFTER);
+    if (now !== was) {
+      period.set(userId, now);
+      if (was === BEFORE) {
+        // The account at the month's start: its balance and the value it holds.
+        opened.add(userId);
+        const account = books.accounts.get(userId);
+        if (account) {
+          opening += account.balance;
+          addDeferred(account, 'deferredOpening');
         }
       }
-      if (recognized.length) {
-        addEach(recognized, 'recognizedToDate');
-        if (now === IN) addEach(recognized, 'recognized');
-      }
-      if (now === IN) moved = rollForward(moved, recorded as unknown as CreditEvent);
+      if (now === AFTER) continue;
     }
+    if (books.missesSpend(recorded)) await books.restoreSpend(recorded);
+    const { cash, recognized } = books.book(userId, recorded);
+    replayed++;
+    through = recorded.position;
+    if (cash) {
+      const totals = moneyOf(cash.currency);
+      totals.cashToDate += cash.minor;
+      if (now === IN) {
+        if (cash.minor > 0) totals.cashIn += cash.minor;
+        else totals.refunds -= cash.minor;
+      }
+    }
+    if (recognized.length) {
+      addEach(recognized, 'recognizedToDate');
+      if (now === IN) addEach(recognized, 'recognized');
+    }
+    if (now === IN) moved = rollForward(moved, recorded as unknown as CreditEvent);
   }
 
   // Accounts that had nothing in the month: their opening is what they held all along.

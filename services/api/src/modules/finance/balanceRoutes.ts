@@ -23,7 +23,7 @@ export function balanceRoutes(deps: AppDeps) {
     const userId = pathId(uuidIdSchema, req.params.id, 'No such user');
     const at = instantOf(req.query);
     if (!(await userExists(store, userId))) throw notFound('No such user');
-    res.json(await userBalanceAt(store, userId, at));
+    res.json(await userBalanceAt(store, deps.snapshots, userId, at));
   });
 
   router.get('/admin/balance', ...admin, async (req, res) => {

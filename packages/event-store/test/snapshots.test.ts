@@ -1,0 +1,68 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { connectPostgres, type PostgresConnection, PostgresSnapshotStore } from '../src/index.ts';
+import { createThrowawayDatabase, pgliteTemplate, postgresForTests } from '../src/testing.ts';
+
+const available = await postgresForTests();
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of closers) await close();
+});
+
+const databases: [string, boolean, () => Promise<PostgresConnection>][] = [
+  [
+    'PGlite',
+    true,
+    async () => connectPostgres({ dataDir: null, template: await pgliteTemplate() }),
+  ],
+  [
+    'PostgreSQL',
+    available,
+    async () => {
+      const database = await createThrowawayDatabase();
+      closers.push(database.drop);
+      return connectPostgres({ databaseUrl: database.url });
+    },
+  ],
+];
+
+describe.each(databases)('snapshots on %s', (_name, runs, connect) => {
+  it.runIf(runs)(
+    'gives the latest snapshot of a fold at its version, up to an instant',
+    async () => {
+      const connection = await connect();
+      closers.unshift(() => connection.close());
+      const snapshots = await PostgresSnapshotStore.open(connection.sql);
+      const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`;
+      const snapshot = (revision: number, second: number) => ({
+        revision: BigInt(revision),
+        position: BigInt(revision) << 20n,
+        latestAt: at(second),
+        state: { revision },
+      });
+      expect(await snapshots.latest('s-1', 'fold', 1)).toBeNull();
+      // Revisions 9 and 10 compare as numbers, not as text.
+      for (const [revision, second] of [
+        [9, 10],
+        [10, 20],
+        [99, 30],
+      ] as const)
+        await snapshots.save('s-1', 'fold', 1, snapshot(revision, second));
+      await snapshots.save('s-1', 'fold', 2, snapshot(500, 5));
+      await snapshots.save('s-1', 'other', 1, snapshot(500, 5));
+      await snapshots.save('s-2', 'fold', 1, snapshot(500, 5));
+      // Kept once: a second save of the same revision changes nothing.
+      await snapshots.save('s-1', 'fold', 1, { ...snapshot(99, 30), state: { revision: -1 } });
+
+      expect(await snapshots.latest('s-1', 'fold', 1)).toEqual(snapshot(99, 30));
+      expect(await snapshots.latest('s-1', 'fold', 1, { atOrBefore: at(29) })).toEqual(
+        snapshot(10, 20),
+      );
+      expect(await snapshots.latest('s-1', 'fold', 1, { atOrBefore: at(20) })).toEqual(
+        snapshot(10, 20),
+      );
+      expect(await snapshots.latest('s-1', 'fold', 1, { atOrBefore: at(9) })).toBeNull();
+      expect(await snapshots.latest('s-1', 'fold', 2)).toEqual(snapshot(500, 5));
+      expect(await snapshots.latest('s-3', 'fold', 1)).toBeNull();
+    },
+  );
+});
