@@ -9,6 +9,7 @@ export * from './api/profile.ts';
 export * from './api/readings.ts';
 export * from './api/responses.ts';
 export * from './api/routes.ts';
+export * from './api/site.ts';
 export * from './api/tarot.ts';
 export * from './api/voice.ts';
 export * from './events/credits.ts';
