@@ -17,4 +17,5 @@ export * from './events/metadata.ts';
 export * from './events/payments.ts';
 export * from './events/readings.ts';
 export * from './events/users.ts';
+export * from './format.ts';
 export * from './openapi.ts';

@@ -63,15 +63,3 @@ export function composeBirthDate(parts: BirthDateParts): string | null {
   if (!isComplete(parts) || isImpossibleDate(parts)) return null;
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
-
-/** "March 14, 1990" for read-only views; the date is a calendar day, so format it in UTC. */
-export function formatBirthDate(date: string): string {
-  const parsed = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(parsed.getTime())) return date;
-  return parsed.toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
-}
