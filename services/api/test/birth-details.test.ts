@@ -132,7 +132,7 @@ describe('every birth date, places in the profile, the session and the site over
         name: 'Ulm',
         country: 'DE',
         timezone: 'Europe/Berlin',
-        standardTimeSince: '1893-03-31T23:06:32.000Z',
+        standardTimeSince: '1893-04-01',
       });
     });
 

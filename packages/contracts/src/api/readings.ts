@@ -180,10 +180,10 @@ export type BirthPlace = z.infer<typeof birthPlaceSchema>;
 /** `GET /api/places?q=`: a place, and when its time zone began standard time. */
 export const placeViewSchema = birthPlaceSchema.extend({
   /**
-   * The instant (ISO) the place's time zone left local mean time for standard time; births
+   * The day (YYYY-MM-DD, on the zone's clock) the place's time zone began standard time; births
    * before it are read in the birthplace's own local mean time. Null: the zone never kept LMT.
    */
-  standardTimeSince: z.string().nullable(),
+  standardTimeSince: z.iso.date().nullable(),
 });
 export type PlaceView = z.infer<typeof placeViewSchema>;
 export const placesQuerySchema = z.object({

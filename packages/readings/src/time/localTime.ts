@@ -190,15 +190,17 @@ export function zoneLocalMeanTimeOffset(timeZone: string): number | null {
 }
 
 /**
- * Standard time began in the zone at this instant (ISO 8601 UTC): before it the zone kept local
- * mean time. Null for a zone that never kept LMT. A legal "mean time" with the offset of the
- * LMT it replaced (Paris Mean Time from 1891, Dublin Mean Time from 1880) is standard time.
+ * The day standard time began in the zone, on its own clock (YYYY-MM-DD; Berlin: 1893-04-01):
+ * before it the zone kept local mean time. Null for a zone that never kept LMT. A legal "mean
+ * time" with the offset of the LMT it replaced (Paris Mean Time from 1891, Dublin Mean Time from
+ * 1880) is standard time.
  */
 export function standardTimeSince(timeZone: string): string | null {
   formatterFor(timeZone);
   const until = localMeanTimeUntil(timeZone);
-  if (until === undefined) return null;
-  return until === null ? null : new Date(until).toISOString();
+  if (until === undefined || until === null) return null;
+  const offset = zoneOffsetSeconds(timeZone, until - 1);
+  return new Date(until + offset * 1000).toISOString().slice(0, 10);
 }
 
 /** The zone kept local mean time at this instant (before its standard time). */

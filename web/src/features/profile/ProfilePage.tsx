@@ -115,6 +115,12 @@ function ProfileDetails({ me }: { me: Me }) {
             ['Birth country', me.birthCountry],
           ]}
         />
+        {me.birthCity && !me.birthPlace && (
+          <Text fontSize="sm" color="fg.warning" role="status">
+            We could not find your birth city in our place list, so readings cannot use it yet. Edit
+            your details and choose it from the suggestions.
+          </Text>
+        )}
       </Surface>
     );
   }
@@ -128,6 +134,7 @@ function ProfileDetails({ me }: { me: Me }) {
         draft={draft}
         onChange={setDraft}
         disabled={saving}
+        savedCityNotFound={me.birthPlace ? null : me.birthCity}
         afterNames={
           <Field.Root readOnly gridColumn={{ md: 'span 2' }}>
             <Field.Label>Email</Field.Label>
