@@ -1,6 +1,5 @@
-import { expect, type Page, request, test } from '@playwright/test';
-import { E2E } from './ports.ts';
-import { expectAccessible, screenshot, uniqueEmail } from './support.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { expectAccessible, screenshot, topUpCredits, uniqueEmail } from './support.ts';
 
 /** Signs a new user in through the development route, topped up to `credits` by an admin. */
 async function signInWith(page: Page, credits: number, fullName = 'Albert Einstein') {
@@ -8,21 +7,7 @@ async function signInWith(page: Page, credits: number, fullName = 'Albert Einste
     data: { email: uniqueEmail('details'), fullName },
   });
   const { id, remainingCredits } = await answer.json();
-  if (credits !== remainingCredits) {
-    const context = await request.newContext({ baseURL: E2E.baseUrl });
-    await context.post('/api/auth/dev-login', { data: { email: 'admin@example.com' } });
-    expect(
-      (await context.post('/api/admin/unlock', { data: { password: 'e2e-admin-password' } })).ok(),
-    ).toBe(true);
-    expect(
-      (
-        await context.post(`/api/admin/users/${id}/credits`, {
-          data: { amount: credits - remainingCredits, reason: 'Browser tests' },
-        })
-      ).ok(),
-    ).toBe(true);
-    await context.dispose();
-  }
+  if (credits !== remainingCredits) await topUpCredits(id, remainingCredits, credits);
   return id as string;
 }
 

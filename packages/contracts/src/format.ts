@@ -18,7 +18,8 @@ const SIGN_NAMES = [
   'Pisces',
 ] as const;
 
-const MONTH_NAMES = [
+/** The months in English, January first. */
+export const MONTH_NAMES = [
   'January',
   'February',
   'March',

@@ -1,4 +1,4 @@
-import { YEAR_LIST_FIRST_YEAR } from '@astra/contracts';
+import { MONTH_NAMES, YEAR_LIST_FIRST_YEAR } from '@astra/contracts';
 
 /** Birth date as three selectors (spec §5): a date exists only when all three are chosen. */
 export interface BirthDateParts {
@@ -12,21 +12,6 @@ export const EMPTY_BIRTH_DATE: BirthDateParts = { day: '', month: '', year: '' }
 const pad = (n: number) => String(n).padStart(2, '0');
 
 export const DAY_OPTIONS = Array.from({ length: 31 }, (_, i) => pad(i + 1));
-
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 export const MONTH_OPTIONS = MONTH_NAMES.map((name, i) => ({
   value: pad(i + 1),
