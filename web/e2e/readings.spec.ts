@@ -1,6 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { E2E } from './ports.ts';
-import { screenshot, uniqueEmail } from './support.ts';
+import { screenshot, topUpCredits, uniqueEmail } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -33,26 +32,14 @@ test.describe('readings', () => {
   let page: Page;
   let credits = 0;
 
-  test.beforeAll(async ({ browser, playwright }) => {
+  test.beforeAll(async ({ browser }) => {
     page = await (await browser.newContext()).newPage();
     const me = await page.request.post('/api/auth/dev-login', {
       data: { email: uniqueEmail('reader'), fullName: 'Ada Lovelace' },
     });
     const { id, remainingCredits } = await me.json();
     // An admin tops the account up for five readings (24 + 4 + 12 + 8 + 5).
-    const admin = await playwright.request.newContext({ baseURL: E2E.baseUrl });
-    await admin.post('/api/auth/dev-login', { data: { email: 'admin@example.com' } });
-    expect(
-      (await admin.post('/api/admin/unlock', { data: { password: 'e2e-admin-password' } })).ok(),
-    ).toBe(true);
-    expect(
-      (
-        await admin.post(`/api/admin/users/${id}/credits`, {
-          data: { amount: 100 - remainingCredits, reason: 'Browser tests' },
-        })
-      ).ok(),
-    ).toBe(true);
-    await admin.dispose();
+    await topUpCredits(id, remainingCredits, 100);
     credits = 100;
   });
   test.afterAll(async () => page.context().close());

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page, request } from '@playwright/test';
 import { E2E } from './ports.ts';
 
 const screenshots = join(import.meta.dirname, '../../test-results/screenshots');
@@ -35,3 +35,20 @@ export async function expectAccessible(page: Page) {
 
 export const uniqueEmail = (who: string) =>
   `${who}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+/** An admin (of `ADMIN_EMAILS`) sets the user's balance to `credits` with an adjustment. */
+export async function topUpCredits(userId: string, from: number, credits: number) {
+  const admin = await request.newContext({ baseURL: E2E.baseUrl });
+  await admin.post('/api/auth/dev-login', { data: { email: 'admin@example.com' } });
+  expect(
+    (await admin.post('/api/admin/unlock', { data: { password: 'e2e-admin-password' } })).ok(),
+  ).toBe(true);
+  expect(
+    (
+      await admin.post(`/api/admin/users/${userId}/credits`, {
+        data: { amount: credits - from, reason: 'Browser tests' },
+      })
+    ).ok(),
+  ).toBe(true);
+  await admin.dispose();
+}

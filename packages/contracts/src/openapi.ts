@@ -9,6 +9,7 @@ import {
   ledgerEntryViewSchema,
   ledgerPageSchema,
   meSchema,
+  sessionSchema,
   subscriptionViewSchema,
 } from './api/me.ts';
 import {
@@ -22,6 +23,7 @@ import {
 import { profileUpdateSchema } from './api/profile.ts';
 import {
   birthDataSchema,
+  birthPlaceSchema,
   libraryItemSchema,
   libraryPageSchema,
   placeViewSchema,
@@ -30,6 +32,7 @@ import {
 } from './api/readings.ts';
 import { healthSchema, healthStartingSchema } from './api/responses.ts';
 import { type ApiRoute, apiRoutes, errorsOf, type RouteError } from './api/routes.ts';
+import { siteInfoSchema } from './api/site.ts';
 
 /**
  * The OpenAPI 3.1 document of the HTTP API, built from the route table (`api/routes.ts`) and the
@@ -44,6 +47,8 @@ type JsonSchema = Record<string, unknown>;
 const outputNames: [string, z.ZodType][] = [
   ['Error', errorBodySchema],
   ['Me', meSchema],
+  ['Session', sessionSchema],
+  ['SiteInfo', siteInfoSchema],
   ['CreditLots', creditLotsSchema],
   ['SubscriptionView', subscriptionViewSchema],
   ['Actor', actorViewSchema],
@@ -70,6 +75,7 @@ const outputNames: [string, z.ZodType][] = [
 const inputNames: [string, z.ZodType][] = [
   ['BirthData', birthDataSchema],
   ['ProfileUpdate', profileUpdateSchema],
+  ['BirthPlace', birthPlaceSchema],
   ['DevLoginRequest', devLoginRequestSchema],
 ];
 

@@ -53,6 +53,34 @@ describe('user', () => {
       .when({ type: 'UpdateProfile', changes: { firstName: 'Ada' } })
       .thenNothingHappens();
   });
+  it('records the birthplace found, only when it changes; null when none was found', () => {
+    const ulm = {
+      name: 'Ulm',
+      country: 'DE',
+      countryName: 'Germany',
+      latitude: 48.39841,
+      longitude: 9.99155,
+      timezone: 'Europe/Berlin',
+      label: 'Ulm, Germany',
+    };
+    const placed = { type: 'UserBirthPlaceChanged' as const, data: { birthPlace: ulm } };
+    givenUser([registered])
+      .when({ type: 'UpdateProfile', changes: { birthCity: 'Ulm' }, birthPlace: ulm })
+      .then([{ type: 'UserProfileUpdated', data: { birthCity: 'Ulm' } }, placed]);
+    givenUser([registered, placed])
+      .when({ type: 'UpdateProfile', changes: {}, birthPlace: { ...ulm } })
+      .thenNothingHappens();
+    givenUser([registered, placed])
+      .when({ type: 'UpdateProfile', changes: { birthCity: 'Zur' }, birthPlace: null })
+      .then([
+        { type: 'UserProfileUpdated', data: { birthCity: 'Zur' } },
+        { type: 'UserBirthPlaceChanged', data: { birthPlace: null } },
+      ]);
+    givenUser([registered, placed])
+      .when({ type: 'UpdateProfile', changes: {} })
+      .thenNothingHappens();
+    expect(fold(userDecider, [registered, placed]).birthPlace).toEqual(ulm);
+  });
   it('blocks, unblocks, changes role and avatar', () => {
     givenUser([registered])
       .when({ type: 'BlockUser' })

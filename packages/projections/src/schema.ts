@@ -1,3 +1,4 @@
+import type { BirthPlaceRecord } from '@astra/contracts';
 import type { CreditLot, Voice } from '@astra/ledger';
 import type { ColumnType, Insertable, Selectable } from 'kysely';
 
@@ -29,6 +30,8 @@ export interface ProfilesTable {
   birth_time: string | null;
   birth_city: string | null;
   birth_country: string | null;
+  /** The birthplace found for city and country (coordinates and zone); null: free text. */
+  birth_place: Json<BirthPlaceRecord> | null;
   language: string | null;
   remaining_credits: Credits;
   /** Total credits ever granted. */

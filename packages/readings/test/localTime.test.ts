@@ -4,9 +4,11 @@ import {
   ReadingInputError,
   resolveBirthTime,
   resolveLocalTime,
+  standardTimeSince,
   zoneLocalMeanTimeOffset,
   zoneOffsetSeconds,
 } from '../src/index.ts';
+import { zoneHistoryVersion } from '../src/time/zoneHistory.ts';
 
 const hms = (h: number, m = 0, s = 0) => h * 3600 + m * 60 + s;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -16,7 +18,7 @@ const local = (date: string, time: string) => {
   return { year, month, day, hour, minute };
 };
 
-describe('Zone history through Intl (ICU tz data)', () => {
+describe('Zone history (tz database with backzone before 1970, ICU after)', () => {
   it('local mean time before standard time: New York 1880 is −4:56:02, to the second', () => {
     expect(zoneOffsetSeconds('America/New_York', Date.UTC(1880, 0, 1, 12))).toBe(-hms(4, 56, 2));
     expect(zoneLocalMeanTimeOffset('America/New_York')).toBe(-hms(4, 56, 2));
@@ -127,5 +129,63 @@ describe('The rule for clock changes (as Temporal’s "compatible")', () => {
     expect(() => resolveLocalTime(local('2000-01-01', '00:00'), 'Nowhere/City')).toThrow(
       ReadingInputError,
     );
+  });
+});
+
+describe('Before standard time: the birthplace’s local mean time (astro.com’s rule)', () => {
+  const at = (date: string, latitude: number, longitude: number, timezone: string) =>
+    resolveBirthTime({ date, time: '12:00', latitude, longitude, timezone });
+
+  it('reads the history before 1970 from the tz database with backzone', () => {
+    expect(zoneHistoryVersion()).toMatch(/^20\d\d[a-z]$/);
+    // ICU, without backzone, has Europe/Amsterdam as Brussels: +0:00 in 1900.
+    expect(zoneOffsetSeconds('Europe/Amsterdam', Date.UTC(1900, 0, 1))).toBe(hms(0, 19, 32));
+    // Stockholm kept Swedish mean time, +1:00:14, from 1879 to 1900 (ICU: Berlin's LMT).
+    expect(zoneOffsetSeconds('Europe/Stockholm', Date.UTC(1890, 5, 1))).toBe(hms(1, 0, 14));
+    // From 1970 on, ICU and the history agree.
+    expect(zoneOffsetSeconds('Europe/Amsterdam', Date.UTC(1969, 11, 31, 23))).toBe(hms(1));
+    expect(zoneOffsetSeconds('Europe/Amsterdam', Date.UTC(1970, 0, 1, 1))).toBe(hms(1));
+  });
+
+  it('standard time began when the zone left LMT, even where the offset stayed the same', () => {
+    expect(standardTimeSince('Europe/Berlin')).toBe('1893-04-01');
+    // Paris Mean Time (1891) was legal time with the offset of Paris' LMT.
+    expect(standardTimeSince('Europe/Paris')).toBe('1891-03-16');
+    expect(standardTimeSince('Europe/Amsterdam')).toBe('1835-01-01');
+    expect(standardTimeSince('UTC')).toBeNull();
+    expect(zoneLocalMeanTimeOffset('Europe/Paris')).toBe(hms(0, 9, 21));
+  });
+
+  it('Marseille 1885 (before Paris Mean Time): Marseille’s own LMT, 5.37° E = +0:21:29', () => {
+    expect(at('1885-01-01', 43.29695, 5.38107, 'Europe/Paris')).toMatchObject({
+      offsetSource: 'local_mean_time_of_place',
+      utcOffset: '+00:21:31',
+      utc: '1885-01-01T11:38:29Z',
+    });
+  });
+
+  it('Marseille 1900: Paris Mean Time, the legal time then, not Marseille’s LMT', () => {
+    expect(at('1900-01-01', 43.29695, 5.38107, 'Europe/Paris')).toMatchObject({
+      offsetSource: 'zone',
+      utcOffset: '+00:09:21',
+    });
+  });
+
+  it('Groningen 1900: Amsterdam time, the Netherlands’ legal time; 1830: Groningen’s LMT', () => {
+    expect(at('1900-01-01', 53.21917, 6.56667, 'Europe/Amsterdam')).toMatchObject({
+      offsetSource: 'zone',
+      utcOffset: '+00:19:32',
+    });
+    expect(at('1830-01-01', 53.21917, 6.56667, 'Europe/Amsterdam')).toMatchObject({
+      offsetSource: 'local_mean_time_of_place',
+      utcOffset: '+00:26:16',
+    });
+  });
+
+  it('Dublin 1900 keeps Dublin Mean Time in winter as in summer (no LMT/DST mix)', () => {
+    const winter = at('1900-01-15', 53.33306, -6.24889, 'Europe/Dublin');
+    const summer = at('1900-07-15', 53.33306, -6.24889, 'Europe/Dublin');
+    expect([winter.offsetSource, summer.offsetSource]).toEqual(['zone', 'zone']);
+    expect([winter.utcOffset, summer.utcOffset]).toEqual(['-00:25:21', '-00:25:21']);
   });
 });

@@ -279,6 +279,23 @@ describe('Polar latitudes', () => {
   });
 });
 
+describe('The range of the bundled ephemeris files (1800–2399)', () => {
+  it('computes a chart on the files’ first day and on their last', () => {
+    const first = computeNatalChart({
+      date: '1800-01-01',
+      time: '12:00',
+      latitude: 51.5,
+      longitude: -0.12,
+      timezone: 'Europe/London',
+    });
+    expect(first.time.offsetSource).toBe('local_mean_time_of_place');
+    expect(first.chart.sun.sign).toBe('Capricorn');
+    expect(first.chart.pluto.abs_pos).toBeGreaterThan(0);
+    const last = computeNatalChart({ ...first.location, date: '2399-12-31', time: '12:00' });
+    expect(last.chart.sun.sign).toBe('Capricorn');
+  });
+});
+
 describe('Input validation', () => {
   const base = { date: '1990-01-01', time: '12:00', latitude: 0, longitude: 0, timezone: 'UTC' };
   it.each([
@@ -288,6 +305,12 @@ describe('Input validation', () => {
     [{ timezone: 'Mars/Olympus_Mons' }, 'invalid_timezone'],
     [{ latitude: 91 }, 'invalid_latitude'],
     [{ date: '1700-01-01' }, 'date_out_of_range'],
+    [{ date: '1799-12-31' }, 'date_out_of_range'],
+    // Tokyo's midnight on 1800-01-01 is 14:41 UT the day before, ahead of the files.
+    [
+      { date: '1800-01-01', time: '00:00', longitude: 139.69, timezone: 'Asia/Tokyo' },
+      'date_out_of_range',
+    ],
   ])('%o → %s', (patch, code) => {
     try {
       computeNatalChart({ ...base, ...patch });

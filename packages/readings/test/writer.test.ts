@@ -211,3 +211,115 @@ describe('Natal result', () => {
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
   });
 });
+
+/** Every sentence of a text, headings and bold sub-headings left out. */
+function sentencesOf(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((line) => line && !line.startsWith('## ') && !/^\*\*.*\*\*$/.test(line))
+    .flatMap((line) => line.split(/(?<=[.!?])\s+(?=[A-Z“"])/))
+    .map((sentence) => sentence.trim())
+    .filter(Boolean);
+}
+
+function repeatedSentences(text: string): string[] {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const sentence of sentencesOf(text)) {
+    if (seen.has(sentence)) repeated.add(sentence);
+    seen.add(sentence);
+  }
+  return [...repeated];
+}
+
+describe('Words a person believes', () => {
+  const random = seededRandom(2026);
+  const places = [
+    ['London', 'GB'],
+    ['New York', 'US'],
+    ['Ulm', 'Germany'],
+    ['Tromsø', 'Norway'],
+    ['Mumbai', 'India'],
+    ['Sydney', 'Australia'],
+    ['São Paulo', 'Brazil'],
+    ['Tokyo', 'Japan'],
+  ] as const;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const someone = (firstName: string) => {
+    const [city, country] = places[random.int(places.length)]!;
+    return {
+      firstName,
+      lastName: 'Doe',
+      birthDate: `${1800 + random.int(225)}-${pad(1 + random.int(12))}-${pad(1 + random.int(28))}`,
+      birthTime: `${pad(random.int(24))}:${pad(random.int(60))}`,
+      city,
+      country,
+    };
+  };
+  const questions = [
+    'Does he love me?',
+    'Will I get the promotion at work?',
+    'Should I buy the house?',
+    'How can I heal?',
+    'What should I focus on?',
+    'What does today hold?',
+  ];
+
+  it('repeats no sentence within a reading (300 natal charts)', () => {
+    for (let i = 0; i < 300; i++) {
+      const person = someone('Alex');
+      const text = offlineText.natalChart(natalChartFacts(person));
+      expect(repeatedSentences(text), JSON.stringify(person)).toEqual([]);
+    }
+  });
+
+  it('repeats no sentence within a reading (200 compatibilities)', () => {
+    for (let i = 0; i < 200; i++) {
+      const pair = [someone('Alex'), someone('Sam')] as const;
+      const text = offlineText.compatibility(compatibilityFacts(...pair));
+      expect(repeatedSentences(text), JSON.stringify(pair)).toEqual([]);
+    }
+  });
+
+  it('repeats no sentence within a reading (300 tarot spreads, 200 life paths)', () => {
+    for (let i = 0; i < 300; i++) {
+      const question = { firstName: 'Alex', question: questions[i % questions.length]! };
+      const three = offlineText.tarotTraditional(tarotTraditionalFacts(question, random));
+      expect(repeatedSentences(three), three).toEqual([]);
+      const cross = offlineText.celticCross(celticCrossFacts(question, random));
+      expect(repeatedSentences(cross), cross).toEqual([]);
+    }
+    const firstNames = ['Ada', 'Bo', 'Chidi', 'Dana', 'Eun', 'Farid', 'Greta', 'Hiro', 'Ines'];
+    const lastNames = ['Lovelace', 'Ng', 'Okafor', 'Petrov', 'Quist', 'Rossi', 'Sato', 'Tull'];
+    for (let i = 0; i < 300; i++) {
+      const input = {
+        firstName: firstNames[random.int(firstNames.length)]!,
+        lastName: lastNames[random.int(lastNames.length)]!,
+        birthDate: someone('A').birthDate,
+      };
+      const text = offlineText.lifePath(lifePathFacts(input));
+      expect(repeatedSentences(text), JSON.stringify(input)).toEqual([]);
+    }
+    // Three equal numbers (2, 2, 2) are each read once, the later two pointing back.
+    const triple = lifePathFacts({ firstName: 'Ee', lastName: 'Ee', birthDate: '1989-05-06' });
+    expect([triple.destiny.value, triple.soulUrge.value]).toEqual([2, 2]);
+    expect(triple.lifePath.value).toBe(2);
+    expect(repeatedSentences(offlineText.lifePath(triple))).toEqual([]);
+  });
+
+  it('writes a position as the web app’s table does, and counts in words that agree', () => {
+    const facts = natalChartFacts(einstein);
+    const text = offlineText.natalChart(facts);
+    // Mercury at 3.1583…° Aries: cut to the minute, never rounded up, in the table and here.
+    const mercury = facts.chart.chart.mercury.abs_pos;
+    expect(text).toContain(`(${formatZodiacal(mercury)}, `);
+    expect(formatZodiacal(6.58333)).toBe('6°34′ Aries');
+    expect(formatZodiacal(29.9999)).toBe('29°59′ Aries');
+    expect(text).toContain('March 14, 1879');
+    for (let i = 0; i < 60; i++) {
+      const report = offlineText.compatibility(compatibilityFacts(someone('A'), someone('B')));
+      expect(report).not.toMatch(/\b1 (conjunctions|contacts|aspects|squares|trines)\b/);
+      expect(report).not.toMatch(/\b(\d*[02-9]|\d+1\d) conjunction\b/);
+    }
+  });
+});

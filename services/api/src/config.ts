@@ -1,4 +1,4 @@
-import { type ReadingKind, readingKinds } from '@astra/contracts';
+import { type ReadingKind, readingKinds, type SiteInfo } from '@astra/contracts';
 import { storageEnvShape } from '@astra/event-store';
 import { z } from 'zod';
 import { LOG_LEVELS } from './observability/logger.ts';
@@ -47,6 +47,42 @@ const agentIds = (text: string, ctx: z.RefinementCtx) => {
     map.set(kind as ReadingKind, agentId);
   }
   return map;
+};
+
+/** `Label=https://…,…` → the footer's social links, in order. */
+const socialLinks = (text: string, ctx: z.RefinementCtx) => {
+  const links: { label: string; url: string }[] = [];
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const at = entry.indexOf('=');
+    const label = entry.slice(0, at).trim();
+    const url = entry.slice(at + 1).trim();
+    if (at < 1 || !label || !/^https:\/\/[^\s/]+\.[^\s]+$/.test(url)) {
+      ctx.addIssue({ code: 'custom', message: `'${entry}' is not Label=https://…` });
+      continue;
+    }
+    links.push({ label, url });
+  }
+  return links;
+};
+
+/**
+ * The operator's details (Impressum, support address): development has stand-ins, production
+ * refuses to start without the real ones.
+ */
+const operatorSettings = [
+  'OPERATOR_NAME',
+  'OPERATOR_ADDRESS',
+  'OPERATOR_EMAIL',
+  'SUPPORT_EMAIL',
+] as const;
+const OPERATOR_DEVELOPMENT_DEFAULTS: Record<(typeof operatorSettings)[number], string> = {
+  OPERATOR_NAME: 'Astra development (not a company)',
+  OPERATOR_ADDRESS: 'Example Street 1; 10115 Berlin; Germany',
+  OPERATOR_EMAIL: 'operator@astra.example',
+  SUPPORT_EMAIL: 'support@astra.example',
 };
 
 const googleSettings = ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'] as const;
@@ -134,6 +170,15 @@ export const configSchema = z
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** On SIGTERM/SIGINT, how long requests in flight may take to finish. */
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+    OPERATOR_NAME: z.string().trim().min(1).max(200).optional(),
+    /** Postal address lines separated by `;`. */
+    OPERATOR_ADDRESS: z.string().trim().min(1).max(500).optional(),
+    OPERATOR_EMAIL: z.email().optional(),
+    OPERATOR_REPRESENTATIVE: z.string().trim().min(1).max(200).optional(),
+    OPERATOR_REGISTER: z.string().trim().min(1).max(200).optional(),
+    OPERATOR_VAT_ID: z.string().trim().min(1).max(50).optional(),
+    SUPPORT_EMAIL: z.email().optional(),
+    SOCIAL_LINKS: z.string().default('').transform(socialLinks),
   })
   .superRefine((config, ctx) => {
     if (config.PROJECTOR === 'external' && !config.DATABASE_URL) {
@@ -152,6 +197,19 @@ export const configSchema = z
             path: [setting],
             message:
               'is required when NODE_ENV=production (the local checkout page is for development)',
+          });
+        }
+      }
+    }
+    // An Impressum and a support address that reach nobody are not for the public.
+    if (config.NODE_ENV === 'production') {
+      for (const setting of operatorSettings) {
+        if (!config[setting]) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [setting],
+            message:
+              'is required when NODE_ENV=production (the Impressum and support links show it)',
           });
         }
       }
@@ -204,6 +262,28 @@ export const configSchema = z
   }));
 
 export type Config = z.infer<typeof configSchema>;
+
+/** `GET /api/site`: the operator's details, each setting or its development stand-in. */
+export const siteInfoOf = (config: Config): SiteInfo => {
+  const setting = (name: (typeof operatorSettings)[number]) =>
+    config[name] ?? OPERATOR_DEVELOPMENT_DEFAULTS[name];
+  return {
+    operator: {
+      name: setting('OPERATOR_NAME'),
+      address: setting('OPERATOR_ADDRESS')
+        .split(';')
+        .map((line) => line.trim())
+        .filter(Boolean),
+      email: setting('OPERATOR_EMAIL'),
+      representative: config.OPERATOR_REPRESENTATIVE ?? null,
+      register: config.OPERATOR_REGISTER ?? null,
+      vatId: config.OPERATOR_VAT_ID ?? null,
+    },
+    supportEmail: setting('SUPPORT_EMAIL'),
+    socialLinks: config.SOCIAL_LINKS,
+    developmentDefaults: operatorSettings.some((name) => !config[name]),
+  };
+};
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';

@@ -97,7 +97,7 @@ describe('accounts, profile, pictures, feedback and apps over HTTP', () => {
       [{ birthDate: '1990-13-01' }, ['birthDate']],
       [{ birthDate: '01.05.1990' }, ['birthDate']],
       [{ birthDate: tomorrow }, ['birthDate']],
-      [{ birthDate: '1899-12-31' }, ['birthDate']],
+      [{ birthDate: '1799-12-31' }, ['birthDate']],
       [{ birthTime: '25:00' }, ['birthTime']],
       [{ birthTime: '7:30' }, ['birthTime']],
       [{ language: 'english' }, ['language']],

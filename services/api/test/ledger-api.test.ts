@@ -6,7 +6,7 @@ import { postgresReachable } from '@astra/event-store/testing';
 import { allProjections, databaseFor, Projector, verifyLedger } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { eventCount, startTestServer, type TestServer } from './support.ts';
+import { eventCount, OPERATOR_SETTINGS, startTestServer, type TestServer } from './support.ts';
 
 describe('the ledger over HTTP', () => {
   let server: TestServer;
@@ -235,6 +235,7 @@ describe('configuration', () => {
       STRIPE_SECRET_KEY: 'sk_test_unused',
       STRIPE_WEBHOOK_SECRET: 'whsec_unused',
       PUBLIC_URL: 'https://astra.example',
+      ...OPERATOR_SETTINGS,
     });
     try {
       expect(

@@ -11,7 +11,14 @@ import {
   uid,
   webhookSigner,
 } from './stripeWebhooks.ts';
-import { type Client, caughtUp, eventCount, startTestServer, type TestServer } from './support.ts';
+import {
+  type Client,
+  caughtUp,
+  eventCount,
+  OPERATOR_SETTINGS,
+  startTestServer,
+  type TestServer,
+} from './support.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_payments_secret';
 const signed = webhookSigner(WEBHOOK_SECRET);
@@ -710,6 +717,7 @@ describe('configuration', () => {
       NODE_ENV: 'production',
       SESSION_SECRET: 'a-long-enough-production-secret',
       PUBLIC_URL: 'https://astra.example',
+      ...OPERATOR_SETTINGS,
     };
     expect(() => loadConfig(production)).toThrow(ConfigError);
     expect(() => loadConfig(production)).toThrow(

@@ -237,7 +237,7 @@ describe('readings over HTTP (offline writer)', () => {
     const cases: [string, unknown, string][] = [
       ['natal-chart', { ...forms['natal-chart'], city: '' }, 'city'],
       ['natal-chart', { ...forms['natal-chart'], birthTime: '25:00' }, 'birthTime'],
-      ['natal-chart', { ...forms['natal-chart'], birthDate: '1899-12-31' }, 'birthDate'],
+      ['natal-chart', { ...forms['natal-chart'], birthDate: '1799-12-31' }, 'birthDate'],
       [
         'natal-chart',
         { ...forms['natal-chart'], city: 'Nowhereville Xq', country: 'Atlantis' },

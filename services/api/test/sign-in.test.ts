@@ -3,7 +3,14 @@ import { readModels } from '@astra/projections';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { Client, eventCount, freePort, startTestServer, type TestServer } from './support.ts';
+import {
+  Client,
+  eventCount,
+  freePort,
+  OPERATOR_SETTINGS,
+  startTestServer,
+  type TestServer,
+} from './support.ts';
 
 /** What the mock's userinfo endpoint says about the person signing in (OpenID claims). */
 interface GoogleAccount {
@@ -388,6 +395,7 @@ describe('sign-in configuration', () => {
       SESSION_SECRET: 'a-long-enough-secret',
       STRIPE_SECRET_KEY: 'sk_test_unused',
       STRIPE_WEBHOOK_SECRET: 'whsec_unused',
+      ...OPERATOR_SETTINGS,
     };
     expect(() => loadConfig({ ...production, ...google })).toThrow(/PUBLIC_URL: is required/);
     expect(

@@ -10,6 +10,14 @@ import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { type RunningServer, type ServerOptions, startServer } from '../src/server.ts';
 
+/** The operator's details production refuses to start without (see `siteInfoOf`). */
+export const OPERATOR_SETTINGS = {
+  OPERATOR_NAME: 'Astra Readings GmbH',
+  OPERATOR_ADDRESS: 'Sternstraße 7; 10115 Berlin; Germany',
+  OPERATOR_EMAIL: 'hello@astra-readings.test',
+  SUPPORT_EMAIL: 'support@astra-readings.test',
+} as const;
+
 /**
  * The real server on a free port: PostgreSQL in a throwaway database when the machine has one,
  * otherwise PGlite in a temporary DATA_DIR.

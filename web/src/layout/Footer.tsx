@@ -1,5 +1,6 @@
 import { Box, Container, Heading, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
+import { useGetSiteQuery } from '../features/site/siteApi';
 import { Logo } from './Logo';
 
 const QUICK_LINKS = [
@@ -13,12 +14,6 @@ const LEGAL_LINKS = [
   { to: '/terms-of-service', label: 'Terms' },
   { to: '/privacy-policy', label: 'Privacy' },
   { to: '/impressum', label: 'Imprint' },
-];
-
-const SOCIAL_LINKS = [
-  { href: 'https://www.instagram.com/', label: 'Instagram' },
-  { href: 'https://x.com/', label: 'X (Twitter)' },
-  { href: 'https://www.youtube.com/', label: 'YouTube' },
 ];
 
 function FooterLinks({ title, children }: { title: string; children: React.ReactNode }) {
@@ -46,6 +41,8 @@ function PageLinks({ links }: { links: readonly { to: string; label: string }[] 
 }
 
 export function Footer() {
+  // The operator's own accounts (`SOCIAL_LINKS`); none configured, no column.
+  const socialLinks = useGetSiteQuery().data?.socialLinks ?? [];
   return (
     <Box as="footer" bg="bg.subtle" borderTopWidth="1px" borderColor="border" mt="auto">
       <Container maxW="6xl" px={{ base: '4', md: '8' }} py="10">
@@ -62,21 +59,23 @@ export function Footer() {
           <FooterLinks title="Legal">
             <PageLinks links={LEGAL_LINKS} />
           </FooterLinks>
-          <FooterLinks title="Follow Us">
-            {SOCIAL_LINKS.map((link) => (
-              <li key={link.href}>
-                <Link
-                  href={link.href}
-                  color="fg.muted"
-                  fontSize="sm"
-                  target="_blank"
-                  rel="noopener noreferrer"
-                >
-                  {link.label}
-                </Link>
-              </li>
-            ))}
-          </FooterLinks>
+          {socialLinks.length > 0 && (
+            <FooterLinks title="Follow Us">
+              {socialLinks.map((link) => (
+                <li key={link.url}>
+                  <Link
+                    href={link.url}
+                    color="fg.muted"
+                    fontSize="sm"
+                    target="_blank"
+                    rel="noopener noreferrer"
+                  >
+                    {link.label}
+                  </Link>
+                </li>
+              ))}
+            </FooterLinks>
+          )}
         </SimpleGrid>
         <Text fontSize="sm" color="fg.muted" mt="10">
           © {new Date().getFullYear()} Astra. All rights reserved.

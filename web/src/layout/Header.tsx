@@ -75,9 +75,11 @@ export function Header() {
               )}
               <ColorModeToggle />
               {!isLoading && (
-                <Box hideFrom="md">
+                <HStack gap="2" hideFrom="md">
+                  {/* On a phone too, the balance is in sight, not only inside the menu. */}
+                  {me && <CreditsBadge me={me} compact />}
                   <MobileNavButton me={me} />
-                </Box>
+                </HStack>
               )}
             </HStack>
           )}

@@ -7,17 +7,40 @@ import {
   Toast,
 } from '@chakra-ui/react';
 
-/** One toaster for the app; the spec places toasts top-right and gives success toasts 5 s. */
-export const toaster = createToaster({ placement: 'top-end', pauseOnPageIdle: true });
+/**
+ * One toaster for the app. The spec places toasts top-right; they start below the sticky header
+ * (4rem high), so they never cover Buy Credits or the profile menu, and at most three show.
+ */
+export const toaster = createToaster({
+  placement: 'top-end',
+  offsets: { top: '5rem', right: '1rem', bottom: '1rem', left: '1rem' },
+  max: 3,
+  pauseOnPageIdle: true,
+});
 
 export const SUCCESS_TOAST_MS = 5000;
 
+/** The notice on screen: the next one replaces it, so stale notices never pile up. */
+let currentNotice: string | undefined;
+const notify = (options: Parameters<typeof toaster.create>[0]) => {
+  if (currentNotice && currentNotice !== options.id) toaster.dismiss(currentNotice);
+  currentNotice = toaster.create(options);
+  return currentNotice;
+};
+const noticeId = (title: string, description?: string) => `notice:${title}:${description ?? ''}`;
+
 export const notifySuccess = (title: string, description?: string) =>
-  toaster.create({ type: 'success', title, description, duration: SUCCESS_TOAST_MS });
+  notify({
+    id: noticeId(title, description),
+    type: 'success',
+    title,
+    description,
+    duration: SUCCESS_TOAST_MS,
+  });
 
 /** Errors keep the toaster's default duration. */
 export const notifyError = (title: string, description?: string) =>
-  toaster.create({ type: 'error', title, description, closable: true });
+  notify({ id: noticeId(title, description), type: 'error', title, description, closable: true });
 
 export function Toaster() {
   return (

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roleSchema, userStatusSchema } from '../events/users.ts';
+import { placeViewSchema } from './readings.ts';
 
 /**
  * What the balance is made of, by where the credits came from. Only subscription credits are
@@ -39,6 +40,11 @@ export const meSchema = z.object({
   birthTime: z.string().nullable(),
   birthCity: z.string().nullable(),
   birthCountry: z.string().nullable(),
+  /**
+   * The birthplace found for `birthCity` and `birthCountry` (chosen from the suggestions, or
+   * found by name), with coordinates and zone; null while they are free text nobody found.
+   */
+  birthPlace: placeViewSchema.nullable(),
   language: z.string().nullable(),
   avatarUrl: z.string().nullable(),
   role: roleSchema,
@@ -80,3 +86,10 @@ export const ledgerPageSchema = z.object({
   pageSize: z.number().int(),
 });
 export type LedgerPage = z.infer<typeof ledgerPageSchema>;
+
+/**
+ * `GET /api/session`: who is signed in, for the web app. Always `200`: `user` is null for a
+ * visitor (the web asks on every page; `GET /api/me` keeps its `401` for API clients).
+ */
+export const sessionSchema = z.object({ user: meSchema.nullable() });
+export type Session = z.infer<typeof sessionSchema>;

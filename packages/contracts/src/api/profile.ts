@@ -1,24 +1,25 @@
 import { z } from 'zod';
 import { text as checkedText } from './common.ts';
+import { birthDateFrom, birthPlaceSchema, CHART_FIRST_YEAR } from './readings.ts';
 
 const text = (max: number) => checkedText().max(max, `must be at most ${max} characters`);
 const clearable = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? null : value), schema.nullable()).optional();
 
-/** `PATCH /api/me`: any subset; `null` or "" clears a field. The e-mail is read-only. */
+/**
+ * `PATCH /api/me`: any subset; `null` or "" clears a field. The e-mail is read-only.
+ * `birthPlace` is a place chosen from `GET /api/places`; without one (absent or null), a
+ * changed city or country is looked up in the place index, and kept as free text if not found.
+ */
 export const profileUpdateSchema = z.strictObject({
   firstName: clearable(text(100).min(1)),
   lastName: clearable(text(100).min(1)),
-  birthDate: clearable(
-    z.iso
-      // `abort`: a value that is no date gets that one message, not the range checks' too.
-      .date({ error: 'must be a date (YYYY-MM-DD)', abort: true })
-      .refine((day) => day >= '1900-01-01', 'must be in 1900 or later')
-      .refine((day) => day <= new Date().toISOString().slice(0, 10), 'must not be in the future'),
-  ),
+  // The profile's date is the one charts are drawn from: from 1800, as theirs.
+  birthDate: clearable(birthDateFrom(CHART_FIRST_YEAR)),
   birthTime: clearable(z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time (HH:MM)')),
   birthCity: clearable(text(120).min(1)),
   birthCountry: clearable(text(120).min(1)),
+  birthPlace: birthPlaceSchema.nullable().optional(),
   language: clearable(
     z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'must be a language code such as en or de-CH'),
   ),

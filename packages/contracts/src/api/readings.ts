@@ -4,8 +4,12 @@ import { text as checkedText } from './common.ts';
 /** The spec's limits and messages of the reading forms. */
 export const TAROT_QUESTION_MAX_WORDS = 300;
 export const CELTIC_CROSS_QUESTION_MAX_CHARACTERS = 500;
-export const NATAL_FIRST_YEAR = 1900;
-export const COMPATIBILITY_FIRST_YEAR = 1990;
+/** The year lists of every birth date start here; an earlier year is typed. */
+export const YEAR_LIST_FIRST_YEAR = 1900;
+/** Charts and compatibility: the bundled Swiss Ephemeris files begin in 1800. */
+export const CHART_FIRST_YEAR = 1800;
+/** Numerology needs only the digits of a real date. */
+export const NUMEROLOGY_FIRST_YEAR = 1;
 export const readingMessages = {
   missingBirthInformation: 'Please fill in all birth information fields.',
   nameAndQuestion: 'Please enter your name and question',
@@ -44,10 +48,19 @@ const timeZone = z
     { error: (issue) => `Unknown time zone '${String(issue.input)}'` },
   );
 const today = () => new Date().toISOString().slice(0, 10);
-const birthDate = z.iso
-  .date('must be a date (YYYY-MM-DD)')
-  .refine((day) => day >= `${NATAL_FIRST_YEAR}-01-01`, `must be in ${NATAL_FIRST_YEAR} or later`)
-  .refine((day) => day <= today(), 'must not be in the future');
+/**
+ * A real day (YYYY-MM-DD) from `firstYear` to today (UTC). `abort`: a value that is no date gets
+ * that one message, not the range checks' too.
+ */
+export const birthDateFrom = (firstYear: number) =>
+  z.iso
+    .date({ error: 'must be a date (YYYY-MM-DD)', abort: true })
+    .refine(
+      (day) => day >= `${String(firstYear).padStart(4, '0')}-01-01`,
+      `must be in ${firstYear} or later`,
+    )
+    .refine((day) => day <= today(), 'must not be in the future');
+const birthDate = birthDateFrom(CHART_FIRST_YEAR);
 const birthTime = text.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time (HH:MM)');
 
 /** A person's birth data; latitude, longitude and time zone, given together, override the place lookup. */
@@ -94,7 +107,7 @@ export const compatibilityRequestSchema = z.strictObject({
 export const lifePathRequestSchema = z.strictObject({
   firstName: required(100),
   lastName: required(100),
-  birthDate,
+  birthDate: birthDateFrom(NUMEROLOGY_FIRST_YEAR),
 });
 
 /** Each reading's route (after /api/readings/), app id and request schema. */
@@ -150,15 +163,27 @@ export const libraryPageSchema = z.object({
 });
 export type LibraryPage = z.infer<typeof libraryPageSchema>;
 
-/** `GET /api/places?q=` */
-export const placeViewSchema = z.object({
-  name: z.string(),
-  country: z.string(),
-  countryName: z.string(),
-  latitude: z.number(),
-  longitude: z.number(),
-  timezone: z.string(),
-  label: z.string(),
+/** A place of the place index, as the birthplace fields and the profile keep it. */
+export const birthPlaceSchema = z.strictObject({
+  name: required(120),
+  /** ISO 3166-1 alpha-2. */
+  country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO country code such as DE'),
+  countryName: required(120),
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  timezone: timeZone,
+  /** How the place is shown: "Zürich, Switzerland", "Paris, TN, United States". */
+  label: required(200),
+});
+export type BirthPlace = z.infer<typeof birthPlaceSchema>;
+
+/** `GET /api/places?q=`: a place, and when its time zone began standard time. */
+export const placeViewSchema = birthPlaceSchema.extend({
+  /**
+   * The day (YYYY-MM-DD, on the zone's clock) the place's time zone began standard time; births
+   * before it are read in the birthplace's own local mean time. Null: the zone never kept LMT.
+   */
+  standardTimeSince: z.iso.date().nullable(),
 });
 export type PlaceView = z.infer<typeof placeViewSchema>;
 export const placesQuerySchema = z.object({

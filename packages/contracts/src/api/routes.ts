@@ -30,7 +30,7 @@ import {
   userBalanceAtSchema,
   verifyResultSchema,
 } from './finance.ts';
-import { ledgerPageSchema, meSchema } from './me.ts';
+import { ledgerPageSchema, meSchema, sessionSchema } from './me.ts';
 import {
   cancelSubscriptionRequestSchema,
   changePlanRequestSchema,
@@ -68,6 +68,7 @@ import {
   stripeWebhookReceivedSchema,
   subscriptionActiveErrorSchema,
 } from './responses.ts';
+import { siteInfoSchema } from './site.ts';
 import {
   voiceSessionActiveErrorSchema,
   voiceSessionEndedSchema,
@@ -234,6 +235,16 @@ export const apiRoutes: ApiRoute[] = [
     errors: [],
     onlyWhen: 'NODE_ENV is not production',
   },
+  {
+    operationId: 'siteInfo',
+    method: 'get',
+    path: '/api/site',
+    tag: 'System',
+    summary: 'The operator’s details, the support address and the social links (configuration)',
+    auth: 'none',
+    responses: ok(siteInfoSchema),
+    errors: [],
+  },
 
   // Sign-in
   {
@@ -329,6 +340,16 @@ export const apiRoutes: ApiRoute[] = [
     summary: 'The signed-in user, balance, credit lots and subscription',
     auth: 'user',
     responses: ok(meSchema),
+    errors: [],
+  },
+  {
+    operationId: 'session',
+    method: 'get',
+    path: '/api/session',
+    tag: 'Account',
+    summary: 'Who is signed in: the `Me` object, or null for a visitor (always 200)',
+    auth: 'none',
+    responses: ok(sessionSchema),
     errors: [],
   },
   {

@@ -26,6 +26,22 @@ export const profileFieldsSchema = z.object({
 });
 export type ProfileFields = z.infer<typeof profileFieldsSchema>;
 
+/**
+ * The birthplace as the profile keeps it: a place of the place index, with what readings need
+ * (coordinates and time zone). Events keep it as it was chosen; the schema is loose to read
+ * any later additions.
+ */
+export const birthPlaceRecordSchema = z.object({
+  name: z.string(),
+  country: z.string(),
+  countryName: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  timezone: z.string(),
+  label: z.string(),
+});
+export type BirthPlaceRecord = z.infer<typeof birthPlaceRecordSchema>;
+
 /** Events of the `user-{userId}` stream. */
 export const userEventSchemas = {
   UserRegistered: z.object({
@@ -38,6 +54,11 @@ export const userEventSchemas = {
     provider: z.enum(['dev', 'google', 'apple']),
   }),
   UserProfileUpdated: profileFieldsSchema.partial(),
+  /**
+   * The birthplace as a found place (coordinates and zone), or null: none found for the
+   * profile's city and country, which then stay free text.
+   */
+  UserBirthPlaceChanged: z.object({ birthPlace: birthPlaceRecordSchema.nullable() }),
   UserAvatarChanged: z.object({ avatarUrl: z.string().nullable() }),
   /**
    * `source` and `adminId` (the admin who decided, with source `admin`) are optional: events

@@ -1,4 +1,4 @@
-import type { ProfileFields, Role, UserEvent } from '@astra/contracts';
+import type { BirthPlaceRecord, ProfileFields, Role, UserEvent } from '@astra/contracts';
 import { DomainError } from '../decider.ts';
 import type { User } from './user.ts';
 
@@ -13,7 +13,12 @@ export type UserCommand =
       avatarUrl: string | null;
       provider: 'dev' | 'google' | 'apple';
     }
-  | { type: 'UpdateProfile'; changes: Partial<ProfileFields> }
+  /** `birthPlace`: the place found for the birthplace (null: none); absent: unchanged. */
+  | {
+      type: 'UpdateProfile';
+      changes: Partial<ProfileFields>;
+      birthPlace?: BirthPlaceRecord | null;
+    }
   | { type: 'ChangeAvatar'; avatarUrl: string | null }
   /** An admin's decision (`source` is `admin`, the default): it stays until an admin changes it. */
   | { type: 'ChangeRole'; role: Role; source?: 'admin'; adminId?: string }
@@ -58,6 +63,18 @@ export const splitFullName = (fullName: string | null) => {
   return { firstName: words.slice(0, -1).join(' '), lastName: words.at(-1)! };
 };
 
+const samePlace = (a: BirthPlaceRecord | null, b: BirthPlaceRecord | null) =>
+  a === b ||
+  (a !== null &&
+    b !== null &&
+    a.name === b.name &&
+    a.country === b.country &&
+    a.latitude === b.latitude &&
+    a.longitude === b.longitude &&
+    a.timezone === b.timezone &&
+    a.label === b.label &&
+    a.countryName === b.countryName);
+
 export const decide = (command: UserCommand, state: User): UserEvent[] => {
   switch (command.type) {
     case 'RegisterUser': {
@@ -73,7 +90,14 @@ export const decide = (command: UserCommand, state: User): UserEvent[] => {
           ([field, value]) => value !== undefined && state[field as keyof ProfileFields] !== value,
         ),
       );
-      return Object.keys(changes).length ? [{ type: 'UserProfileUpdated', data: changes }] : [];
+      const events: UserEvent[] = Object.keys(changes).length
+        ? [{ type: 'UserProfileUpdated', data: changes }]
+        : [];
+      const { birthPlace } = command;
+      if (birthPlace !== undefined && !samePlace(state.birthPlace, birthPlace)) {
+        events.push({ type: 'UserBirthPlaceChanged', data: { birthPlace } });
+      }
+      return events;
     }
     case 'ChangeAvatar':
       requireLive(state);

@@ -1,4 +1,10 @@
-import type { ProfileFields, Role, RoleSource, UserEvent } from '@astra/contracts';
+import type {
+  BirthPlaceRecord,
+  ProfileFields,
+  Role,
+  RoleSource,
+  UserEvent,
+} from '@astra/contracts';
 
 export type { UserEvent } from '@astra/contracts';
 
@@ -8,6 +14,8 @@ export interface User extends ProfileFields {
   email: string | null;
   fullName: string | null;
   avatarUrl: string | null;
+  /** The birthplace found for `birthCity` / `birthCountry`; null while they are free text. */
+  birthPlace: BirthPlaceRecord | null;
   role: Role;
   /** Why the user has `role`; null while it is the default `user` nobody gave. */
   roleSource: RoleSource | null;
@@ -35,6 +43,7 @@ export const initialUser = (): User => ({
   birthCountry: null,
   language: null,
   avatarUrl: null,
+  birthPlace: null,
   role: 'user',
   roleSource: null,
 });
@@ -60,6 +69,8 @@ export const evolve = (state: User, event: UserEvent): User => {
       const nameChanged = 'firstName' in event.data || 'lastName' in event.data;
       return nameChanged ? { ...next, fullName: joinName(next.firstName, next.lastName) } : next;
     }
+    case 'UserBirthPlaceChanged':
+      return { ...state, birthPlace: event.data.birthPlace };
     case 'UserAvatarChanged':
       return { ...state, avatarUrl: event.data.avatarUrl };
     case 'UserRoleChanged':

@@ -10,6 +10,7 @@ import * as adminUserSearch008 from './2026_11_23_008_admin_user_search.ts';
 import * as adminUserSearchText009 from './2026_11_23_009_admin_user_search_text.ts';
 import * as voiceSessions010 from './2026_11_23_010_voice_sessions.ts';
 import * as verifyAndRebuildRuns011 from './2026_11_24_011_verify_and_rebuild_runs.ts';
+import * as profileBirthPlace012 from './2026_11_27_012_profile_birth_place.ts';
 
 /** Every read-model migration in order; names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_009_admin_user_search_text': adminUserSearchText009,
   '2026_11_23_010_voice_sessions': voiceSessions010,
   '2026_11_24_011_verify_and_rebuild_runs': verifyAndRebuildRuns011,
+  '2026_11_27_012_profile_birth_place': profileBirthPlace012,
 };
 
 /** Brings the read models in `schema` up to date (creating the schema when missing). */

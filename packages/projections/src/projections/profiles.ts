@@ -1,4 +1,4 @@
-import type { CreditEvent, UserEvent } from '@astra/contracts';
+import type { BirthPlaceRecord, CreditEvent, UserEvent } from '@astra/contracts';
 import type { RecordedEvent } from '@astra/event-store';
 import {
   balanceChange,
@@ -14,9 +14,15 @@ import { chunks, inCategory, occurredAt, type Projection } from './projection.ts
 
 type Row = Omit<
   Profile,
-  'created_at' | 'updated_at' | 'subscription_update_date' | 'cancellation_date' | 'credit_lots'
+  | 'created_at'
+  | 'updated_at'
+  | 'subscription_update_date'
+  | 'cancellation_date'
+  | 'credit_lots'
+  | 'birth_place'
 > & {
   credit_lots: CreditLot[];
+  birth_place: BirthPlaceRecord | null;
   created_at: Date;
   updated_at: Date;
   subscription_update_date: Date | null;
@@ -34,6 +40,7 @@ const blank = (id: string, at: Date): Row => ({
   birth_time: null,
   birth_city: null,
   birth_country: null,
+  birth_place: null,
   language: null,
   remaining_credits: 0,
   credits: 0,
@@ -90,6 +97,9 @@ const applyUserEvent = (row: Row, event: UserEvent, at: Date) => {
       if ('firstName' in event.data || 'lastName' in event.data) {
         row.full_name = joinName(row.first_name, row.last_name);
       }
+      return;
+    case 'UserBirthPlaceChanged':
+      row.birth_place = event.data.birthPlace;
       return;
     case 'UserAvatarChanged':
       row.avatar_url = event.data.avatarUrl;

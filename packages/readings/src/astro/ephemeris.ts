@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import swisseph from 'swisseph';
+import { ReadingInputError } from '../errors.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -15,6 +16,11 @@ swisseph.swe_set_ephe_path(EPHEMERIS_PATH);
 
 /** Range covered by the bundled files (Julian Day, UT): 1800-01-01 to 2399-12-31. */
 export const EPHEMERIS_RANGE = { fromYear: 1800, toYear: 2399 } as const;
+/**
+ * The files begin in the first hours of 1800-01-01 UT (the planets' file at 00:08, Chiron's at
+ * 01:20, Pluto with its speed at 05:45): a birth on that morning east of Greenwich can be earlier.
+ */
+const FIRST_FULL_DAY_JD = 2_378_497.5; // 1800-01-02 00:00 UT
 
 export const SE = {
   SUN: swisseph.SE_SUN,
@@ -60,6 +66,13 @@ export function calcBody(jdUT: number, body: number): BodyPosition {
     longitudeSpeed: number;
     rflag: number;
   };
+  if ((r.rflag & swisseph.SEFLG_SWIEPH) === 0 && jdUT < FIRST_FULL_DAY_JD) {
+    throw new ReadingInputError(
+      'date_out_of_range',
+      'The ephemeris begins on 1 January 1800 at about 06:00 UT, and this birth moment is earlier',
+      'birthDate',
+    );
+  }
   if ((r.rflag & swisseph.SEFLG_SWIEPH) === 0) {
     // The library silently falls back to its analytical Moshier theory when a file is missing.
     throw new Error(`Swiss Ephemeris file for body ${body} not found in ${EPHEMERIS_PATH}`);

@@ -6,10 +6,10 @@
 import { ReadingInputError } from '../errors.ts';
 import {
   formatOffset,
+  isLocalMeanTime,
   type LocalTimeRule,
   localMeanTimeOffsetSeconds,
   resolveLocalTime,
-  zoneLocalMeanTimeOffset,
 } from '../time/localTime.ts';
 import { type Aspect, natalAspects } from './aspects.ts';
 import { calcBody, calcHouses, EPHEMERIS_RANGE, julianDayUT, SE } from './ephemeris.ts';
@@ -203,12 +203,13 @@ export function resolveBirthTime(moment: BirthMoment): BirthTimeResolution {
   const resolved = resolveLocalTime(local, moment.timezone);
   let offset = resolved.offsetSeconds;
   let offsetSource: BirthTimeResolution['offsetSource'] = 'zone';
-  if ((moment.localMeanTime ?? 'place') === 'place') {
-    const lmt = zoneLocalMeanTimeOffset(moment.timezone);
-    if (lmt !== null && lmt === resolved.offsetSeconds) {
-      offset = localMeanTimeOffsetSeconds(moment.longitude);
-      offsetSource = 'local_mean_time_of_place';
-    }
+  // Before the zone's standard time, the birthplace's own local mean time (astro.com's rule).
+  if (
+    (moment.localMeanTime ?? 'place') === 'place' &&
+    isLocalMeanTime(moment.timezone, resolved.epochMs)
+  ) {
+    offset = localMeanTimeOffsetSeconds(moment.longitude);
+    offsetSource = 'local_mean_time_of_place';
   }
   const epochMs = resolved.epochMs + (resolved.offsetSeconds - offset) * 1000;
   const alternative = resolved.alternativeOffsetsSeconds[0];

@@ -134,18 +134,8 @@ export function signOf(longitude: number): Sign {
   return SIGNS[Math.floor(normalizeDegrees(longitude) / 30) % 12]!;
 }
 
-/** "23°30' Pisces" — degrees and arc minutes within the sign (truncated, as ephemerides print). */
-export function formatZodiacal(longitude: number): string {
-  const lon = normalizeDegrees(longitude);
-  const within = lon % 30;
-  let deg = Math.floor(within);
-  let min = Math.floor((within - deg) * 60 + 1e-9);
-  if (min === 60) {
-    deg += 1;
-    min = 0;
-  }
-  return `${deg}°${String(min).padStart(2, '0')}' ${signOf(lon).name}`;
-}
+/** "23°30′ Pisces": the one formatter of positions, shared with the web app. */
+export { formatZodiacal } from '@astra/contracts';
 
 export const POINT_KEYS = [
   'sun',

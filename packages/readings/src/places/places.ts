@@ -5,7 +5,9 @@
  * Suggestions leave out GeoNames PPLX rows (sections of a city, such as 'Zürich (Kreis 3)')
  * unless the query is their full name; findPlace considers every row.
  */
+import type { BirthPlaceRecord, PlaceView } from '@astra/contracts';
 import tzLookup from '@photostructure/tz-lookup';
+import { standardTimeSince } from '../time/localTime.ts';
 import { type CityColumns, readCities } from './citiesData.ts';
 import { countriesMatchingPrefix, countryName, resolveCountry } from './countries.ts';
 import { fold, variants } from './fold.ts';
@@ -282,4 +284,15 @@ export function suggestPlaces(query: string, limit = 10): Place[] {
 /** Time zone of any coordinates (for callers that already know latitude and longitude). */
 export function timeZoneAt(latitude: number, longitude: number): string {
   return tzLookup(latitude, longitude);
+}
+
+/** A place as events keep it: what a birthplace needs, without the index's own fields. */
+export function birthPlaceRecord(place: BirthPlaceRecord): BirthPlaceRecord {
+  const { name, country, countryName, latitude, longitude, timezone, label } = place;
+  return { name, country, countryName, latitude, longitude, timezone, label };
+}
+
+/** A place for the forms: the record, and when its zone began standard time (LMT before). */
+export function placeView(place: BirthPlaceRecord): PlaceView {
+  return { ...birthPlaceRecord(place), standardTimeSince: standardTimeSince(place.timezone) };
 }

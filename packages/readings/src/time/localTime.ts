@@ -1,9 +1,9 @@
 /**
- * Local civil time → UTC instant through an IANA zone's full history, using the ICU time-zone
- * data that ships inside Node (Intl.DateTimeFormat with timeZoneName 'longOffset'). ICU keeps
- * the tz database's local mean time (LMT) offsets to the second (America/New_York before
- * 1883-11-18 is -04:56:02), war time (US War Time 1942-45, British Double Summer Time) and
- * every daylight-saving rule.
+ * Local civil time → UTC instant through an IANA zone's full history: before 1970 from the tz
+ * database with `backzone` (`zoneHistory.ts`), from 1970 from the ICU time-zone data inside Node
+ * (Intl.DateTimeFormat with timeZoneName 'longOffset'). Both keep local mean time (LMT) offsets
+ * to the second (America/New_York before 1883-11-18 is -04:56:02), war time (US War Time
+ * 1942-45, British Double Summer Time) and every daylight-saving rule.
  *
  * One rule for wall times a transition makes ambiguous or impossible, the same as JavaScript
  * Temporal's `disambiguation: 'compatible'`:
@@ -14,6 +14,7 @@
  *   gap becomes 03:30 on the new offset).
  */
 import { ReadingInputError } from '../errors.ts';
+import { historicOffsetSeconds, localMeanTimeUntil } from './zoneHistory.ts';
 
 export type LocalTimeRule = 'unique' | 'ambiguous_earlier' | 'gap_shifted_forward';
 
@@ -73,7 +74,10 @@ const OFFSET_PATTERN = /^GMT(?:([+-])(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?)?$/;
 
 /** The zone's UTC offset (seconds east of Greenwich) at an instant. */
 export function zoneOffsetSeconds(timeZone: string, epochMs: number): number {
-  const parts = formatterFor(timeZone).formatToParts(epochMs);
+  const formatter = formatterFor(timeZone); // refuses an unknown zone first
+  const historic = historicOffsetSeconds(timeZone, epochMs);
+  if (historic !== null) return historic;
+  const parts = formatter.formatToParts(epochMs);
   let name = '';
   for (const part of parts) {
     if (part.type === 'timeZoneName') {
@@ -167,19 +171,46 @@ export function resolveLocalTime(local: LocalDateTime, timeZone: string): Resolv
 }
 
 /**
- * The zone's local mean time offset, or null when the zone has none (Etc/*, UTC): the offset in
- * force on 1800-01-01, provided it is not a whole quarter hour (LMT offsets are the reference
- * city's longitude / 15, to the second; no standard time is a non-quarter-hour offset before
- * 1800).
+ * The zone's local mean time offset (that of its reference city), or null when the zone never
+ * kept LMT (Etc/*, UTC).
  */
 export function zoneLocalMeanTimeOffset(timeZone: string): number | null {
   let offset = lmtOffsets.get(timeZone);
   if (offset === undefined) {
-    const earliest = zoneOffsetSeconds(timeZone, Date.UTC(1800, 0, 1));
-    offset = earliest % 900 === 0 ? null : earliest;
+    const until = localMeanTimeUntil(timeZone);
+    if (until === undefined) {
+      // A zone newer than the history file: its offset in 1800 if that is no whole quarter hour
+      // (LMT offsets are the reference city's longitude / 15, to the second).
+      const earliest = zoneOffsetSeconds(timeZone, Date.UTC(1800, 0, 1));
+      offset = earliest % 900 === 0 ? null : earliest;
+    } else offset = until === null ? null : zoneOffsetSeconds(timeZone, until - 1);
     lmtOffsets.set(timeZone, offset);
   }
   return offset;
+}
+
+/**
+ * The day standard time began in the zone, on its own clock (YYYY-MM-DD; Berlin: 1893-04-01):
+ * before it the zone kept local mean time. Null for a zone that never kept LMT. A legal "mean
+ * time" with the offset of the LMT it replaced (Paris Mean Time from 1891, Dublin Mean Time from
+ * 1880) is standard time.
+ */
+export function standardTimeSince(timeZone: string): string | null {
+  formatterFor(timeZone);
+  const until = localMeanTimeUntil(timeZone);
+  if (until === undefined || until === null) return null;
+  const offset = zoneOffsetSeconds(timeZone, until - 1);
+  return new Date(until + offset * 1000).toISOString().slice(0, 10);
+}
+
+/** The zone kept local mean time at this instant (before its standard time). */
+export function isLocalMeanTime(timeZone: string, epochMs: number): boolean {
+  const until = localMeanTimeUntil(timeZone);
+  if (until === undefined) {
+    const lmt = zoneLocalMeanTimeOffset(timeZone);
+    return lmt !== null && zoneOffsetSeconds(timeZone, epochMs) === lmt;
+  }
+  return until !== null && epochMs < until;
 }
 
 /** Local mean time of a longitude: 4 minutes of time per degree east, rounded to the second. */

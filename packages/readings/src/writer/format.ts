@@ -1,26 +1,6 @@
 /** Small text helpers shared by the writer and the prompts. */
-import { parseBirthDate } from '../astro/natalChart.ts';
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-/** '1879-03-14' → '14 March 1879'. */
-export function longDate(isoDate: string): string {
-  const { year, month, day } = parseBirthDate(isoDate);
-  return `${day} ${MONTHS[month - 1]} ${year}`;
-}
+export { formatLongDate, plural } from '@astra/contracts';
 
 export function listJoin(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');

@@ -9,7 +9,7 @@ import { COMPATIBILITY_SCORE_SCALE } from '../compatibility/relationshipScore.ts
 import type { CompatibilityFacts, LifePathFacts, NatalFacts, TarotFacts } from '../facts.ts';
 import { numberMeaning } from '../numerology/meanings.ts';
 import { meaningOf } from '../tarot/deck.ts';
-import { longDate, orbText } from './format.ts';
+import { formatLongDate, orbText } from './format.ts';
 
 export interface Prompt {
   system: string;
@@ -30,7 +30,7 @@ function pointLine(p: ChartPoint, withHouse: boolean): string {
 function chartLines(facts: NatalFacts, full = true): string[] {
   const { chart, aspects, houseSystem, time } = facts.chart;
   const lines = [
-    `Birth: ${longDate(facts.person.birthDate)} ${facts.person.birthTime} local time in ${facts.place.name}, ${facts.place.countryName} (${facts.place.latitude.toFixed(4)}, ${facts.place.longitude.toFixed(4)}; ${facts.place.timezone}; UT${time.utcOffset}; ${time.utc}).`,
+    `Birth: ${formatLongDate(facts.person.birthDate)} ${facts.person.birthTime} local time in ${facts.place.name}, ${facts.place.countryName} (${facts.place.latitude.toFixed(4)}, ${facts.place.longitude.toFixed(4)}; ${facts.place.timezone}; UT${time.utcOffset}; ${time.utc}).`,
     `Zodiac: tropical. Houses: ${houseSystem.name}${houseSystem.fallback ? ' (Placidus is undefined at this latitude)' : ''}.`,
     'Points:',
     ...POINT_KEYS.map((k) => pointLine(chart[k], k !== 'ascendant' && k !== 'medium_coeli')),
@@ -108,7 +108,7 @@ export const promptFor = {
     return {
       system: `You are a numerologist writing a Pythagorean numerology reading.\n${STYLE}\nLength: 600 to 900 words. One section per number (life path, destiny, soul urge) showing briefly how it was found, then how the three work together.`,
       user: [
-        `Reading for ${facts.firstName} ${facts.lastName}, born ${longDate(facts.birthDate)}.`,
+        `Reading for ${facts.firstName} ${facts.lastName}, born ${formatLongDate(facts.birthDate)}.`,
         line('Life path', facts.lifePath.value),
         `  working: month ${facts.lifePath.month} + day ${facts.lifePath.day} + year ${facts.lifePath.year} = ${facts.lifePath.total}`,
         line('Destiny', facts.destiny.value),

@@ -1,14 +1,16 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { HttpError, unauthorized } from './errors.ts';
+
+/** The session belongs to a user who is not deleted. */
+export const isSignedIn = (req: Request) =>
+  Boolean(req.session && req.user && req.user.status !== 'deleted');
 
 /** Signed in with a live account (`req.user` loaded by the session), else 401 with `message`. */
 export const requireSignedIn =
   (message?: string): RequestHandler =>
   (req, _res, next) => {
     const profile = req.user;
-    if (!req.session || !profile || profile.status === 'deleted') {
-      return next(unauthorized(message));
-    }
+    if (!profile || !isSignedIn(req)) return next(unauthorized(message));
     req.context = {
       ...req.context,
       actor: {

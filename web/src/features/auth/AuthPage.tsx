@@ -30,10 +30,14 @@ export default function AuthPage() {
   if (meLoading || providersLoading) return <LoadingState />;
 
   if (me && !devSignInActive && !sessionEnded) {
+    // Already signed in: where a sign-in would have gone, the returnUrl included.
+    const destination = signInDestination(me, returnUrl);
     return (
       <>
-        <LoadingState label="Redirecting to your dashboard..." />
-        <Navigate to="/app" replace />
+        <LoadingState
+          label={destination === '/app' ? 'Redirecting to your dashboard...' : 'Redirecting...'}
+        />
+        <Navigate to={destination} replace />
       </>
     );
   }

@@ -1,16 +1,16 @@
-import type { AuthProviders, DevLoginRequest, Me } from '@astra/contracts';
+import type { AuthProviders, DevLoginRequest, Me, Session } from '@astra/contracts';
 import { api } from '../../app/api';
 
-/** Sign-in state and the current user. `getMe` answers `null` when signed out (401). */
+/**
+ * Sign-in state and the current user. `getMe` asks `GET /api/session`, which answers a visitor
+ * `200 {user: null}`: no 401 in the console of every public page (`/api/me` keeps its 401 for
+ * API clients).
+ */
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     getMe: build.query<Me | null, void>({
-      async queryFn(_arg, _queryApi, _extraOptions, baseQuery) {
-        const result = await baseQuery('/me');
-        if (result.error?.status === 401) return { data: null };
-        if (result.error) return { error: result.error };
-        return { data: result.data as Me };
-      },
+      query: () => '/session',
+      transformResponse: (session: Session) => session.user,
       providesTags: ['Me'],
     }),
     getAuthProviders: build.query<AuthProviders, void>({

@@ -2,7 +2,7 @@ import { useLocation } from 'react-router';
 import { authApi, useGetMeQuery } from './authApi';
 import { hasSessionEnded } from './sessionEnd';
 
-/** Spec: the balance badge is never stale for long; re-read /api/me every minute while signed in. */
+/** Spec: the balance badge is never stale for long; re-read the session (GET /api/session) every minute while signed in. */
 export const ME_REFRESH_MS = 60_000;
 
 /**

@@ -8,11 +8,26 @@ export function creditsBadgeText(me: Pick<Me, 'remainingCredits' | 'subscription
   return me.subscription ? `${credits} (Subscriber)` : credits;
 }
 
-/** The header's balance; it links to the credit history that explains it. */
-export function CreditsBadge({ me, onNavigate }: { me: Me; onNavigate?: () => void }) {
+/**
+ * The header's balance; it links to the credit history that explains it. `compact` (phones)
+ * shows the number alone, its full text as the link's name.
+ */
+export function CreditsBadge({
+  me,
+  onNavigate,
+  compact,
+}: {
+  me: Me;
+  onNavigate?: () => void;
+  compact?: boolean;
+}) {
   return (
     <Link asChild _hover={{ textDecoration: 'none' }} rounded="full" onClick={onNavigate}>
-      <RouterLink to="/credits" title="View your credit history">
+      <RouterLink
+        to="/credits"
+        title="View your credit history"
+        aria-label={compact ? creditsBadgeText(me) : undefined}
+      >
         <Badge
           size="lg"
           variant="subtle"
@@ -24,7 +39,7 @@ export function CreditsBadge({ me, onNavigate }: { me: Me; onNavigate?: () => vo
           fontVariantNumeric="tabular-nums"
         >
           <Coins aria-hidden size={16} />
-          {creditsBadgeText(me)}
+          {compact ? me.remainingCredits : creditsBadgeText(me)}
         </Badge>
       </RouterLink>
     </Link>

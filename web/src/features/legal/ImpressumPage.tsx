@@ -1,17 +1,29 @@
-import { Alert, DataList } from '@chakra-ui/react';
+import type { SiteInfo } from '@astra/contracts';
+import { Alert, DataList, Link } from '@chakra-ui/react';
+import { LoadingState } from '../../ui/LoadingState';
+import { useGetSiteQuery } from '../site/siteApi';
 import { LegalDocument } from './LegalDocument';
 
-/** Placeholder operator details: to be replaced with the real company's before launch. */
-const DETAILS: [label: string, value: string][] = [
-  ['Company', '[Placeholder] Astra Example GmbH'],
-  ['Address', '[Placeholder] Example Street 1, 10115 Berlin, Germany'],
-  ['Represented by', '[Placeholder] Managing Director Jane Doe'],
-  ['E-mail', '[Placeholder] hello@astra.example'],
-  ['Commercial register', '[Placeholder] Local court Berlin, HRB 000000'],
-  ['VAT ID', '[Placeholder] DE000000000'],
-];
+/** The operator's details as configured (`OPERATOR_*`); absent optional ones are left out. */
+function detailsOf({ operator }: SiteInfo): [label: string, value: React.ReactNode][] {
+  const rows: [string, React.ReactNode | null][] = [
+    ['Company', operator.name],
+    ['Address', operator.address.join(', ')],
+    ['Represented by', operator.representative],
+    [
+      'E-mail',
+      <Link key="email" href={`mailto:${operator.email}`}>
+        {operator.email}
+      </Link>,
+    ],
+    ['Commercial register', operator.register],
+    ['VAT ID', operator.vatId],
+  ];
+  return rows.filter((row): row is [string, React.ReactNode] => row[1] !== null);
+}
 
 export default function ImpressumPage() {
+  const { data: site, isError } = useGetSiteQuery();
   return (
     <LegalDocument
       title="Impressum"
@@ -19,17 +31,19 @@ export default function ImpressumPage() {
       sections={[
         {
           title: 'Operator',
-          body: (
+          body: site ? (
             <>
-              <Alert.Root status="warning">
-                <Alert.Indicator />
-                <Alert.Title>
-                  These company details are placeholders and will be replaced with the operator's
-                  registered details before launch.
-                </Alert.Title>
-              </Alert.Root>
+              {site.developmentDefaults && (
+                <Alert.Root status="warning">
+                  <Alert.Indicator />
+                  <Alert.Title>
+                    This server runs with development stand-ins for the operator's details; the
+                    operator sets the real ones before launch.
+                  </Alert.Title>
+                </Alert.Root>
+              )}
               <DataList.Root orientation="horizontal">
-                {DETAILS.map(([label, value]) => (
+                {detailsOf(site).map(([label, value]) => (
                   <DataList.Item key={label}>
                     <DataList.ItemLabel minW="40">{label}</DataList.ItemLabel>
                     <DataList.ItemValue>{value}</DataList.ItemValue>
@@ -37,6 +51,13 @@ export default function ImpressumPage() {
                 ))}
               </DataList.Root>
             </>
+          ) : isError ? (
+            <Alert.Root status="error">
+              <Alert.Indicator />
+              <Alert.Title>The operator's details could not be loaded. Please reload.</Alert.Title>
+            </Alert.Root>
+          ) : (
+            <LoadingState />
           ),
         },
       ]}

@@ -18,6 +18,8 @@ interface PlaceComboboxProps {
   errorText?: string;
   required?: boolean;
   disabled?: boolean;
+  /** Open the suggestions for the text as it is when the field gets focus (a place to fix). */
+  suggestOnFocus?: boolean;
 }
 
 /**
@@ -33,6 +35,7 @@ export function PlaceCombobox({
   errorText,
   required,
   disabled,
+  suggestOnFocus,
 }: PlaceComboboxProps) {
   const listId = useId();
   const listRef = useRef<HTMLUListElement>(null);
@@ -102,6 +105,9 @@ export function PlaceCombobox({
             setActive(-1);
           }}
           onKeyDown={onKeyDown}
+          onFocus={() => {
+            if (suggestOnFocus) setOpen(true);
+          }}
           onBlur={() => {
             setOpen(false);
             setActive(-1);

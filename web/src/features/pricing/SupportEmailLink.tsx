@@ -1,17 +1,18 @@
 import { Link } from '@chakra-ui/react';
+import { useGetSiteQuery } from '../site/siteApi';
 
-export const SUPPORT_EMAIL = 'support@astra.example';
-
-/** The support address as a mail link, underlined like the theme's text links. */
+/** The support address (`SUPPORT_EMAIL`) as a mail link, underlined like the theme's text links. */
 export function SupportEmailLink() {
+  const { data: site } = useGetSiteQuery();
+  if (!site) return <>our support team</>;
   return (
     <Link
-      href={`mailto:${SUPPORT_EMAIL}`}
+      href={`mailto:${site.supportEmail}`}
       color="brand.fg"
       textDecoration="underline"
       textUnderlineOffset="3px"
     >
-      {SUPPORT_EMAIL}
+      {site.supportEmail}
     </Link>
   );
 }

@@ -1,5 +1,6 @@
-import { Field, Fieldset, Grid, NativeSelect } from '@chakra-ui/react';
-import { type ReactNode, useMemo } from 'react';
+import { CHART_FIRST_YEAR, YEAR_LIST_FIRST_YEAR } from '@astra/contracts';
+import { Button, Field, Fieldset, Grid, Input, NativeSelect } from '@chakra-ui/react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import {
   type BirthDateParts,
   DAY_OPTIONS,
@@ -7,6 +8,7 @@ import {
   isEmpty,
   isImpossibleDate,
   MONTH_OPTIONS,
+  typedYear,
   yearOptions,
 } from './birthDateParts';
 
@@ -14,12 +16,19 @@ interface BirthDateSelectProps {
   value: BirthDateParts;
   onChange: (value: BirthDateParts) => void;
   disabled?: boolean;
-  /** The oldest year offered (reading forms); without it, the last 100 years. */
-  firstYear?: number;
+  /**
+   * The earliest year that may be typed below the list (which starts in 1900): 1800 for charts
+   * and the profile (the ephemeris files begin then), 1 for numerology.
+   */
+  earliestYear?: number;
   required?: boolean;
   /** Shown while only some of the three parts are chosen. */
   partialHint?: string;
 }
+
+/** The year list's last option: type a year before the list. */
+const EARLIER = 'earlier';
+const beforeList = (year: string) => Boolean(year) && Number(year) < YEAR_LIST_FIRST_YEAR;
 
 interface PartSelectProps {
   /** Also the placeholder: 'Day', 'Month' or 'Year'. */
@@ -61,18 +70,25 @@ export function BirthDateSelect({
   value,
   onChange,
   disabled,
-  firstYear,
+  earliestYear = CHART_FIRST_YEAR,
   required,
   partialHint = SAVED_WHEN_COMPLETE,
 }: BirthDateSelectProps) {
-  const years = useMemo(() => {
-    const options = yearOptions(new Date(), firstYear);
-    // Keep a stored year that is older than the list, so editing never loses it.
-    return value.year && !options.includes(value.year) ? [...options, value.year] : options;
-  }, [value.year, firstYear]);
+  const years = useMemo(() => yearOptions(new Date()), []);
+  // A year before the list is typed; a stored or imported one opens the typed field with it.
+  const [typing, setTyping] = useState(beforeList(value.year));
+  const [typed, setTyped] = useState(beforeList(value.year) ? String(Number(value.year)) : '');
+  useEffect(() => {
+    if (beforeList(value.year)) {
+      setTyping(true);
+      setTyped(String(Number(value.year)));
+    }
+  }, [value.year]);
 
+  const typedInvalid = typing && typed.trim() !== '' && !value.year;
   const impossible = isImpossibleDate(value);
   const partial = !isComplete(value) && !isEmpty(value);
+  const range = `${earliestYear} to ${YEAR_LIST_FIRST_YEAR - 1}`;
 
   return (
     <Fieldset.Root invalid={impossible} disabled={disabled} gridColumn={{ md: 'span 2' }}>
@@ -110,16 +126,59 @@ export function BirthDateSelect({
           label="Year"
           name="birthYear"
           required={required}
-          value={value.year}
-          onChange={(year) => onChange({ ...value, year })}
+          value={typing ? EARLIER : value.year}
+          onChange={(year) => {
+            setTyping(year === EARLIER);
+            setTyped('');
+            onChange({ ...value, year: year === EARLIER ? '' : year });
+          }}
         >
           {years.map((year) => (
             <option key={year} value={year}>
               {year}
             </option>
           ))}
+          <option value={EARLIER}>Before {YEAR_LIST_FIRST_YEAR}…</option>
         </PartSelect>
       </Grid>
+      {typing && (
+        <Field.Root invalid={typedInvalid} required={required}>
+          <Field.Label fontSize="xs" color="fg.muted">
+            Year before {YEAR_LIST_FIRST_YEAR}
+          </Field.Label>
+          <Grid templateColumns="minmax(6rem, 10rem) auto" gap="2" alignItems="center">
+            <Input
+              name="birthYearTyped"
+              inputMode="numeric"
+              autoComplete="bday-year"
+              maxLength={4}
+              placeholder={String(YEAR_LIST_FIRST_YEAR - 50)}
+              value={typed}
+              onChange={(event) => {
+                setTyped(event.target.value);
+                const year = typedYear(event.target.value, earliestYear, YEAR_LIST_FIRST_YEAR);
+                onChange({ ...value, year: year ?? '' });
+              }}
+            />
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => {
+                setTyping(false);
+                setTyped('');
+                onChange({ ...value, year: '' });
+              }}
+            >
+              Back to the list
+            </Button>
+          </Grid>
+          {typedInvalid ? (
+            <Field.ErrorText>Enter a year from {range}.</Field.ErrorText>
+          ) : (
+            <Field.HelperText>Type the year, from {range}.</Field.HelperText>
+          )}
+        </Field.Root>
+      )}
       {impossible ? (
         <Fieldset.ErrorText>That day does not exist in the chosen month.</Fieldset.ErrorText>
       ) : (

@@ -1,8 +1,9 @@
 import { Field, Input, SimpleGrid } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { TextField } from '../../ui/TextField';
+import { PlaceCombobox } from '../places/PlaceCombobox';
 import { BirthDateSelect } from './BirthDateSelect';
-import type { ProfileDraft } from './profileDraft';
+import { chooseBirthPlace, type ProfileDraft } from './profileDraft';
 
 interface ProfileFormFieldsProps {
   draft: ProfileDraft;
@@ -10,6 +11,8 @@ interface ProfileFormFieldsProps {
   disabled?: boolean;
   /** Rendered between the names and the birth data (the profile page puts the e-mail here). */
   afterNames?: ReactNode;
+  /** The saved city, which nobody found: the form asks for a choice from the suggestions. */
+  savedCityNotFound?: string | null;
 }
 
 /** Names and birth data: the same fields in onboarding and in the profile's edit mode. */
@@ -18,7 +21,12 @@ export function ProfileFormFields({
   onChange,
   disabled,
   afterNames,
+  savedCityNotFound,
 }: ProfileFormFieldsProps) {
+  const notFound =
+    savedCityNotFound && !draft.birthPlace && draft.birthCity.trim() === savedCityNotFound
+      ? `We could not find “${savedCityNotFound}”. Choose your birthplace from the suggestions so that readings can use it.`
+      : undefined;
   const set = <K extends keyof ProfileDraft>(key: K, value: ProfileDraft[K]) =>
     onChange({ ...draft, [key]: value });
 
@@ -58,14 +66,15 @@ export function ProfileFormFields({
         />
         <Field.HelperText>As exact as you know it: it sets your rising sign.</Field.HelperText>
       </Field.Root>
-      <TextField
+      <PlaceCombobox
         label="Birth city"
         name="birthCity"
-        autoComplete="address-level2"
-        maxLength={120}
         disabled={disabled}
         value={draft.birthCity}
-        onChange={(value) => set('birthCity', value)}
+        onChange={(birthCity) => onChange({ ...draft, birthCity, birthPlace: null })}
+        onSelect={(place) => onChange(chooseBirthPlace(draft, place))}
+        errorText={notFound}
+        suggestOnFocus={Boolean(notFound)}
       />
       <TextField
         label="Birth country"
@@ -74,7 +83,7 @@ export function ProfileFormFields({
         maxLength={120}
         disabled={disabled}
         value={draft.birthCountry}
-        onChange={(value) => set('birthCountry', value)}
+        onChange={(birthCountry) => onChange({ ...draft, birthCountry, birthPlace: null })}
       />
     </SimpleGrid>
   );

@@ -1,4 +1,4 @@
-import type { Me } from '@astra/contracts';
+import { formatLongDate, type Me } from '@astra/contracts';
 import {
   Alert,
   Button,
@@ -21,7 +21,6 @@ import { Surface } from '../../ui/Surface';
 import { notifyError, notifySuccess } from '../../ui/toaster';
 import { useCurrentUser } from '../auth/authApi';
 import { AvatarSection } from './AvatarSection';
-import { formatBirthDate } from './birthDateParts';
 import { DeleteAccountSection } from './DeleteAccountSection';
 import { ProfileFormFields } from './ProfileFormFields';
 import { useUpdateProfileMutation } from './profileApi';
@@ -110,12 +109,18 @@ function ProfileDetails({ me }: { me: Me }) {
         </Heading>
         <ReadOnlyList
           items={[
-            ['Birth date', me.birthDate ? formatBirthDate(me.birthDate) : null],
+            ['Birth date', me.birthDate ? formatLongDate(me.birthDate) : null],
             ['Birth time', me.birthTime],
             ['Birth city', me.birthCity],
             ['Birth country', me.birthCountry],
           ]}
         />
+        {me.birthCity && !me.birthPlace && (
+          <Text fontSize="sm" color="fg.warning" role="status">
+            We could not find your birth city in our place list, so readings cannot use it yet. Edit
+            your details and choose it from the suggestions.
+          </Text>
+        )}
       </Surface>
     );
   }
@@ -129,6 +134,7 @@ function ProfileDetails({ me }: { me: Me }) {
         draft={draft}
         onChange={setDraft}
         disabled={saving}
+        savedCityNotFound={me.birthPlace ? null : me.birthCity}
         afterNames={
           <Field.Root readOnly gridColumn={{ md: 'span 2' }}>
             <Field.Label>Email</Field.Label>

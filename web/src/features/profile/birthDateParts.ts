@@ -1,3 +1,5 @@
+import { MONTH_NAMES, YEAR_LIST_FIRST_YEAR } from '@astra/contracts';
+
 /** Birth date as three selectors (spec §5): a date exists only when all three are chosen. */
 export interface BirthDateParts {
   day: string;
@@ -11,34 +13,24 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 export const DAY_OPTIONS = Array.from({ length: 31 }, (_, i) => pad(i + 1));
 
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
 export const MONTH_OPTIONS = MONTH_NAMES.map((name, i) => ({
   value: pad(i + 1),
   label: `${pad(i + 1)} - ${name}`,
 }));
 
-/**
- * Newest first: the current year down to `firstYear` (the reading forms' lists start in 1900 or
- * 1990), or the current year and the 99 before it when no first year is given.
- */
-export function yearOptions(now = new Date(), firstYear?: number): string[] {
+/** Newest first: the current year down to `firstYear` (every birth date's list starts in 1900). */
+export function yearOptions(now = new Date(), firstYear = YEAR_LIST_FIRST_YEAR): string[] {
   const current = now.getFullYear();
-  const length = firstYear === undefined ? 100 : Math.max(0, current - firstYear + 1);
-  return Array.from({ length }, (_, i) => String(current - i));
+  return Array.from({ length: Math.max(0, current - firstYear + 1) }, (_, i) =>
+    String(current - i),
+  );
+}
+
+/** A typed year before the list: its four-digit form when within the range, else null. */
+export function typedYear(text: string, earliest: number, before: number): string | null {
+  if (!/^\d{1,4}$/.test(text.trim())) return null;
+  const year = Number(text);
+  return year >= earliest && year < before ? String(year).padStart(4, '0') : null;
 }
 
 export function partsFromDate(date: string | null | undefined): BirthDateParts {
@@ -54,7 +46,9 @@ export const isEmpty = (parts: BirthDateParts) => !parts.day && !parts.month && 
 /** 31 February and friends: all three chosen, but no such day. */
 export function isImpossibleDate(parts: BirthDateParts): boolean {
   if (!isComplete(parts)) return false;
-  const date = new Date(Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day)));
+  const date = new Date(0);
+  // setUTCFullYear: Date.UTC reads the years 0–99 as 1900–1999.
+  date.setUTCFullYear(Number(parts.year), Number(parts.month) - 1, Number(parts.day));
   return date.getUTCDate() !== Number(parts.day);
 }
 
@@ -62,16 +56,4 @@ export function isImpossibleDate(parts: BirthDateParts): boolean {
 export function composeBirthDate(parts: BirthDateParts): string | null {
   if (!isComplete(parts) || isImpossibleDate(parts)) return null;
   return `${parts.year}-${parts.month}-${parts.day}`;
-}
-
-/** "March 14, 1990" for read-only views; the date is a calendar day, so format it in UTC. */
-export function formatBirthDate(date: string): string {
-  const parsed = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(parsed.getTime())) return date;
-  return parsed.toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
 }

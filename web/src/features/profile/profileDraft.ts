@@ -1,4 +1,4 @@
-import type { Me, ProfileUpdate } from '@astra/contracts';
+import type { BirthPlace, Me, PlaceView, ProfileUpdate } from '@astra/contracts';
 import {
   type BirthDateParts,
   composeBirthDate,
@@ -14,6 +14,8 @@ export interface ProfileDraft {
   birthTime: string;
   birthCity: string;
   birthCountry: string;
+  /** The place chosen from the suggestions (or found for the saved city); null: free text. */
+  birthPlace: PlaceView | null;
 }
 
 export function draftFromMe(me: Me): ProfileDraft {
@@ -24,12 +26,26 @@ export function draftFromMe(me: Me): ProfileDraft {
     birthTime: me.birthTime ?? '',
     birthCity: me.birthCity ?? '',
     birthCountry: me.birthCountry ?? '',
+    birthPlace: me.birthPlace,
   };
 }
 
+/** A place chosen from the suggestions fills the city and country. */
+export const chooseBirthPlace = (draft: ProfileDraft, place: PlaceView): ProfileDraft => ({
+  ...draft,
+  birthCity: place.name,
+  birthCountry: place.countryName,
+  birthPlace: place,
+});
+
+const placeOf = ({ standardTimeSince: _derived, ...place }: PlaceView): BirthPlace => place;
+
 const orNull = (text: string) => (text.trim() === '' ? null : text.trim());
 
-/** The PATCH body: every field is sent; empty ones clear (null). */
+/**
+ * The PATCH body: every field is sent; empty ones clear (null). A chosen place goes along;
+ * without one the server looks the city and country up by name.
+ */
 export function draftToUpdate(draft: ProfileDraft): ProfileUpdate {
   return {
     firstName: orNull(draft.firstName),
@@ -39,6 +55,7 @@ export function draftToUpdate(draft: ProfileDraft): ProfileUpdate {
     birthTime: orNull(draft.birthTime.slice(0, 5)),
     birthCity: orNull(draft.birthCity),
     birthCountry: orNull(draft.birthCountry),
+    ...(draft.birthPlace ? { birthPlace: placeOf(draft.birthPlace) } : {}),
   };
 }
 

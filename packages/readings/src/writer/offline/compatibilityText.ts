@@ -9,24 +9,34 @@ import {
 } from '../../compatibility/relationshipScore.ts';
 import type { CompatibilityFacts } from '../../facts.ts';
 import { ASPECT_MEANINGS, POINT_MEANINGS, SIGN_MEANINGS } from '../astroMeanings.ts';
-import { orbText, paragraphs, withArticle } from '../format.ts';
+import { orbText, paragraphs, plural, withArticle } from '../format.ts';
 
-const RULE_MEANING: Readonly<Record<ScoringRule, string>> = {
-  sun_sun_hard:
+/** What a scoring contact means, naming whose point touches whose (a rule may score twice). */
+const RULE_MEANING: Readonly<Record<ScoringRule, (from: string, to: string) => string>> = {
+  sun_sun_hard: () =>
     'Your two Suns meet in a strong, tense angle: you notice each other immediately and challenge each other to grow, which can bind you as much as it provokes you.',
-  sun_sun_soft:
+  sun_sun_soft: () =>
     'Your Suns support each other: your basic aims are compatible and you tend to respect each other’s way of being.',
-  sun_moon_conjunction:
-    'One person’s Sun sits on the other’s Moon, the classic sign of a deep bond: one shines, the other feels at home in that light.',
-  sun_moon_other:
-    'One person’s Sun and the other’s Moon are in contact, linking what one of you is with what the other needs.',
-  sun_ascendant:
-    'A Sun touches the other’s Ascendant: there is strong recognition, as if each of you sees something familiar in how the other shows up.',
-  moon_ascendant:
-    'A Moon touches the other’s Ascendant: emotional ease and a quick sense of being understood.',
-  venus_mars:
-    'Venus and Mars are in contact across your charts: the traditional signature of attraction and chemistry.',
+  sun_moon_conjunction: (from, to) =>
+    `${from}’s Sun sits on ${to}’s Moon, the classic sign of a deep bond: one shines, the other feels at home in that light.`,
+  sun_moon_other: (from, to) =>
+    `${from}’s Sun and ${to}’s Moon are in contact, linking what one of you is with what the other needs.`,
+  sun_ascendant: (from, to) =>
+    `${from}’s Sun touches ${to}’s Ascendant: there is strong recognition, as if each of you sees something familiar in how the other shows up.`,
+  moon_ascendant: (from, to) =>
+    `${from}’s Moon touches ${to}’s Ascendant: emotional ease and a quick sense of being understood.`,
+  venus_mars: (from, to) =>
+    `${from}’s Venus and ${to}’s Mars are in contact: the traditional signature of attraction and chemistry.`,
 };
+
+/** Rules are stated from the Sun (then Moon, Venus) of whichever person holds it. */
+const LEADING: readonly PointKey[] = ['sun', 'moon', 'venus'];
+function ruleText(a: ScoredAspect, n1: string, n2: string): string {
+  const firstLeads =
+    LEADING.indexOf(a.p1) !== -1 &&
+    (LEADING.indexOf(a.p2) === -1 || LEADING.indexOf(a.p1) <= LEADING.indexOf(a.p2));
+  return firstLeads ? RULE_MEANING[a.rule](n1, n2) : RULE_MEANING[a.rule](n2, n1);
+}
 
 const ELEMENT_FIT: Readonly<Record<string, string>> = {
   'Fire-Fire': 'two fires: lively, warm and quick to flare up',
@@ -57,7 +67,7 @@ function scoredParagraph(
   c2: ChartData,
   n2: string,
 ): string {
-  return `**${n1}’s ${a.p1_name} ${a.aspect} ${n2}’s ${a.p2_name} (orb ${orbText(a.orb)}): ${a.points} points**\n${who(a.p1, c1, n1)} and ${who(a.p2, c2, n2)}. ${RULE_MEANING[a.rule]}`;
+  return `**${n1}’s ${a.p1_name} ${a.aspect} ${n2}’s ${a.p2_name} (orb ${orbText(a.orb)}): ${a.points} points**\n${who(a.p1, c1, n1)} and ${who(a.p2, c2, n2)}. ${ruleText(a, n1, n2)}`;
 }
 
 function aspectParagraph(a: Aspect, n1: string, n2: string): string {
@@ -97,7 +107,7 @@ export function compatibilityReport(facts: CompatibilityFacts): string {
     `## ${n1} and ${n2}: Your Compatibility at a Glance`,
     paragraphs(
       `Your relationship score is ${s.score} out of ${COMPATIBILITY_SCORE_SCALE}, which the Discepolo method rates as **${s.label}**. ${LABEL_TEXT[s.label]}`,
-      `${n1} is ${withArticle(c1.sun.sign)} Sun with the Moon in ${c1.moon.sign}; ${n2} is ${withArticle(c2.sun.sign)} Sun with the Moon in ${c2.moon.sign}. Across the two charts there are ${facts.aspects.length} major contacts between the personal planets and angles: ${soft} harmonious, ${hard} challenging and ${fused} conjunctions.`,
+      `${n1} is ${withArticle(c1.sun.sign)} Sun with the Moon in ${c1.moon.sign}; ${n2} is ${withArticle(c2.sun.sign)} Sun with the Moon in ${c2.moon.sign}. Across the two charts there ${facts.aspects.length === 1 ? 'is' : 'are'} ${plural(facts.aspects.length, 'major contact')} between the personal planets and angles: ${soft} harmonious, ${hard} challenging and ${plural(fused, 'conjunction')}.`,
     ),
     '## How the Score Was Built',
     paragraphs(

@@ -2,7 +2,7 @@
 import type { LifePathFacts } from '../../facts.ts';
 import { NUMBER_MEANINGS, numberMeaning } from '../../numerology/meanings.ts';
 import { letterValue } from '../../numerology/numerology.ts';
-import { longDate, paragraphs } from '../format.ts';
+import { formatLongDate, paragraphs } from '../format.ts';
 
 function working(
   part: { letters: string; sum: number; reduced: number },
@@ -14,11 +14,13 @@ function working(
   return `${letters.join('')} = ${sum} = ${part.sum}${part.sum !== part.reduced ? ` → ${part.reduced}` : ''}`;
 }
 
-function numberSection(
-  kind: 'Life Path' | 'Destiny' | 'Soul Urge',
-  n: number,
-  how: string,
-): string {
+type NumberKind = 'Life Path' | 'Destiny' | 'Soul Urge';
+
+/**
+ * One number: how it was found and what it means. A number already read under an earlier kind
+ * (`earlier`) is not described twice: the section points back to it.
+ */
+function numberSection(kind: NumberKind, n: number, how: string, earlier?: NumberKind): string {
   const m = numberMeaning(n);
   if (!m) {
     return paragraphs(
@@ -27,6 +29,13 @@ function numberSection(
     );
   }
   const body = kind === 'Life Path' ? m.lifePath : kind === 'Destiny' ? m.destiny : m.soulUrge;
+  if (earlier) {
+    return paragraphs(
+      `## ${kind} ${n}: ${m.title}`,
+      how,
+      `Your ${kind.toLowerCase()} is ${n} again, the number of your ${earlier.toLowerCase()}, so what was said of ${n} there holds here too. ${body} For your ${kind.toLowerCase()} too, mind the shadow side named under your ${earlier.toLowerCase()}: it weighs double in a number you carry twice.`,
+    );
+  }
   return paragraphs(
     `## ${kind} ${n}: ${m.title}`,
     how,
@@ -77,15 +86,29 @@ function together(facts: LifePathFacts): string {
 export function lifePathReading(facts: LifePathFacts): string {
   const lp = facts.lifePath;
   const name = [facts.firstName, facts.lastName].filter(Boolean).join(' ');
-  const lpHow = `Born on ${longDate(facts.birthDate)}: the month reduces to ${lp.month}, the day to ${lp.day} and the year to ${lp.year}; ${lp.month} + ${lp.day} + ${lp.year} = ${lp.total}${lp.total !== lp.value ? ` → ${lp.value}` : ''}.`;
-  const deHow = `From the letters of ${name}: ${facts.destiny.parts.map((p) => working(p, false)).join('; ')}. Together ${facts.destiny.parts.map((p) => p.reduced).join(' + ')} = ${facts.destiny.total}${facts.destiny.total !== facts.destiny.value ? ` → ${facts.destiny.value}` : ''}.`;
-  const suHow = `From the vowels of your name: ${facts.soulUrge.parts.map((p) => working(p, true)).join('; ')}. Together ${facts.soulUrge.parts.map((p) => p.reduced).join(' + ')} = ${facts.soulUrge.total}${facts.soulUrge.total !== facts.soulUrge.value ? ` → ${facts.soulUrge.value}` : ''}.`;
+  const lpHow = `Born on ${formatLongDate(facts.birthDate)}: the month reduces to ${lp.month}, the day to ${lp.day} and the year to ${lp.year}; ${lp.month} + ${lp.day} + ${lp.year} = ${lp.total}${lp.total !== lp.value ? ` → ${lp.value}` : ''}.`;
+  const deHow = `From the letters of ${name}: ${facts.destiny.parts.map((p) => working(p, false)).join('; ')}. All the letters together: ${facts.destiny.parts.map((p) => p.reduced).join(' + ')} = ${facts.destiny.total}${facts.destiny.total !== facts.destiny.value ? ` → ${facts.destiny.value}` : ''}.`;
+  const suHow = `From the vowels of your name: ${facts.soulUrge.parts.map((p) => working(p, true)).join('; ')}. All the vowels together: ${facts.soulUrge.parts.map((p) => p.reduced).join(' + ')} = ${facts.soulUrge.total}${facts.soulUrge.total !== facts.soulUrge.value ? ` → ${facts.soulUrge.value}` : ''}.`;
   return [
     `## Your Numbers, ${facts.firstName || 'Friend'}`,
     `Pythagorean numerology turns your birth date and the letters of your name into three numbers: the life path (${lp.value}), the road you walk; the destiny (${facts.destiny.value}), the talents you bring to it; and the soul urge (${facts.soulUrge.value}), what you want deep down. Each is reduced to a single digit unless it lands on a master number, 11, 22 or 33, which are kept.`,
     numberSection('Life Path', lp.value, lpHow),
-    numberSection('Destiny', facts.destiny.value, deHow),
-    numberSection('Soul Urge', facts.soulUrge.value, suHow),
+    numberSection(
+      'Destiny',
+      facts.destiny.value,
+      deHow,
+      facts.destiny.value === lp.value ? 'Life Path' : undefined,
+    ),
+    numberSection(
+      'Soul Urge',
+      facts.soulUrge.value,
+      suHow,
+      facts.soulUrge.value === lp.value
+        ? 'Life Path'
+        : facts.soulUrge.value === facts.destiny.value
+          ? 'Destiny'
+          : undefined,
+    ),
     '## How Your Numbers Work Together',
     paragraphs(
       together(facts),

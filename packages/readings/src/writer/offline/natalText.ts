@@ -17,7 +17,15 @@ import {
   POINT_MEANINGS,
   SIGN_MEANINGS,
 } from '../astroMeanings.ts';
-import { listJoin, longDate, numberWord, orbText, paragraphs, withArticle } from '../format.ts';
+import {
+  capitalize,
+  formatLongDate,
+  listJoin,
+  numberWord,
+  orbText,
+  paragraphs,
+  withArticle,
+} from '../format.ts';
 
 const PLANETS: readonly PointKey[] = [
   'sun',
@@ -36,22 +44,38 @@ function where(p: ChartPoint): string {
   return `${formatZodiacal(p.abs_pos)}, ${ordinal(p.house)} house`;
 }
 
-/** One paragraph on a point: what it is, how its sign colours it, where its house puts it. */
-export function pointParagraph(key: PointKey, p: ChartPoint, showHouse = true): string {
+/** The points already described in each sign, so that a sign's portrait is written once. */
+type SignsDescribed = Map<string, string[]>;
+
+/**
+ * One paragraph on a point: what it is, how its sign colours it (the sign's portrait the first
+ * time, a pointer back to it after), where its house puts it.
+ */
+function pointParagraph(
+  key: PointKey,
+  p: ChartPoint,
+  described: SignsDescribed,
+  showHouse = true,
+): string {
   const sign = SIGN_MEANINGS[p.sign]!;
   const meaning = POINT_MEANINGS[key];
+  const own = p.name === 'Medium Coeli' ? 'the Midheaven' : `your ${p.name}`;
+  const before = described.get(p.sign) ?? [];
   const parts = [
-    `${p.name === 'Medium Coeli' ? 'The Midheaven' : `Your ${p.name}`} describes ${meaning.theme}.`,
-    `In ${p.sign} it is ${sign.style}: its gift is ${sign.gift}, its pitfall ${sign.challenge}.`,
+    `${capitalize(own)} describes ${meaning.theme}.`,
+    before.length === 0
+      ? `In ${p.sign} it is ${sign.style}: its gift is ${sign.gift}, its pitfall ${sign.challenge}.`
+      : `It shares ${p.sign} with your ${listJoin(before)}, so it too works in a way that is ${sign.style}.`,
   ];
+  described.set(p.sign, [...before, p.name]);
   if (showHouse) {
     parts.push(
-      `Placed in the ${ordinal(p.house)} house, it does its work in the area of ${HOUSE_MEANINGS[p.house - 1]}.`,
+      `Placed in the ${ordinal(p.house)} house, ${own} does its work in the area of ${HOUSE_MEANINGS[p.house - 1]}.`,
     );
   }
   if (p.retrograde) {
     parts.push(
-      `It was retrograde when you were born, which turns its energy inward: you tend to revisit, rethink and refine in this area before you act on it.`,
+      `${p.name} was retrograde when you were born, which turns its energy inward: you tend to revisit, rethink and refine in this area before you act on it.`,
     );
   }
   return `**${p.name} in ${p.sign}${showHouse ? ` (${where(p)})` : ` (${formatZodiacal(p.abs_pos)})`}**\n${parts.join(' ')}`;
@@ -109,12 +133,13 @@ function aspectParagraph(a: Aspect): string {
   const m = ASPECT_MEANINGS[a.aspect];
   const one = POINT_MEANINGS[a.p1];
   const two = POINT_MEANINGS[a.p2];
+  const pair = `${a.p1_name}–${a.p2_name} ${a.aspect}`;
   const strength =
     a.orb < 1
-      ? 'This one is almost exact and among the loudest notes in your chart.'
+      ? `The ${pair} is almost exact, among the loudest notes in your chart.`
       : a.orb < 3
-        ? 'It is close and clearly felt.'
-        : 'It is wider and works more in the background.';
+        ? `The ${pair} is close and clearly felt.`
+        : `The ${pair} is wider and works more in the background.`;
   return `**${a.p1_name} ${a.aspect} ${a.p2_name} (orb ${orbText(a.orb)})**\nYour ${one.short} (${a.p1_name}) and your ${two.short} (${a.p2_name}) ${m.dynamic}. ${strength}`;
 }
 
@@ -127,7 +152,7 @@ export function keyAspects(chart: NatalChart, limit = 6): Aspect[] {
 function birthNote(facts: NatalFacts): string | null {
   const t = facts.chart.time;
   if (t.rule === 'ambiguous_earlier') {
-    return `Your birth time fell in the hour the clocks were turned back, which happened twice that night; the chart uses the first occurrence (${t.utc.replace('T', ' ').replace('Z', ' UT')}). If you know it was the second, the Ascendant and houses would shift.`;
+    return `Your birth time fell in the hour the clocks were turned back, which happened twice that night; the chart uses the first occurrence (${formatLongDate(t.utc.slice(0, 10))} at ${t.utc.slice(11, 16)} UT). If you know it was the second, the Ascendant and houses would shift.`;
   }
   if (t.rule === 'gap_shifted_forward') {
     return `The clocks jumped forward that night and ${facts.person.birthTime} did not exist on them; the chart reads it as ${Math.round(t.gapSeconds / 60)} minutes later on the new time, as a clock that was not changed would have shown.`;
@@ -150,9 +175,12 @@ export function natalReport(facts: NatalFacts): string {
   const hs = facts.chart.houseSystem;
   const aspects = keyAspects(facts.chart);
   const strongest = aspects[0];
+  const described: SignsDescribed = new Map();
+  const point = (key: PointKey, showHouse = true) =>
+    pointParagraph(key, chart[key], described, showHouse);
 
   const intro = paragraphs(
-    `${name}, you were born on ${longDate(facts.person.birthDate)} at ${facts.person.birthTime} in ${facts.place.name}, ${facts.place.countryName} (UT${formatOffset(facts.chart.time.utcOffsetSeconds)}). At that moment the Sun stood at ${formatZodiacal(sun.abs_pos)}, the Moon at ${formatZodiacal(moon.abs_pos)}, and ${asc.sign} was rising on the eastern horizon at ${formatZodiacal(asc.abs_pos)}.`,
+    `${name}, you were born on ${formatLongDate(facts.person.birthDate)} at ${facts.person.birthTime} in ${facts.place.name}, ${facts.place.countryName} (UT${formatOffset(facts.chart.time.utcOffsetSeconds)}). At that moment the Sun stood at ${formatZodiacal(sun.abs_pos)}, the Moon at ${formatZodiacal(moon.abs_pos)}, and ${asc.sign} was rising on the eastern horizon at ${formatZodiacal(asc.abs_pos)}.`,
     `In short: ${withArticle(sun.sign)} core, ${SIGN_MEANINGS[sun.sign]!.style}; ${withArticle(moon.sign)} heart, ${SIGN_MEANINGS[moon.sign]!.style}; and ${withArticle(asc.sign)} manner, ${SIGN_MEANINGS[asc.sign]!.style}. The sections below take each part of the chart in turn.`,
     birthNote(facts),
     hs.fallback
@@ -175,17 +203,13 @@ export function natalReport(facts: NatalFacts): string {
     '## Your Chart at a Glance',
     intro,
     '## The Big Three: Sun, Moon and Ascendant',
-    paragraphs(
-      pointParagraph('sun', sun),
-      pointParagraph('moon', moon),
-      pointParagraph('ascendant', asc, false),
-    ),
+    paragraphs(point('sun'), point('moon'), point('ascendant', false)),
     `With the Sun and Moon ${sun.element === moon.element ? `both in ${sun.element} signs, what you want and what you need pull in the same direction` : `in ${sun.element} and ${moon.element} signs, what you aim for (${sun.element.toLowerCase()}) and what you need to feel safe (${moon.element.toLowerCase()}) speak different languages, and learning to translate between them is one of your lifelong skills`}.`,
     '## Mind, Love and Drive',
-    paragraphs(...personal.map((k) => pointParagraph(k, chart[k]))),
+    paragraphs(...personal.map((k) => point(k))),
     '## Growth and Responsibility',
     paragraphs(
-      ...social.map((k) => pointParagraph(k, chart[k])),
+      ...social.map((k) => point(k)),
       `**The outer planets**\n${outerText} These slow planets mark a whole generation, so their house placement says more about you personally than their sign does.`,
     ),
     '## Career and Public Life',
@@ -200,7 +224,7 @@ export function natalReport(facts: NatalFacts): string {
     '## Your Strongest Aspects',
     aspects.length
       ? paragraphs(
-          `Aspects are the angles planets form with one another; they show which parts of you work as a team and which argue. Your ${numberWord(aspects.length)} tightest are below, closest first.`,
+          `Aspects are the angles planets form with one another; they show which parts of you work as a team and which argue. ${aspects.length === 1 ? 'Your tightest is below.' : `Your ${numberWord(aspects.length)} tightest are below, closest first.`}`,
           ...aspects.map(aspectParagraph),
         )
       : 'Your planets form few close aspects, so each of them tends to act on its own terms rather than in a chorus.',

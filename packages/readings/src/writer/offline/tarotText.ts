@@ -102,9 +102,9 @@ const SUIT_LENS: Readonly<Record<QuestionTheme, Readonly<Record<Suit, string>>>>
 function lens(placed: PlacedCard, theme: QuestionTheme): string {
   const { card } = placed;
   if (!card.suit) {
-    return `As a major arcana card it points past the details of ${THEME_PHRASE[theme]} to a larger lesson you are living through.`;
+    return `${card.name} is a major arcana card: it points past the details of ${THEME_PHRASE[theme]} to a larger lesson you are living through.`;
   }
-  return `As a card of ${SUITS[card.suit].name}, it speaks about ${SUIT_LENS[theme][card.suit]}.`;
+  return `As a card of ${SUITS[card.suit].name}, ${card.name} speaks about ${SUIT_LENS[theme][card.suit]}.`;
 }
 
 function cardTitle(placed: PlacedCard): string {
@@ -180,7 +180,7 @@ export function tarotTraditionalReading(facts: TarotFacts): string {
     '## Putting It Together',
     paragraphs(
       `Read as a story, the cards move from ${kw(past)} through ${kw(present)} towards ${kw(future)}. ${past.orientation === 'reversed' && future.orientation === 'upright' ? 'What was blocked behind you opens up ahead: the trend is improving.' : past.orientation === 'upright' && future.orientation === 'reversed' ? 'The ease of the past meets resistance ahead, so prepare rather than coast.' : future.orientation === 'upright' ? 'The way ahead is open; keep going in the direction the present card shows.' : 'The way ahead asks for patience and some inner work before things move.'}`,
-      `Your answer to ${quote(facts.question)} lies mostly in the present card: ${meaningOf(present.card, present.orientation).text} ${present.orientation === 'upright' ? `Act on what ${present.card.name} is showing you now.` : `Work on what ${present.card.name} reversed points to before expecting the future card to arrive in full.`}`,
+      `Your answer to ${quote(facts.question)} lies mostly in the present card and its ${listJoin(meaningOf(present.card, present.orientation).keywords.slice(0, 2))}. ${present.orientation === 'upright' ? `Act on what ${present.card.name} is showing you now.` : `Work on what ${present.card.name} reversed points to before expecting the future card to arrive in full.`}`,
       'The cards show the currents around you, not a fixed fate; your choices shape what they become.',
     ),
   ].join('\n\n');
@@ -220,7 +220,7 @@ export function celticCrossReading(facts: TarotFacts): string {
     '## Summary',
     paragraphs(
       `From ${at(1).card.name} at the centre to ${outcome.card.name} as the outcome, your question about ${THEME_PHRASE[theme]} moves from ${kw(at(1))} towards ${kw(outcome)}. ${outcome.orientation === 'upright' ? 'The outcome card is upright: the path is open if you keep working with what the cross shows.' : 'The outcome card is reversed: the result is not yet settled, and the cards in positions 2 and 7 show what to change.'}`,
-      `Your own attitude (${at(7).card.name}) is the card you have most control over. ${meaningOf(at(7).card, at(7).orientation).text}`,
+      `Your own attitude (${at(7).card.name}) is the card you have most control over: make the most of its ${listJoin(meaningOf(at(7).card, at(7).orientation).keywords.slice(0, 2))}.`,
       'A Celtic Cross describes the forces around a question at this moment; as you act on it, the picture changes with you.',
     ),
   ].join('\n\n');

@@ -1,7 +1,7 @@
 import { pageQuerySchema } from '@astra/contracts';
 import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
-import { requireUser } from '../../http/auth.ts';
+import { isSignedIn, requireUser } from '../../http/auth.ts';
 import { tryReleaseAvatars } from '../../storage/avatarStore.ts';
 import { deleteAccount } from './deletion.ts';
 import { LEDGER_PAGE_SIZE, ledgerOf } from './queries.ts';
@@ -15,6 +15,11 @@ export function accountRoutes(deps: AppDeps) {
 
   router.get('/me', user, (req, res) => {
     res.json(meView(req.user!, subscriptionContextOf(deps)));
+  });
+
+  // The web app's question on every page: a visitor is an answer (200, null), not an error.
+  router.get('/session', (req, res) => {
+    res.json({ user: isSignedIn(req) ? meView(req.user!, subscriptionContextOf(deps)) : null });
   });
 
   router.get('/me/ledger', user, async (req, res) => {

@@ -1,6 +1,7 @@
 import type { CreditLots, LedgerEntryView, Me } from '@astra/contracts';
 import { isoDay } from '@astra/ledger';
 import type { LedgerEntry, Profile } from '@astra/projections';
+import { placeView } from '@astra/readings';
 import type { AppDeps } from '../../dependencies.ts';
 
 const iso = (value: Date | string) =>
@@ -65,6 +66,7 @@ export const meView = (profile: Profile, context: SubscriptionContext): Me => ({
   birthTime: profile.birth_time,
   birthCity: profile.birth_city,
   birthCountry: profile.birth_country,
+  birthPlace: profile.birth_place ? placeView(profile.birth_place) : null,
   language: profile.language,
   avatarUrl: profile.avatar_url,
   role: profile.role === 'admin' ? 'admin' : 'user',

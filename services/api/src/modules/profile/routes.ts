@@ -1,4 +1,12 @@
-import { AVATAR_MAX_BYTES, profileUpdateSchema } from '@astra/contracts';
+import {
+  AVATAR_MAX_BYTES,
+  type BirthPlace,
+  type BirthPlaceRecord,
+  type ProfileFields,
+  type ProfileUpdate,
+  profileUpdateSchema,
+} from '@astra/contracts';
+import { birthPlaceRecord, findPlace } from '@astra/readings';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
@@ -43,6 +51,34 @@ const rawPicture: RequestHandler = (req, res, next) =>
     next(error);
   });
 
+/**
+ * The birthplace a profile update leaves: the place chosen from the suggestions (its name and
+ * country fill the free text the request leaves out); else, when the city or country changes,
+ * the place of that name in the index, or null (the text stays, free); else unchanged.
+ */
+export function withBirthPlace(
+  changes: Omit<ProfileUpdate, 'birthPlace'>,
+  chosen: BirthPlace | null | undefined,
+  current: Pick<ProfileFields, 'birthCity' | 'birthCountry'>,
+): { fields: Omit<ProfileUpdate, 'birthPlace'>; birthPlace: BirthPlaceRecord | null | undefined } {
+  if (chosen) {
+    return {
+      fields: {
+        ...changes,
+        birthCity: changes.birthCity ?? chosen.name,
+        birthCountry: changes.birthCountry ?? chosen.countryName,
+      },
+      birthPlace: birthPlaceRecord(chosen),
+    };
+  }
+  if (changes.birthCity === undefined && changes.birthCountry === undefined)
+    return { fields: changes, birthPlace: undefined };
+  const city = changes.birthCity === undefined ? current.birthCity : changes.birthCity;
+  const country = changes.birthCountry === undefined ? current.birthCountry : changes.birthCountry;
+  const found = city && country ? findPlace(city, country) : null;
+  return { fields: changes, birthPlace: found ? birthPlaceRecord(found) : null };
+}
+
 /** Editing one's profile: birth data and names, and the picture. */
 export function profileRoutes(deps: AppDeps) {
   const { ledger, read, appDb, consistency } = deps;
@@ -71,10 +107,12 @@ export function profileRoutes(deps: AppDeps) {
         ),
       });
     }
-    const changes = parsed.data;
+    const { birthPlace: chosen, ...changes } = parsed.data;
+    const current = (await ledger.userOf(req.user!.id)).state;
+    const { fields, birthPlace } = withBirthPlace(changes, chosen, current);
     const handled = await ledger.user(
       req.user!.id,
-      { type: 'UpdateProfile', changes },
+      { type: 'UpdateProfile', changes: fields, birthPlace },
       req.context,
     );
     await answerMe(req, res, handled.position);

@@ -5,7 +5,7 @@ import {
   readingKinds,
   uuidIdSchema,
 } from '@astra/contracts';
-import { type NarrativeWriter, suggestPlaces } from '@astra/readings';
+import { type NarrativeWriter, placeView, suggestPlaces } from '@astra/readings';
 import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
@@ -52,18 +52,7 @@ export function readingRoutes(deps: AppDeps & { writer: NarrativeWriter }) {
 
   router.get('/places', async (req, res) => {
     const { q } = placesQuerySchema.parse(req.query);
-    const items = suggestPlaces(q, 10).map(
-      ({ name, country, countryName, latitude, longitude, timezone, label }) => ({
-        name,
-        country,
-        countryName,
-        latitude,
-        longitude,
-        timezone,
-        label,
-      }),
-    );
-    res.json({ items });
+    res.json({ items: suggestPlaces(q, 10).map(placeView) });
   });
 
   return router;

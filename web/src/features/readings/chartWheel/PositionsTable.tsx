@@ -1,6 +1,6 @@
+import { formatZodiacal } from '@astra/contracts';
 import { Table, Text, VisuallyHidden } from '@chakra-ui/react';
 import type { WheelPoint } from './chartModel';
-import { formatPosition } from './chartSymbols';
 
 interface PositionsTableProps {
   points: WheelPoint[];
@@ -61,7 +61,7 @@ export function PositionsTable({ points, activeKey, onActiveChange }: PositionsT
                 {point.name}
               </Table.Cell>
               <Table.Cell whiteSpace="nowrap" fontVariantNumeric="tabular-nums">
-                {formatPosition(point.longitude)}
+                {formatZodiacal(point.longitude)}
                 {point.retrograde && (
                   <Text as="span" hideFrom="sm">
                     {' '}

@@ -1,11 +1,6 @@
+import { formatZodiacal } from '@astra/contracts';
 import { count, fields, text } from '../result/resultFields';
-import {
-  type AspectType,
-  formatPosition,
-  HOUSE_ORDINALS,
-  isAspectType,
-  WHEEL_POINTS,
-} from './chartSymbols';
+import { type AspectType, HOUSE_ORDINALS, isAspectType, WHEEL_POINTS } from './chartSymbols';
 
 export interface WheelPoint {
   key: string;
@@ -35,7 +30,7 @@ export interface WheelModel {
 
 export function pointLabel(point: Omit<WheelPoint, 'label'>): string {
   return [
-    `${point.name} ${formatPosition(point.longitude)}`,
+    `${point.name} ${formatZodiacal(point.longitude)}`,
     point.house ? `house ${point.house}` : null,
     point.retrograde ? 'retrograde' : null,
   ]
@@ -84,7 +79,7 @@ export function wheelSummary(model: WheelModel): string {
   const named = ['sun', 'moon', 'ascendant']
     .map((key) => model.points.find((point) => point.key === key))
     .filter((point): point is WheelPoint => Boolean(point))
-    .map((point) => `${point.name} ${formatPosition(point.longitude)}`);
+    .map((point) => `${point.name} ${formatZodiacal(point.longitude)}`);
   return (
     `Natal chart wheel: ${named.join(', ')}. Twelve signs, twelve houses, ` +
     `${model.points.length} points and ${model.aspects.length} aspect lines. ` +

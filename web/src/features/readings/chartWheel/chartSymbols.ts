@@ -86,20 +86,3 @@ export const HOUSE_ORDINALS = [
   'eleventh',
   'twelfth',
 ];
-
-/** Zodiac position of a longitude: "14°22′ Leo". */
-export function formatPosition(longitude: number): string {
-  const lon = ((longitude % 360) + 360) % 360;
-  let sign = Math.floor(lon / 30);
-  let degrees = Math.floor(lon - sign * 30);
-  let minutes = Math.round((lon - sign * 30 - degrees) * 60);
-  if (minutes === 60) {
-    minutes = 0;
-    degrees += 1;
-  }
-  if (degrees === 30) {
-    degrees = 0;
-    sign = (sign + 1) % 12;
-  }
-  return `${degrees}°${String(minutes).padStart(2, '0')}′ ${SIGNS[sign]!.name}`;
-}

@@ -1,4 +1,4 @@
-import { COMPATIBILITY_FIRST_YEAR, readingMessages } from '@astra/contracts';
+import { readingMessages } from '@astra/contracts';
 import { Fieldset, HStack, Stack, Text } from '@chakra-ui/react';
 import { type SyntheticEvent, useState } from 'react';
 import { Surface } from '../../../ui/Surface';
@@ -64,7 +64,6 @@ export default function CompatibilityFormPage() {
             onChange(next);
             clearFieldErrors();
           }}
-          firstYear={COMPATIBILITY_FIRST_YEAR}
           errors={fieldErrors}
           fieldPath={`person${number}.`}
         />

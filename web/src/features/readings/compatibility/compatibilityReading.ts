@@ -1,4 +1,5 @@
 import type { ReadingView } from '@astra/contracts';
+import { formatLongDate } from '@astra/contracts';
 import { count, type Fields, fields, text } from '../result/resultFields';
 
 /** Spec §9: the compatibility score is out of 44. */
@@ -57,14 +58,10 @@ export const personName = (p: PersonView, number: 1 | 2) =>
 /** Spec §5: long US date; 'Unknown' when missing, 'Invalid Date' when it is not a date. */
 export function personBirthDate(date: string | undefined): string {
   if (!date?.trim()) return 'Unknown';
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? new Date(`${date}T00:00:00Z`) : new Date(date);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(date)) return formatLongDate(date);
+  const day = new Date(date);
   if (Number.isNaN(day.getTime())) return 'Invalid Date';
-  return day.toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
+  return formatLongDate(day.toISOString().slice(0, 10));
 }
 
 /** Spec §2: the birth time's first five characters (HH:MM), or N/A. */

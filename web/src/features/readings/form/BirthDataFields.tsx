@@ -1,15 +1,14 @@
-import { Field, Input, SimpleGrid } from '@chakra-ui/react';
+import { CHART_FIRST_YEAR } from '@astra/contracts';
+import { Alert, Field, Input, SimpleGrid } from '@chakra-ui/react';
 import { TextField } from '../../../ui/TextField';
 import { PlaceCombobox } from '../../places/PlaceCombobox';
 import { BirthDateSelect } from '../../profile/BirthDateSelect';
-import { type BirthDataDraft, choosePlace } from './birthDataDraft';
+import { type BirthDataDraft, choosePlace, localMeanTimeNote } from './birthDataDraft';
 import type { FieldErrors } from './useGenerateReading';
 
 interface BirthDataFieldsProps {
   value: BirthDataDraft;
   onChange: (value: BirthDataDraft) => void;
-  /** The year list's first year (spec §5: 1900 natal, 1990 compatibility). */
-  firstYear: number;
   /** Server field errors; `fieldPath` prefixes this person's fields ('person1.' …). */
   errors?: FieldErrors;
   fieldPath?: string;
@@ -19,13 +18,16 @@ interface BirthDataFieldsProps {
 export function BirthDataFields({
   value,
   onChange,
-  firstYear,
   errors = {},
   fieldPath = '',
 }: BirthDataFieldsProps) {
   const set = <K extends keyof BirthDataDraft>(key: K, next: BirthDataDraft[K]) =>
     onChange({ ...value, [key]: next });
   const errorOf = (field: string) => errors[`${fieldPath}${field}`];
+  const meanTime = localMeanTimeNote(value);
+  const placeNotFound = value.placeNotFound
+    ? `We could not find “${value.city.trim()}” from your profile. Choose your birthplace from the suggestions.`
+    : undefined;
 
   return (
     <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
@@ -52,7 +54,7 @@ export function BirthDataFields({
       <BirthDateSelect
         value={value.birthDate}
         onChange={(birthDate) => set('birthDate', birthDate)}
-        firstYear={firstYear}
+        earliestYear={CHART_FIRST_YEAR}
         required
         partialHint="Choose the day, month and year."
       />
@@ -74,9 +76,10 @@ export function BirthDataFields({
         label="City"
         name={`${fieldPath}city`}
         value={value.city}
-        onChange={(city) => onChange({ ...value, city, coordinates: null })}
+        onChange={(city) => onChange({ ...value, city, coordinates: null, placeNotFound: false })}
         onSelect={(place) => onChange(choosePlace(value, place))}
-        errorText={errorOf('city')}
+        errorText={errorOf('city') ?? placeNotFound}
+        suggestOnFocus={value.placeNotFound}
         required
       />
       <TextField
@@ -89,6 +92,15 @@ export function BirthDataFields({
         onChange={(country) => onChange({ ...value, country, coordinates: null })}
         errorText={errorOf('country')}
       />
+      {meanTime && (
+        <Alert.Root status="info" role="status" gridColumn={{ md: 'span 2' }}>
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Local mean time</Alert.Title>
+            <Alert.Description>{meanTime}</Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
     </SimpleGrid>
   );
 }

@@ -1,4 +1,4 @@
-import type { BirthData, Me, PlaceView } from '@astra/contracts';
+import { type BirthData, formatLongDate, type Me, type PlaceView } from '@astra/contracts';
 import {
   type BirthDateParts,
   composeBirthDate,
@@ -11,6 +11,8 @@ export interface PlaceCoordinates {
   latitude: number;
   longitude: number;
   timezone: string;
+  /** The day the place's zone began standard time (YYYY-MM-DD); local mean time before. */
+  standardTimeSince: string | null;
 }
 
 /** One person's birth data as form state (natal chart, and each person of a compatibility). */
@@ -22,6 +24,8 @@ export interface BirthDataDraft {
   city: string;
   country: string;
   coordinates: PlaceCoordinates | null;
+  /** Imported from a profile whose city nobody found: the person must choose the place. */
+  placeNotFound: boolean;
 }
 
 export const EMPTY_BIRTH_DATA: BirthDataDraft = {
@@ -32,6 +36,7 @@ export const EMPTY_BIRTH_DATA: BirthDataDraft = {
   city: '',
   country: '',
   coordinates: null,
+  placeNotFound: false,
 };
 
 const filled = (text: string) => text.trim() !== '';
@@ -43,15 +48,44 @@ export const birthDataIsComplete = (draft: BirthDataDraft): boolean =>
   composeBirthDate(draft.birthDate) !== null &&
   filled(draft.birthTime) &&
   filled(draft.city) &&
-  filled(draft.country);
+  filled(draft.country) &&
+  !draft.placeNotFound;
+
+const coordinatesOf = (place: PlaceView): PlaceCoordinates => ({
+  latitude: place.latitude,
+  longitude: place.longitude,
+  timezone: place.timezone,
+  standardTimeSince: place.standardTimeSince,
+});
 
 export function choosePlace(draft: BirthDataDraft, place: PlaceView): BirthDataDraft {
   return {
     ...draft,
     city: place.name,
     country: place.countryName,
-    coordinates: { latitude: place.latitude, longitude: place.longitude, timezone: place.timezone },
+    coordinates: coordinatesOf(place),
+    placeNotFound: false,
   };
+}
+
+/** "+00:39:58": a longitude's local mean time (4 minutes of time per degree east). */
+function meanTimeOffset(longitude: number): string {
+  const seconds = Math.round(Math.abs(longitude) * 240);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${longitude < 0 ? '-' : '+'}${pad(Math.floor(seconds / 3600))}:${pad(Math.floor((seconds % 3600) / 60))}:${pad(seconds % 60)}`;
+}
+
+/**
+ * Said on the form when the birth is before the place's zone had standard time: the chart then
+ * uses the birthplace's own local mean time (astro.com's rule, docs/readings.md). Null otherwise.
+ */
+export function localMeanTimeNote(draft: BirthDataDraft): string | null {
+  const since = draft.coordinates?.standardTimeSince;
+  const date = composeBirthDate(draft.birthDate);
+  if (!since || !date || !draft.coordinates) return null;
+  if (date >= since) return null;
+  const { longitude } = draft.coordinates;
+  return `Before ${formatLongDate(since)} this place kept no standard time, so the chart reads your birth time as the local mean time of ${draft.city.trim() || 'the birthplace'} (UTC${meanTimeOffset(longitude)}), as astrologers do.`;
 }
 
 /** The profile's name and birth data over the draft; null when the profile holds none of it. */
@@ -68,14 +102,30 @@ export function birthDataFromProfile(me: Me, draft: BirthDataDraft): BirthDataDr
   const placeChanged =
     (me.birthCity && me.birthCity !== draft.city) ||
     (me.birthCountry && me.birthCountry !== draft.country);
-  return {
+  const imported = {
     firstName: me.firstName ?? draft.firstName,
     lastName: me.lastName ?? draft.lastName,
     birthDate: me.birthDate ? partsFromDate(me.birthDate) : draft.birthDate,
     birthTime: me.birthTime ? me.birthTime.slice(0, 5) : draft.birthTime,
+  };
+  if (me.birthPlace) {
+    // The profile's place was found: its coordinates and zone come along.
+    return {
+      ...imported,
+      city: me.birthCity ?? me.birthPlace.name,
+      country: me.birthCountry ?? me.birthPlace.countryName,
+      coordinates: coordinatesOf(me.birthPlace),
+      placeNotFound: false,
+    };
+  }
+  const coordinates = placeChanged ? null : draft.coordinates;
+  return {
+    ...imported,
     city: me.birthCity ?? draft.city,
     country: me.birthCountry ?? draft.country,
-    coordinates: placeChanged ? null : draft.coordinates,
+    coordinates,
+    // Free text nobody found: the form says so and asks for a choice from the suggestions.
+    placeNotFound: Boolean(me.birthCity) && coordinates === null,
   };
 }
 
@@ -89,6 +139,12 @@ export function birthDataToRequest(draft: BirthDataDraft): BirthData {
     birthTime: draft.birthTime.slice(0, 5),
     city: draft.city.trim(),
     country: draft.country.trim(),
-    ...(draft.coordinates ?? {}),
+    ...(draft.coordinates
+      ? {
+          latitude: draft.coordinates.latitude,
+          longitude: draft.coordinates.longitude,
+          timezone: draft.coordinates.timezone,
+        }
+      : {}),
   };
 }

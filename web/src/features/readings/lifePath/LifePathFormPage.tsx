@@ -1,4 +1,4 @@
-import { NATAL_FIRST_YEAR, readingMessages } from '@astra/contracts';
+import { NUMEROLOGY_FIRST_YEAR, readingMessages } from '@astra/contracts';
 import { SimpleGrid } from '@chakra-ui/react';
 import { useState } from 'react';
 import { TextField } from '../../../ui/TextField';
@@ -76,7 +76,7 @@ export default function LifePathFormPage() {
           <BirthDateSelect
             value={birthDate}
             onChange={setBirthDate}
-            firstYear={NATAL_FIRST_YEAR}
+            earliestYear={NUMEROLOGY_FIRST_YEAR}
             required
             partialHint="Choose the day, month and year."
           />

@@ -1,7 +1,7 @@
+import { formatLongDate } from '@astra/contracts';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageContainer } from '../../../ui/PageContainer';
-import { formatBirthDate } from '../../profile/birthDateParts';
 import { VoiceSessionCard } from '../../voice/VoiceSessionCard';
 import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
@@ -36,7 +36,7 @@ export default function LifePathResultPage() {
     >
       {({ view, reading }) => {
         const name = [view.firstName, view.lastName].filter(Boolean).join(' ');
-        const born = view.birthDate ? formatBirthDate(view.birthDate) : undefined;
+        const born = view.birthDate ? formatLongDate(view.birthDate) : undefined;
         return (
           <PageContainer maxW="4xl">
             <ResultHeader

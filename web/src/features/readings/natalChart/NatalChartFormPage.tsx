@@ -1,4 +1,4 @@
-import { NATAL_FIRST_YEAR, readingMessages } from '@astra/contracts';
+import { readingMessages } from '@astra/contracts';
 import { Alert } from '@chakra-ui/react';
 import { useState } from 'react';
 import { notifyError } from '../../../ui/toaster';
@@ -23,8 +23,12 @@ export default function NatalChartFormPage() {
     APP_IDS.natalChart,
   );
   const complete = birthDataIsComplete(draft);
+  // Nothing is missing yet on a blank form: the warning waits for input or a first attempt.
+  const [attempted, setAttempted] = useState(false);
+  const started = attempted || draft !== EMPTY_BIRTH_DATA;
 
   const submit = () => {
+    setAttempted(true);
     if (!complete) {
       notifyError('Missing birth information', readingMessages.missingBirthInformation);
       return;
@@ -55,10 +59,9 @@ export default function NatalChartFormPage() {
             setDraft(next);
             clearFieldErrors();
           }}
-          firstYear={NATAL_FIRST_YEAR}
           errors={fieldErrors}
         />
-        {!complete && (
+        {!complete && started && (
           <Alert.Root status="warning" role="status">
             <Alert.Indicator />
             <Alert.Content>

@@ -1,5 +1,5 @@
 import type { ReadingView } from '@astra/contracts';
-import { formatBirthDate } from '../../profile/birthDateParts';
+import { formatLongDate } from '@astra/contracts';
 import { fields, text } from '../result/resultFields';
 
 /** Spec §3: the report's placeholder, which is not shown. */
@@ -31,7 +31,7 @@ export function natalFromReading(reading: ReadingView): NatalView | null {
     report: report.trim() && report.trim() !== NO_REPORT ? report : null,
     name: [text(info.firstName), text(info.lastName)].filter(Boolean).join(' '),
     birth: {
-      date: date ? formatBirthDate(date) : 'Unknown',
+      date: date ? formatLongDate(date) : 'Unknown',
       time: orUnknown(text(info.birthTime)?.slice(0, 5)),
       city: orUnknown(text(info.city)),
       country: orUnknown(text(info.country)),
