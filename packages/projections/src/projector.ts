@@ -195,21 +195,21 @@ export class Projector implements ProjectionProgress {
    * projection that throws fails the whole batch, and the call.
    */
   async catchUp() {
-    // Reading the next batch overlaps applying this one.
+    // One read of the log to its end: the store reads its next page while a batch is applied.
     let from = await this.loadCheckpoint();
-    let next = this.readBatch(from);
-    for (;;) {
-      const batch = await next;
-      if (batch.length === 0) return;
-      next = this.readBatch(batch.at(-1)!.position);
-      await this.applyBatch(batch, from, this.projections, false).catch(async (error) => {
-        await next.catch(() => {});
-        throw error;
-      });
+    let batch: RecordedEvent[] = [];
+    const apply = async () => {
+      await this.applyBatch(batch, from, this.projections, false);
       from = batch.at(-1)!.position;
       this.applied += batch.length;
       this.waiters.advance(from);
+      batch = [];
+    };
+    for await (const event of this.store.readAll({ from, batch: this.batchSize })) {
+      batch.push(event);
+      if (batch.length === this.batchSize) await apply();
     }
+    if (batch.length > 0) await apply();
   }
 
   private async readBatch(from: bigint) {
