@@ -1,4 +1,5 @@
 import { adminStatsBenchmark } from './adminStats.ts';
+import { contendedBenchmark } from './contended.ts';
 import { financeBenchmark } from './finance.ts';
 import { meLoadBenchmark } from './meLoad.ts';
 import { readingsBenchmark } from './readings.ts';
@@ -9,6 +10,7 @@ import { webBundleBenchmark } from './webBundle.ts';
 /** `npm run bench [-- name …]`: every benchmark, or the named ones. */
 const benchmarks: Record<string, () => Promise<void>> = {
   spend: spendBenchmark,
+  contended: contendedBenchmark,
   rebuild: rebuildBenchmark,
   'me-load': meLoadBenchmark,
   'web-bundle': webBundleBenchmark,

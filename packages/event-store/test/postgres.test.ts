@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { connectPostgres, LogHorizonStalledError, PostgresEventStore } from '../src/index.ts';
+import {
+  connectPostgres,
+  LogHorizonStalledError,
+  PostgresEventStore,
+  WrongExpectedRevisionError,
+} from '../src/index.ts';
 import {
   filteredReadParams,
   filteredReadSql,
@@ -213,6 +218,60 @@ describe.runIf(available)('PostgreSQL', () => {
       await store.close();
     } finally {
       blocker.release();
+      await connection.close();
+      await database.drop();
+    }
+  });
+
+  it('loses a race for a revision without losing a connection: the pool keeps every one', async () => {
+    const database = await createThrowawayDatabase();
+    const connection = await connectPostgres({ databaseUrl: database.url, maxConnections: 4 });
+    try {
+      const store = await PostgresEventStore.open(connection.sql);
+      const pids = async () =>
+        new Set(
+          (
+            await connection.sql.query<{ pid: number }>(
+              'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+            )
+          ).rows.map((row) => row.pid),
+        );
+      // Every connection the pool may use, open: a replaced one would come with a new backend.
+      await Promise.all(
+        Array.from({ length: 4 }, () => connection.sql.query('SELECT pg_sleep(0.05)')),
+      );
+      const before = await pids();
+      expect(before.size).toBe(4);
+      const one = (i: number) => [{ type: 'Counted', data: { i } }];
+      await store.append('raced', [...one(0), ...one(1)], { expected: 'no_stream' });
+      for (let i = 0; i < 20; i++) {
+        // One event at a revision taken already, several events at it, and a stream that exists.
+        await expect(store.append('raced', one(i), { expected: 0n })).rejects.toBeInstanceOf(
+          WrongExpectedRevisionError,
+        );
+        await expect(
+          store.append('raced', [...one(i), ...one(i)], { expected: 0n }),
+        ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+        await expect(
+          store.append('raced', one(i), { expected: 'no_stream' }),
+        ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      }
+      // Concurrent appenders at the same revision: one wins each round, the rest lose cleanly.
+      for (let round = 0; round < 10; round++) {
+        const revision = BigInt(round + 1);
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 4 }, (_, i) =>
+            store.append('raced', one(i), { expected: revision }),
+          ),
+        );
+        expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+        for (const o of outcomes)
+          if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(WrongExpectedRevisionError);
+      }
+      const after = await pids();
+      expect([...after].filter((pid) => !before.has(pid))).toEqual([]);
+      await store.close();
+    } finally {
       await connection.close();
       await database.drop();
     }

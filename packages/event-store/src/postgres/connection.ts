@@ -50,9 +50,26 @@ export async function connectPostgres(options: ConnectOptions): Promise<Postgres
     // An idle client can lose its server (restart, failover); the pool replaces it.
     pool.on('error', () => {});
     const sql: SqlClient = {
+      // Not `pool.query`: it hands the connection back with the statement's error, and the pool
+      // then closes it, so every refused statement (a unique violation) cost a new connection.
+      // A statement the server refused leaves its connection as it was; only another failure (a
+      // lost socket) may have broken it.
       query: async <Row>(text: string, params?: readonly unknown[], name?: string) => {
-        const result = await pool.query({ text, values: params as unknown[] | undefined, name });
-        return { rows: result.rows as Row[] };
+        const client = await pool.connect();
+        let broken: Error | undefined;
+        try {
+          const result = await client.query({
+            text,
+            values: params as unknown[] | undefined,
+            name,
+          });
+          return { rows: result.rows as Row[] };
+        } catch (error) {
+          if (!(error instanceof pg.DatabaseError)) broken = error as Error;
+          throw error;
+        } finally {
+          client.release(broken);
+        }
       },
       exec: async (script) => {
         await pool.query(script);

@@ -67,12 +67,19 @@ const pageOf = (rows: readonly { page: string | null }[]): PageEvent[] => {
 };
 
 /**
- * One statement per append, in three shapes by expected revision. Events get their stream
- * revisions from the expected one and global positions from this transaction's id; the unique
+ * One statement per append, in shapes by expected revision. Events get their stream revisions
+ * from the expected one and global positions from this transaction's id; the unique
  * (stream_name, revision) constraint turns a lost race into a conflict. One append per
  * transaction: a second one would reuse the positions (and fail on the primary key).
+ *
+ * A lost race is no SQL error where that can be atomic: an append of one event skips it (`ON
+ * CONFLICT … DO NOTHING`) and comes back with no row. An append of several events keeps the
+ * error (skipping would store the events that do not collide and lose the others); the pool
+ * keeps its connection through it (see `connection.ts`).
  */
-const appendSql = (base: string, guard: string) => `
+const skipLostRace = 'ON CONFLICT ON CONSTRAINT events_stream_revision_key DO NOTHING';
+
+const appendSql = (base: string, guard: string, onConflict = '') => `
 INSERT INTO events (position, stream_name, revision, event_id, type, data, metadata)
 SELECT (pg_current_xact_id()::text::bigint << ${ORDINAL_BITS}) + e.ord - 1, $1, base.revision + e.ord,
        e.id, e.type, e.data, e.metadata
@@ -80,6 +87,7 @@ FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (id uuid, type text, data jsonb
        WITH ORDINALITY AS e(id, type, data, metadata, ord),
      (SELECT ${base} AS revision) AS base
 WHERE ${guard}
+${onConflict}
 RETURNING position::text AS position, revision::text AS revision`;
 
 /** The usual command appends one event at a known revision: its own statement, no JSON array. */
@@ -89,26 +97,40 @@ const appendOneAtRevision = {
 INSERT INTO events (position, stream_name, revision, event_id, type, data, metadata)
 SELECT pg_current_xact_id()::text::bigint << ${ORDINAL_BITS}, $1, $2::bigint + 1, $3::uuid, $4, $5::jsonb, $6::jsonb
 WHERE EXISTS (SELECT 1 FROM events WHERE stream_name = $1 AND revision = $2::bigint)
+${skipLostRace}
 RETURNING position::text AS position, revision::text AS revision`,
 };
 
 const currentRevision = '(SELECT max(revision) FROM events WHERE stream_name = $1)';
 
-const appendStatements = {
+const appendShapes = {
   revision: {
     name: 'events_append_at_revision',
-    text: appendSql(
-      '$3::bigint',
-      'EXISTS (SELECT 1 FROM events WHERE stream_name = $1 AND revision = $3::bigint)',
-    ),
+    base: '$3::bigint',
+    guard: 'EXISTS (SELECT 1 FROM events WHERE stream_name = $1 AND revision = $3::bigint)',
   },
-  no_stream: { name: 'events_append_new', text: appendSql('-1::bigint', 'true') },
-  any: { name: 'events_append_any', text: appendSql(`coalesce(${currentRevision}, -1)`, 'true') },
+  no_stream: { name: 'events_append_new', base: '-1::bigint', guard: 'true' },
+  any: { name: 'events_append_any', base: `coalesce(${currentRevision}, -1)`, guard: 'true' },
   stream_exists: {
     name: 'events_append_existing',
-    text: appendSql(`coalesce(${currentRevision}, -1)`, 'base.revision >= 0'),
+    base: `coalesce(${currentRevision}, -1)`,
+    guard: 'base.revision >= 0',
   },
 } as const;
+
+type AppendMode = keyof typeof appendShapes;
+type AppendStatement = { name: string; text: string };
+
+/** Each shape's statement for several events, and for one (`skipLostRace`). */
+const appendStatements = Object.fromEntries(
+  Object.entries(appendShapes).map(([mode, { name, base, guard }]) => [
+    mode,
+    {
+      several: { name, text: appendSql(base, guard) },
+      one: { name: `${name}_one`, text: appendSql(base, guard, skipLostRace) },
+    },
+  ]),
+) as Record<AppendMode, { several: AppendStatement; one: AppendStatement }>;
 
 // Only positions below the oldest running transaction are final: nothing can commit there later.
 // The page is taken first (the next events after the checkpoint, by the position index) and then
@@ -292,33 +314,39 @@ export class PostgresEventStore implements EventStore {
             ],
           ]
         : [
-            appendStatements[mode],
+            appendStatements[mode][rows.length === 1 ? 'one' : 'several'],
             typeof expected === 'bigint'
               ? [stream, JSON.stringify(rows), expected.toString()]
               : [stream, JSON.stringify(rows)],
           ];
 
     for (let attempt = 0; ; attempt++) {
+      let appended: { position: string; revision: string } | undefined;
       try {
         const { rows } = await this.sql.query<{ position: string; revision: string }>(
           statement.text,
           params,
           statement.name,
         );
-        const last = rows.at(-1);
-        if (!last) throw new WrongExpectedRevisionError(stream, expected, await this.head(stream));
-        this.appended.wake();
-        return { nextRevision: BigInt(last.revision), position: BigInt(last.position) };
+        appended = rows.at(-1);
       } catch (error) {
         const constraint = violatedConstraint(error);
         if (constraint === 'events_event_id_key') {
           throw new Error(`An event with one of these ids was already appended (${stream})`);
         }
         if (constraint !== 'events_stream_revision_key') throw error;
-        // `any` and `stream_exists` only lost a race for the next revision: try again.
-        const retry = (mode === 'any' || mode === 'stream_exists') && attempt < MAX_ANY_RETRIES;
-        if (!retry) throw new WrongExpectedRevisionError(stream, expected, await this.head(stream));
       }
+      if (appended) {
+        this.appended.wake();
+        return { nextRevision: BigInt(appended.revision), position: BigInt(appended.position) };
+      }
+      // Nothing appended: the stream was not where `expected` said, or another append took the
+      // next revision first. `any` and `stream_exists` only lost such a race: they try again.
+      const retries = attempt < MAX_ANY_RETRIES;
+      if (mode === 'any' && retries) continue;
+      const head = await this.head(stream);
+      if (mode === 'stream_exists' && head !== 'no_stream' && retries) continue;
+      throw new WrongExpectedRevisionError(stream, expected, head);
     }
   }
 
