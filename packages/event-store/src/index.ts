@@ -12,7 +12,11 @@ export {
   type PostgresConnection,
 } from './postgres/connection.ts';
 export {
+  DEFAULT_HORIZON_STALL_MS,
+  describeHolder,
+  type HorizonHold,
   type HorizonHolder,
+  horizonHold,
   horizonHolder,
   LogHorizonStalledError,
 } from './postgres/horizon.ts';

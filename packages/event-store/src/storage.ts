@@ -7,6 +7,7 @@ import {
   type PostgresConnection,
 } from './postgres/connection.ts';
 import { lockDataDir } from './postgres/dataDirLock.ts';
+import { DEFAULT_HORIZON_STALL_MS } from './postgres/horizon.ts';
 import { PostgresEventStore } from './postgres/postgres-event-store.ts';
 import { PostgresSnapshotStore, type SnapshotStore } from './snapshots.ts';
 
@@ -19,6 +20,11 @@ export interface StorageConfig {
   kurrentdbConnectionString?: string | undefined;
   /** A PGlite dump to start an in-memory database from (tests). */
   pgliteTemplate?: Blob | undefined;
+  /**
+   * How long a transaction may hold the log's horizon before readers stop waiting for it (a
+   * whole-log read fails with `LogHorizonStalledError`) and health says so (default 30 s).
+   */
+  horizonStallMs?: number | undefined;
 }
 
 export interface Storage {
@@ -44,7 +50,10 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
   try {
     const store = config.kurrentdbConnectionString
       ? await openKurrentDb(config.kurrentdbConnectionString)
-      : await PostgresEventStore.open(connection.sql, { kind: connection.kind });
+      : await PostgresEventStore.open(connection.sql, {
+          kind: connection.kind,
+          horizonWaitMs: config.horizonStallMs ?? DEFAULT_HORIZON_STALL_MS,
+        });
     const snapshots = await PostgresSnapshotStore.open(connection.sql);
     return {
       connection,
@@ -75,6 +84,10 @@ async function openKurrentDb(connectionString: string): Promise<EventStore> {
 /** The environment settings that choose the storage, shared by every process that opens it. */
 export const storageEnvShape = {
   DATA_DIR: z.string().min(1).default('./.data'),
+  HORIZON_STALL_SECONDS: z.coerce
+    .number()
+    .positive()
+    .default(DEFAULT_HORIZON_STALL_MS / 1000),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   KURRENTDB_CONNECTION_STRING: z.string().min(1).optional(),
 };
@@ -86,4 +99,5 @@ export const storageConfigOf = (env: StorageEnv): StorageConfig => ({
   databaseUrl: env.DATABASE_URL,
   dataDir: resolve(env.DATA_DIR),
   kurrentdbConnectionString: env.KURRENTDB_CONNECTION_STRING,
+  horizonStallMs: env.HORIZON_STALL_SECONDS * 1000,
 });

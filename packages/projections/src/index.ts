@@ -10,10 +10,16 @@ export * from './finance/balanceAt.ts';
 export * from './finance/creditLog.ts';
 export * from './finance/ledgerExport.ts';
 export * from './finance/monthlyReport.ts';
+export { watchHorizon } from './horizonWatch.ts';
 export { migrateReadModels } from './migrations/index.ts';
 export { PolledProgress, PositionWaiters, type ProjectionProgress } from './progress.ts';
 export * from './projections/index.ts';
-export { type ProjectionStatus, Projector, type ProjectorOptions } from './projector.ts';
+export {
+  type ProjectionStatus,
+  Projector,
+  type ProjectorLogger,
+  type ProjectorOptions,
+} from './projector.ts';
 export { type RebuildReport, rebuildReadModels } from './rebuild.ts';
 export type * from './schema.ts';
 export { type VerifyOptions, type VerifyReport, verifyLedger } from './verify.ts';

@@ -1,4 +1,4 @@
-import type { SnapshotStore } from '@astra/event-store';
+import type { HorizonHold, SnapshotStore } from '@astra/event-store';
 import type { ReadDb } from '@astra/projections';
 import type { NarrativeWriter } from '@astra/readings';
 import type { Kysely } from 'kysely';
@@ -21,6 +21,8 @@ export interface AppDeps {
   ledger: Ledger;
   /** Folds of streams kept beside the log (balances as of an instant start from them). */
   snapshots: SnapshotStore;
+  /** The oldest transaction holding the event log's horizon (never, with the log on KurrentDB). */
+  horizonHold: () => Promise<HorizonHold | null>;
   /** The database of the read models and the app tables. */
   db: Kysely<unknown>;
   read: ReadDb;

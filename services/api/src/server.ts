@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { openStorage, storageConfigOf } from '@astra/event-store';
+import { horizonHold, openStorage, storageConfigOf } from '@astra/event-store';
 import {
   allProjections,
   databaseFor,
@@ -9,6 +9,7 @@ import {
   Projector,
   READ_SCHEMA,
   readModels,
+  watchHorizon,
 } from '@astra/projections';
 import { offlineWriter, preloadPlaces } from '@astra/readings';
 import { sql } from 'kysely';
@@ -66,6 +67,7 @@ export async function startServer(
   await migrateAppTables(db);
 
   let projector: Projector | undefined;
+  let stopHorizonWatch = () => {};
   let progress: ProjectionProgress;
   const metrics = new Metrics({
     projections: async (): Promise<ProjectionPosition[]> => {
@@ -106,6 +108,12 @@ export async function startServer(
       logger: projectorLog,
     });
     projector.start();
+    if (storage.store.kind !== 'kurrentdb')
+      stopHorizonWatch = watchHorizon(
+        () => horizonHold(storage.connection.sql),
+        config.HORIZON_STALL_SECONDS * 1000,
+        projectorLog,
+      );
     progress = projector;
   } else {
     progress = new PolledProgress(
@@ -167,6 +175,10 @@ export async function startServer(
     config,
     ledger: new ObservedLedger(storage.store, metrics),
     snapshots: storage.snapshots,
+    horizonHold:
+      storage.store.kind === 'kurrentdb'
+        ? async () => null
+        : () => horizonHold(storage.connection.sql),
     db,
     read,
     appDb,
@@ -277,6 +289,7 @@ export async function startServer(
       await drain(server, config.SHUTDOWN_TIMEOUT_MS, logger);
       if (metricsServer) await drain(metricsServer.server, 0, logger);
       // The projector finishes (commits) the batch it is applying, then stops.
+      stopHorizonWatch();
       await projector?.stop();
       await db.destroy();
       await storage.close();

@@ -438,7 +438,7 @@ const notProducedHere = [
   '* 409 conflict',
   // Anything unexpected; services/api/test/payments*.test.ts make Stripe fail (`internal_error`).
   '* 500 internal_error',
-  // A transaction left open on the database (packages/event-store's PostgreSQL test).
+  // A transaction left open on the database (services/api/test/horizon.test.ts).
   '* 503 log_horizon_stalled',
   // Production only (NODE_ENV=production): the dev sign-in is off.
   'POST /api/auth/dev-login 404 not_found',

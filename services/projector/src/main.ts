@@ -1,4 +1,5 @@
-import { allProjections, Projector } from '@astra/projections';
+import { horizonHold } from '@astra/event-store';
+import { allProjections, Projector, watchHorizon } from '@astra/projections';
 import { projectorLogger } from './logger.ts';
 import { openProjectionStorage, runCli } from './storage.ts';
 
@@ -52,6 +53,14 @@ await runCli(async () => {
     logger,
   });
   projector.start();
+  const stopHorizonWatch =
+    storage.store.kind === 'kurrentdb'
+      ? () => {}
+      : watchHorizon(
+          () => horizonHold(storage.connection.sql),
+          storage.env.HORIZON_STALL_SECONDS * 1000,
+          logger,
+        );
   logger.info({ projections: names }, `Projector for ${names}: leading, following the event log.`);
 
   const signal = await new Promise<string>((resolve) => {
@@ -59,6 +68,7 @@ await runCli(async () => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
   logger.info({ signal }, `${signal}: stopping after the current batch`);
+  stopHorizonWatch();
   await projector.stop();
   leader.release();
   await storage.close();

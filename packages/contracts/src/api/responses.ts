@@ -23,6 +23,21 @@ export const healthSchema = z.discriminatedUnion('status', [
         since: z.string(),
       }),
     ),
+    /**
+     * A transaction open past `HORIZON_STALL_SECONDS` holds the event log's horizon: no reader
+     * (the projections, exports, reports) sees events committed after it began.
+     */
+    horizon: z
+      .object({
+        heldForSeconds: z.number(),
+        pid: z.number().int(),
+        state: z.string().nullable(),
+        database: z.string().nullable(),
+        application: z.string().nullable(),
+        transactionStart: z.string().nullable(),
+        query: z.string().nullable(),
+      })
+      .optional(),
   }),
 ]);
 /** `GET /api/health` `503`: the in-process projector does not run yet, or the read models do not answer. */

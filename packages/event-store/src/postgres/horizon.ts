@@ -8,13 +8,17 @@ import type { SqlClient } from './sql-client.ts';
  */
 export const horizonSql = `(pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${ORDINAL_BITS})`;
 
+/** How long a transaction may hold the horizon before it counts as stalled (readers, health). */
+export const DEFAULT_HORIZON_STALL_MS = 30_000;
+
 /** The newest committed position and the horizon, in one snapshot. */
 const headAndHorizonSql = `SELECT (SELECT max(position) FROM events)::text AS head, ${horizonSql}::text AS horizon`;
 
 /** The backend whose transaction is the oldest running one: the horizon's holder. */
 const holderSql = `
 SELECT pid, state, datname AS database, usename AS "user", application_name AS application,
-  xact_start::text AS "transactionStart", state_change::text AS "stateChange", left(query, 200) AS query
+  xact_start::text AS "transactionStart", state_change::text AS "stateChange", left(query, 200) AS query,
+  floor(extract(epoch FROM clock_timestamp() - xact_start) * 1000)::float8 AS "heldForMs"
 FROM pg_stat_activity
 WHERE backend_xid IS NOT NULL
 ORDER BY age(backend_xid) DESC
@@ -41,9 +45,25 @@ export async function headAndHorizon(sql: SqlClient) {
 
 /** Who holds the horizon now (null: nobody, or not visible to this user; PGlite: nobody). */
 export async function horizonHolder(sql: SqlClient): Promise<HorizonHolder | null> {
-  const { rows } = await sql.query<HorizonHolder>(holderSql);
-  return rows[0] ?? null;
+  return (await horizonHold(sql))?.holder ?? null;
 }
+
+/**
+ * The oldest transaction that holds the horizon (one that took a transaction id) and how long
+ * it has been open: for that long, no reader of the log has seen past it. Null when no
+ * transaction holds one (or none this user may see).
+ */
+export async function horizonHold(
+  sql: SqlClient,
+): Promise<{ holder: HorizonHolder; heldForMs: number } | null> {
+  const { rows } = await sql.query<HorizonHolder & { heldForMs: number | null }>(holderSql);
+  const row = rows[0];
+  if (!row) return null;
+  const { heldForMs, ...holder } = row;
+  return { holder, heldForMs: heldForMs ?? 0 };
+}
+
+export type HorizonHold = NonNullable<Awaited<ReturnType<typeof horizonHold>>>;
 
 export const describeHolder = (holder: HorizonHolder | null) =>
   holder

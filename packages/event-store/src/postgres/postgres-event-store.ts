@@ -12,7 +12,7 @@ import {
   WrongExpectedRevisionError,
 } from '../port.ts';
 import { Wakeup } from '../wakeup.ts';
-import { headAndHorizon, horizonSql, waitForHorizon } from './horizon.ts';
+import { DEFAULT_HORIZON_STALL_MS, headAndHorizon, horizonSql, waitForHorizon } from './horizon.ts';
 import { createEventsTable, MAX_EVENTS_PER_TRANSACTION, ORDINAL_BITS } from './schema.ts';
 import type { SqlClient } from './sql-client.ts';
 
@@ -24,7 +24,7 @@ export interface PostgresEventStoreOptions {
   kind?: string;
   /**
    * How long a `readAll` waits at its end for transactions still running below the log's head
-   * (default 10 s), before it fails with `LogHorizonStalledError`.
+   * (default 30 s), before it fails with `LogHorizonStalledError`.
    */
   horizonWaitMs?: number;
 }
@@ -275,7 +275,7 @@ export class PostgresEventStore implements EventStore {
   ) {
     this.kind = options.kind ?? 'postgres';
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
-    this.horizonWaitMs = options.horizonWaitMs ?? 10_000;
+    this.horizonWaitMs = options.horizonWaitMs ?? DEFAULT_HORIZON_STALL_MS;
   }
 
   /** Creates the events table when missing and returns the store. */

@@ -7,13 +7,16 @@ import { openApiRoutes } from './openapi.ts';
  * `GET /api/site`: the operator's details, support address and social links (configuration).
  * `GET /api/health`: `ok`; `degraded` while a projection cannot apply an event (the others go
  * on; it names each, its position and error, from `projection_failures`, which any projector
- * process writes); `starting` until the read models answer.
+ * process writes) or while a transaction has held the event log's horizon for
+ * `HORIZON_STALL_SECONDS` (no reader of the log sees past it; it names the backend);
+ * `starting` until the read models answer.
  */
 export function systemRoutes(deps: AppDeps) {
   const { ready, read } = deps;
   const router = Router();
   router.use(openApiRoutes(deps));
   const site = siteInfoOf(deps.config);
+  const stallMs = deps.config.HORIZON_STALL_SECONDS * 1000;
   router.get('/site', (_req, res) => {
     res.json(site);
   });
@@ -22,16 +25,16 @@ export function systemRoutes(deps: AppDeps) {
       res.status(503).json({ status: 'starting' });
       return;
     }
-    const failed = await read
-      .selectFrom('projection_failures')
-      .selectAll()
-      .orderBy('name')
-      .execute();
-    if (failed.length === 0) {
+    const [failed, hold] = await Promise.all([
+      read.selectFrom('projection_failures').selectAll().orderBy('name').execute(),
+      deps.horizonHold(),
+    ]);
+    const stalled = hold && hold.heldForMs >= stallMs ? hold : null;
+    if (failed.length === 0 && !stalled) {
       res.json({ status: 'ok' });
       return;
     }
-    // Still 200: the API serves; only the named read models are stale.
+    // Still 200: the API serves; only the named read models (or every one) are stale.
     res.json({
       status: 'degraded',
       projections: failed.map((f) => ({
@@ -41,6 +44,17 @@ export function systemRoutes(deps: AppDeps) {
         error: f.error,
         since: new Date(f.failed_at).toISOString(),
       })),
+      ...(stalled && {
+        horizon: {
+          heldForSeconds: Math.floor(stalled.heldForMs / 1000),
+          pid: stalled.holder.pid,
+          state: stalled.holder.state,
+          database: stalled.holder.database,
+          application: stalled.holder.application,
+          transactionStart: stalled.holder.transactionStart,
+          query: stalled.holder.query,
+        },
+      }),
     });
   });
   return router;
