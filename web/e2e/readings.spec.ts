@@ -1,33 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
+import { fillBirthData } from './forms.ts';
 import { E2E } from './ports.ts';
 import { screenshot, uniqueEmail } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
-
-/** Fills a person's birth data inside `scope` (the page, or a 'Person 1' / 'Person 2' fieldset). */
-async function fillBirthData(
-  scope: ReturnType<Page['locator']> | Page,
-  person: {
-    first: string;
-    last: string;
-    day: string;
-    month: string;
-    year: string;
-    time: string;
-    city: string;
-    country: string;
-  },
-) {
-  await scope.getByLabel('First name').fill(person.first);
-  await scope.getByLabel('Last name').fill(person.last);
-  await scope.getByLabel('Day').selectOption(person.day);
-  await scope.getByLabel('Month').selectOption(person.month);
-  await scope.getByLabel('Year').selectOption(person.year);
-  await scope.getByLabel('Birth time').fill(person.time);
-  await scope.getByLabel('City', { exact: true }).fill(person.city);
-  await scope.getByLabel('City', { exact: true }).press('Escape');
-  await scope.getByLabel('Country', { exact: true }).fill(person.country);
-}
 
 test.describe('readings', () => {
   let page: Page;

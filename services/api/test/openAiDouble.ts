@@ -35,6 +35,24 @@ export interface SeenRequest {
 /** The pieces of a text as the double streams them: each word with the space after it. */
 export const piecesOf = (text: string) => text.match(/\s*\S+\s*/g) ?? [];
 
+/** A gate for `Script.before`: the double's pieces pass as far as the test opens it. */
+export function pieceGate() {
+  let opened = 0;
+  const waiting = new Map<number, () => void>();
+  return {
+    before: (index: number) =>
+      index < opened ? Promise.resolve() : new Promise<void>((go) => waiting.set(index, go)),
+    open(count = Number.POSITIVE_INFINITY) {
+      opened = count;
+      for (const [index, go] of waiting)
+        if (index < opened) {
+          waiting.delete(index);
+          go();
+        }
+    },
+  };
+}
+
 export function fakeOpenAi(reply: (request: SeenRequest) => 'write' | 'fail' | Script) {
   const seen: SeenRequest[] = [];
   const server: Server = createServer((req, res) => {

@@ -5,7 +5,7 @@ import { postgresReachable } from '@astra/event-store/testing';
 import { streams } from '@astra/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverInterruptedReadings } from '../src/modules/readings/recovery.ts';
-import { DOUBLE_TEXT, fakeOpenAi, piecesOf, type Script } from './openAiDouble.ts';
+import { DOUBLE_TEXT, fakeOpenAi, pieceGate, piecesOf, type Script } from './openAiDouble.ts';
 import {
   Client,
   type EventStreamAnswer,
@@ -34,24 +34,6 @@ const TEXT =
   '## Your Chart at a Glance\n\n**Sun in Sagittarius** Your Sun looks far ahead, and your Moon asks for a home to come back to.\n\n## Bringing It Together\n\nUse the chart as a map rather than a verdict.';
 const PIECES = piecesOf(TEXT);
 const onPostgres = await postgresReachable();
-
-/** The double's pieces pass only as far as the test opens the gate. */
-function pieceGate() {
-  let opened = 0;
-  const waiting = new Map<number, () => void>();
-  return {
-    before: (index: number) =>
-      index < opened ? Promise.resolve() : new Promise<void>((go) => waiting.set(index, go)),
-    open(count = Number.POSITIVE_INFINITY) {
-      opened = count;
-      for (const [index, go] of waiting)
-        if (index < opened) {
-          waiting.delete(index);
-          go();
-        }
-    },
-  };
-}
 
 /** The next event of a stream (its end is a failure here). */
 async function next(stream: EventStreamAnswer): Promise<ServerSentEvent> {

@@ -10,8 +10,6 @@ export interface ReadingAppInfo {
   blurb: string;
   /** Spec §9: the cost the forms use when GET /api/apps fails. */
   defaultCost: number;
-  /** Spec §2: the loading card's "may take up to" time. */
-  waitSeconds: number;
   /** Where a reading of this app is shown (spec §2's result routes). */
   resultPath: (readingId: string) => string;
 }
@@ -27,7 +25,6 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     formPath: '/natalbirthchart',
     blurb: 'The sky at the moment you were born: your sun, moon, rising sign and the houses.',
     defaultCost: 24,
-    waitSeconds: 90,
     resultPath: byId('/natalbirthchart_result'),
   },
   2: {
@@ -36,7 +33,6 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     formPath: '/tarot-celtic-cross',
     blurb: 'A ten-card spread for a big question, from its roots to where it may lead.',
     defaultCost: 12,
-    waitSeconds: 45,
     resultPath: byQuery('/tarot-celtic-cross-result'),
   },
   3: {
@@ -45,7 +41,6 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     formPath: '/tarot-traditional',
     blurb: 'Three cards for your past, present and future, read around your question.',
     defaultCost: 4,
-    waitSeconds: 45,
     resultPath: byQuery('/tarot-result'),
   },
   4: {
@@ -54,7 +49,6 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     formPath: '/compatibility',
     blurb: 'How two charts meet: where you flow together and where you grow.',
     defaultCost: 8,
-    waitSeconds: 45,
     resultPath: byId('/compatibility_result'),
   },
   5: {
@@ -63,7 +57,6 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     formPath: '/lifepathnumber',
     blurb: 'The numerology of your name and birth date, and the path they describe.',
     defaultCost: 5,
-    waitSeconds: 45,
     resultPath: byQuery('/lifepathnumber-result'),
   },
 };

@@ -1,12 +1,21 @@
 import { Stack, Text } from '@chakra-ui/react';
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { AspectLegend } from './AspectLegend';
 import { ChartWheel } from './ChartWheel';
 import { wheelModel, wheelSummary } from './chartModel';
 import { PositionsTable } from './PositionsTable';
 
-/** The wheel, its legend, the label of the point in focus, and the positions as a table. */
-export function NatalChartWheel({ chart, aspects }: { chart: unknown; aspects: unknown }) {
+/**
+ * The wheel, its legend, the label of the point in focus, and the positions as a table. Memoized:
+ * the page around it renders again at every piece of the text while the report is written.
+ */
+export const NatalChartWheel = memo(function NatalChartWheel({
+  chart,
+  aspects,
+}: {
+  chart: unknown;
+  aspects: unknown;
+}) {
   const model = useMemo(() => wheelModel(chart, aspects), [chart, aspects]);
   const [activeKey, setActiveKey] = useState<string | null>(null);
   if (!model) {
@@ -31,4 +40,4 @@ export function NatalChartWheel({ chart, aspects }: { chart: unknown; aspects: u
       <PositionsTable points={model.points} activeKey={activeKey} onActiveChange={setActiveKey} />
     </Stack>
   );
-}
+});

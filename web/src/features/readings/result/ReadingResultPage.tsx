@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { VoiceGuideProvider } from '../../voice/VoiceGuideProvider';
 import type { ReadingNotFoundProps } from './ReadingNotFound';
 import { ResultFallback } from './ResultFallback';
+import { ReadingProgressContext, WRITTEN } from './readingProgress';
 import type { ReadingSource } from './useReadingSource';
 import { ReportHighlightContext, useReportHighlight } from './useReportHighlight';
 
@@ -13,15 +14,16 @@ interface ReadingResultPageProps<View> {
   notFound: ReadingNotFoundProps;
   /** The reading's text, which the offline voice guide reads aloud and answers from. */
   voiceText: (view: View) => string;
-  /** The page once its reading is there. */
-  children: (found: { view: View; reading?: ReadingView }) => ReactNode;
+  /** The page once its reading is there (`writing`: its text is still coming). */
+  children: (found: { view: View; reading?: ReadingView; writing: boolean }) => ReactNode;
 }
 
 /**
- * The frame of every result page: loading, not found and error until the reading is there; then
- * the page, whose 'How to use' card (`HowToUseCard`) leads to its report (`ReadingReport`) and
- * its voice guide (`VoiceSessionCard`). A saved reading has a voice guide; a reading shown from
- * an old link's query has none.
+ * The frame of every result page: loading, not found, failed and error until the reading is
+ * there; then the page, whose 'How to use' card (`HowToUseCard`) leads to its report
+ * (`ReadingReport`) and its voice guide (`VoiceSessionCard`). A reading being written shows its
+ * facts at once and its text as it comes (`ReadingProgressContext`). A saved reading has a voice
+ * guide; one still being written, or shown from an old link's query, has none.
  */
 export function ReadingResultPage<View>({
   source,
@@ -34,22 +36,25 @@ export function ReadingResultPage<View>({
   if (source.status !== 'found') {
     return <ResultFallback source={source} loadingLabel={loadingLabel} notFound={notFound} />;
   }
-  const { reading } = source;
+  const { reading, live } = source;
+  const page = children({ ...source, writing: live?.writing ?? false });
   return (
     <ReportHighlightContext.Provider value={highlight}>
-      {reading ? (
-        <VoiceGuideProvider
-          key={reading.readingId}
-          readingId={reading.readingId}
-          appId={reading.appId}
-          firstName={reading.firstName}
-          readingText={voiceText(source.view)}
-        >
-          {children(source)}
-        </VoiceGuideProvider>
-      ) : (
-        children(source)
-      )}
+      <ReadingProgressContext.Provider value={live ?? WRITTEN}>
+        {reading ? (
+          <VoiceGuideProvider
+            key={reading.readingId}
+            readingId={reading.readingId}
+            appId={reading.appId}
+            firstName={reading.firstName}
+            readingText={voiceText(source.view)}
+          >
+            {page}
+          </VoiceGuideProvider>
+        ) : (
+          page
+        )}
+      </ReadingProgressContext.Provider>
     </ReportHighlightContext.Provider>
   );
 }
