@@ -1,6 +1,7 @@
 import { adminStatsBenchmark } from './adminStats.ts';
 import { financeBenchmark } from './finance.ts';
 import { meLoadBenchmark } from './meLoad.ts';
+import { readingStreamBenchmark } from './readingStream.ts';
 import { readingsBenchmark } from './readings.ts';
 import { rebuildBenchmark } from './rebuild.ts';
 import { spendBenchmark } from './spend.ts';
@@ -13,6 +14,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'me-load': meLoadBenchmark,
   'web-bundle': webBundleBenchmark,
   readings: readingsBenchmark,
+  'reading-stream': readingStreamBenchmark,
   'admin-stats': adminStatsBenchmark,
   finance: financeBenchmark,
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ReadingKind, readingCreatedSchema, readingViewSchema } from './readings.ts';
+import { type ReadingKind, readingViewSchema } from './readings.ts';
 
 /**
  * A reading whose text is streamed as it is written: `POST /api/readings/{kind}/start` answers
@@ -16,10 +16,16 @@ export const readingTextFields = {
   'life-path': 'text',
 } as const satisfies Record<ReadingKind, string>;
 
-/** `202` of `POST /api/readings/{kind}/start`: the 201's fields, its text still to come. */
-export const readingStartedSchema = readingCreatedSchema.extend({
+/**
+ * `202` of `POST /api/readings/{kind}/start`: the reading as `GET /api/readings/:id` will show
+ * it, with its facts and its text field still empty (the 201's `readingId`, `appId`,
+ * `remainingCredits` and `result` among them), and where its text arrives.
+ */
+export const readingStartedSchema = readingViewSchema.extend({
   /** The result's field the text goes in; it is `""` here. */
   textField: z.string(),
+  /** The balance right after the spend. */
+  remainingCredits: z.number().int(),
   /** Where the text arrives: `/api/readings/{readingId}/stream`. */
   stream: z.string(),
 });

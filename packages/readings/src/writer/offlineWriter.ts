@@ -1,7 +1,7 @@
 /**
  * The offline NarrativeWriter: composes each reading from the computed facts with no network
  * and no randomness (the same facts always give the same text). Used when no language model
- * is configured, in tests, and as the fallback when the model fails.
+ * is configured (the API never falls back to it when a model fails), and in tests.
  */
 
 import { compatibilityReport } from './offline/compatibilityText.ts';

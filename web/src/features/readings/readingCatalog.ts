@@ -12,6 +12,8 @@ export interface ReadingAppInfo {
   defaultCost: number;
   /** Where a reading of this app is shown (spec §2's result routes). */
   resultPath: (readingId: string) => string;
+  /** Loads the result page's code (its route loads it too): a form fetches it while it is filled in. */
+  loadResultPage: () => Promise<unknown>;
 }
 
 const byId = (path: string) => (readingId: string) => `${path}/${encodeURIComponent(readingId)}`;
@@ -26,6 +28,7 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     blurb: 'The sky at the moment you were born: your sun, moon, rising sign and the houses.',
     defaultCost: 24,
     resultPath: byId('/natalbirthchart_result'),
+    loadResultPage: () => import('./natalChart/NatalChartResultPage'),
   },
   2: {
     appId: 2,
@@ -34,6 +37,7 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     blurb: 'A ten-card spread for a big question, from its roots to where it may lead.',
     defaultCost: 12,
     resultPath: byQuery('/tarot-celtic-cross-result'),
+    loadResultPage: () => import('./celticCross/CelticCrossResultPage'),
   },
   3: {
     appId: 3,
@@ -42,6 +46,7 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     blurb: 'Three cards for your past, present and future, read around your question.',
     defaultCost: 4,
     resultPath: byQuery('/tarot-result'),
+    loadResultPage: () => import('./tarot/TarotResultPage'),
   },
   4: {
     appId: 4,
@@ -50,6 +55,7 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     blurb: 'How two charts meet: where you flow together and where you grow.',
     defaultCost: 8,
     resultPath: byId('/compatibility_result'),
+    loadResultPage: () => import('./compatibility/CompatibilityResultPage'),
   },
   5: {
     appId: 5,
@@ -58,6 +64,7 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     blurb: 'The numerology of your name and birth date, and the path they describe.',
     defaultCost: 5,
     resultPath: byQuery('/lifepathnumber-result'),
+    loadResultPage: () => import('./lifePath/LifePathResultPage'),
   },
 };
 

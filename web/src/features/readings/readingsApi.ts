@@ -44,9 +44,9 @@ const streamPath = (readingId: string) => `/api/readings/${encodeURIComponent(re
 export const readingsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /**
-     * Spends the app's credits and answers at once with the facts (chart, cards, numbers); the
-     * text follows on the reading's stream. One Idempotency-Key per submit: a retried request
-     * never charges twice.
+     * Spends the app's credits and answers at once with the reading's facts (chart, cards,
+     * numbers), which its stream's cache entry starts from; the text follows on the stream. One
+     * Idempotency-Key per submit: a retried request never charges twice.
      */
     startReading: build.mutation<ReadingStarted, ReadingRequest & { idempotencyKey: string }>({
       query: ({ kind, body, idempotencyKey }) => ({
@@ -58,7 +58,23 @@ export const readingsApi = api.injectEndpoints({
       invalidatesTags: [...CREDIT_TAGS],
       async onQueryStarted(_request, { dispatch, queryFulfilled }) {
         try {
-          showBalance(dispatch, (await queryFulfilled).data.remainingCredits);
+          const { data } = await queryFulfilled;
+          showBalance(dispatch, data.remainingCredits);
+          // The result page shows the facts at once; its stream brings the text.
+          const {
+            textField: _field,
+            remainingCredits: _balance,
+            stream: _stream,
+            ...reading
+          } = data;
+          dispatch(
+            readingsApi.util.upsertQueryData('readingStream', data.readingId, {
+              status: 'writing',
+              reading,
+              reconnecting: false,
+              failure: null,
+            }),
+          );
         } catch {
           // the form shows the error
         }

@@ -4,9 +4,8 @@ import {
   type ReadingStarted,
   readingKinds,
   readingMessages,
-  readingTextFields,
 } from '@astra/contracts';
-import { isDomainError, type Reading, streams } from '@astra/ledger';
+import { isDomainError, type Reading } from '@astra/ledger';
 import { ReadingInputError } from '@astra/readings';
 import type { Request } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
@@ -16,6 +15,7 @@ import { type CommandContext, type Ledger, latestPosition } from '../../ledger/l
 import { type Compensation, compensate, refundSpend } from './compensation.ts';
 import type { LiveDraft } from './drafts.ts';
 import { type Generation, prepareReading } from './kinds.ts';
+import { readingViewOf, recordedReading } from './recorded.ts';
 
 export const insufficientCredits = (required: number, balance: number) =>
   new HttpError(402, 'insufficient_credits', readingMessages.insufficientCredits, {
@@ -69,15 +69,6 @@ export const settleQuietly = async (
     req.log.warn({ err: error }, 'Waiting for the read models failed; answering all the same');
   }
 };
-
-/** The result a completed reading was recorded with (an earlier run of the same request). */
-async function recordedResult(ledger: Ledger, readingId: string) {
-  for await (const event of ledger.store.readStream(streams.reading(readingId))) {
-    if (event.type === 'ReadingGenerated')
-      return (event.data as { result: Record<string, unknown> }).result;
-  }
-  throw generationFailed();
-}
 
 /** A reading that has been paid for; the rest of its saga runs in this process. */
 export interface StartedReading {
@@ -149,35 +140,36 @@ export async function startReading(
     userId: user.id,
     spendId: commandIdOf(req, 'reading-spend'),
   };
-  const answer = (result: Record<string, unknown>, remainingCredits: number): ReadingStarted => ({
-    readingId: reading.readingId,
-    appId,
-    remainingCredits,
-    result,
-    textField: readingTextFields[kind],
-    stream: `/api/readings/${reading.readingId}/stream`,
-  });
+  /** The 202: the reading as recorded, with these facts, and where its text arrives. */
+  const answer = async (facts: Record<string, unknown> | null, remainingCredits: number) => {
+    const recorded = await recordedReading(ledger, reading.readingId);
+    if (!recorded) throw new Error(`The reading ${reading.readingId} was not recorded`);
+    const view = readingViewOf(recorded, facts ?? recorded.result ?? {});
+    return {
+      started: { ...view, remainingCredits, stream: `/api/readings/${reading.readingId}/stream` },
+      result: recorded.result,
+    };
+  };
   // The same Idempotency-Key again, after a crash cut its request off: carry on from there (the
   // spend is made once by its id; a delivered or failed reading is answered as it is, and its
   // stream tells the same).
   const earlier = (await ledger.readingOf(reading.readingId)).state;
   if (earlier.status === 'completed') {
-    const result = await recordedResult(ledger, reading.readingId);
+    const { started, result } = await answer(null, balance);
     return {
-      // The facts, as the first answer gave them; the stream tells the text and the end.
-      started: answer({ ...result, [readingTextFields[kind]]: '' }, balance),
+      started,
       position: null,
       finished: Promise.resolve({
         readingId: reading.readingId,
         appId,
         remainingCredits: balance,
-        result,
+        result: result ?? {},
       }),
     };
   }
   if (earlier.status === 'failed' || earlier.status === 'deleted') {
     return {
-      started: answer(generation.result(''), balance),
+      started: (await answer(generation.result(''), balance)).started,
       position: null,
       finished: settled(Promise.reject(generationFailed())),
     };
@@ -242,7 +234,8 @@ export async function startReading(
   const finished = settled(
     writeReading(deps, req, { ...reading, appId, remainingCredits }, generation, draft),
   );
-  return { started: answer(generation.result(''), remainingCredits), position, finished };
+  const { started } = await answer(generation.result(''), remainingCredits);
+  return { started, position, finished };
 }
 
 /** The text, written into the draft piece by piece; null when the writer failed. */

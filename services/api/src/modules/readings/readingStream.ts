@@ -1,19 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type ReadingDraft,
-  type ReadingEvent,
-  type ReadingKind,
   type ReadingStreamEventName,
   type ReadingStreamFailed,
   type ReadingTextChunk,
-  readingKinds,
   readingMessages,
-  readingTextFields,
 } from '@astra/contracts';
-import type { RecordedEvent } from '@astra/event-store';
-import { type Reading, readingDecider, streams } from '@astra/ledger';
 import type { Ledger } from '../../ledger/ledger.ts';
 import { DRAFT_POLL_MS, type Draft, type ReadingDrafts } from './drafts.ts';
+import { type Recorded, readingViewOf, recordedReading } from './recorded.ts';
 
 /**
  * A reading's text as a stream of events for its owner, from any API process: the reading with
@@ -33,75 +28,6 @@ export type { ReadingStreamEventName };
 const RECHECK_MS = 2_000;
 /** How long a failure's refund may take to be settled before the stream says what it knows. */
 const REFUND_WAIT_MS = 5_000;
-
-type Requested = Extract<ReadingEvent, { type: 'ReadingRequested' }>['data'];
-
-/** A reading as its stream records it: the decider's state, and what the events carry. */
-interface Recorded {
-  state: Reading;
-  requested: Requested;
-  requestedAt: string;
-  result: Record<string, unknown> | null;
-  /** Position of `ReadingGenerated`, for read-your-writes before `done`. */
-  completedAt: bigint | null;
-  /** `ReadingRefundSettled.refunded`; null while none was recorded. */
-  refunded: boolean | null;
-}
-
-async function recordedReading(ledger: Ledger, readingId: string): Promise<Recorded | null> {
-  let state = readingDecider.initialState();
-  let requested: RecordedEvent | undefined;
-  let generated: RecordedEvent | undefined;
-  let refunded: boolean | null = null;
-  for await (const event of ledger.store.readStream(streams.reading(readingId))) {
-    state = readingDecider.evolve(state, event as unknown as ReadingEvent);
-    if (event.type === 'ReadingRequested') requested = event;
-    if (event.type === 'ReadingGenerated') generated = event;
-    if (event.type === 'ReadingRefundSettled')
-      refunded = (event.data as { refunded: boolean }).refunded;
-  }
-  if (!requested) return null;
-  const occurredAt = requested.metadata.occurredAt;
-  return {
-    state,
-    requested: requested.data as Requested,
-    requestedAt: typeof occurredAt === 'string' ? occurredAt : requested.recordedAt.toISOString(),
-    result: generated ? (generated.data as { result: Record<string, unknown> }).result : null,
-    completedAt: generated?.position ?? null,
-    refunded,
-  };
-}
-
-const kindOf = (appId: number) =>
-  (Object.keys(readingKinds) as ReadingKind[]).find((kind) => readingKinds[kind].appId === appId);
-
-/**
- * The reading as the `reading` event shows it (`GET /api/readings/:id`'s fields): its facts,
- * the text field empty (the `text` events carry the text).
- */
-function draftView(
-  recorded: Recorded,
-  result: Record<string, unknown>,
-  status: ReadingDraft['status'],
-): ReadingDraft {
-  const { requested } = recorded;
-  const kind = kindOf(requested.appId);
-  const textField = kind ? readingTextFields[kind] : 'text';
-  return {
-    readingId: requested.readingId,
-    appId: requested.appId,
-    appName: requested.appName,
-    firstName: requested.firstName,
-    question: requested.question,
-    input: requested.input,
-    result: { ...result, [textField]: '' },
-    creditsCharged: requested.creditsCharged,
-    createdAt: recorded.requestedAt,
-    voiceUsed: recorded.state.voice.countedSessions > 0,
-    textField,
-    status,
-  };
-}
 
 const pause = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }).catch(() => {});
 
@@ -147,7 +73,10 @@ export async function* readingEvents(
   while (!signal.aborted) {
     const { state } = recorded;
     if (state.status === 'completed' && recorded.result) {
-      const view = draftView(recorded, recorded.result, 'completed');
+      const view: ReadingDraft = {
+        ...readingViewOf(recorded, recorded.result),
+        status: 'completed',
+      };
       if (run === null) yield { event: 'reading', data: view };
       yield* text(textOf(recorded.result, view.textField));
       await beforeDone(recorded.completedAt);
@@ -178,7 +107,10 @@ export async function* readingEvents(
         // A first look, or a new writing of the reading (a re-run starts its text anew).
         if (run !== null) sent = 0;
         run = draft.run;
-        yield { event: 'reading', data: draftView(recorded, draft.result, 'writing') };
+        yield {
+          event: 'reading',
+          data: { ...readingViewOf(recorded, draft.result), status: 'writing' },
+        };
       }
       yield* text(draft.text);
       await drafts.changed(readingId, sent, signal);

@@ -43,10 +43,11 @@ export function readingRoutes(deps: AppDeps) {
       const reading = await startReading(deps, req, kind, req.body);
       res.status(201).json(await reading.finished);
     });
-    // For the web app: the facts at once; the text follows on the reading's event stream.
+    // For the web app: the facts at once; the text follows on the reading's event stream. The
+    // answer does not wait for the read models: the session's next reads (its balance) do.
     router.post(`/readings/${kind}/start`, requireUser, async (req, res) => {
       const reading = await startReading(deps, req, kind, req.body);
-      await settleQuietly(consistency, req, reading.position);
+      await consistency.remember(req, reading.position);
       res.status(202).json(reading.started);
     });
   }

@@ -1,5 +1,5 @@
 import { Stack, Text } from '@chakra-ui/react';
-import { memo, useMemo, useState } from 'react';
+import { memo, useDeferredValue, useMemo, useState } from 'react';
 import { AspectLegend } from './AspectLegend';
 import { ChartWheel } from './ChartWheel';
 import { wheelModel, wheelSummary } from './chartModel';
@@ -18,6 +18,8 @@ export const NatalChartWheel = memo(function NatalChartWheel({
 }) {
   const model = useMemo(() => wheelModel(chart, aspects), [chart, aspects]);
   const [activeKey, setActiveKey] = useState<string | null>(null);
+  // The wheel on screen first; the table of positions (many rows) in the render right after.
+  const withTable = useDeferredValue(true, false);
   if (!model) {
     return <Text color="fg.muted">The chart drawing is not available for this reading.</Text>;
   }
@@ -37,7 +39,9 @@ export const NatalChartWheel = memo(function NatalChartWheel({
           : 'Hover over a symbol, or move through the table, to see its position.'}
       </Text>
       <AspectLegend />
-      <PositionsTable points={model.points} activeKey={activeKey} onActiveChange={setActiveKey} />
+      {withTable && (
+        <PositionsTable points={model.points} activeKey={activeKey} onActiveChange={setActiveKey} />
+      )}
     </Stack>
   );
 });

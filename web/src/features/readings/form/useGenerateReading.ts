@@ -1,5 +1,5 @@
 import { readingMessages } from '@astra/contracts';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { describeApiError } from '../../../app/apiErrors';
 import { notifyError } from '../../../ui/toaster';
@@ -43,6 +43,11 @@ export function useGenerateReading(appId: number) {
   const cost = useReadingCost(appId);
   const [startReading, { isLoading: generating }] = useStartReadingMutation();
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  // The result page opens the moment the reading starts: its code is fetched while the form is
+  // filled in.
+  useEffect(() => {
+    void READING_APPS[appId]?.loadResultPage().catch(() => {});
+  }, [appId]);
 
   const failed = (message: string) => {
     if (appId === APP_IDS.natalChart) notifyError('Generation failed', message);
@@ -66,7 +71,10 @@ export function useGenerateReading(appId: number) {
         ...request,
         idempotencyKey: newIdempotencyKey(),
       }).unwrap();
-      navigate(READING_APPS[appId]!.resultPath(started.readingId), { state: WRITING_STATE });
+      navigate(READING_APPS[appId]!.resultPath(started.readingId), {
+        state: WRITING_STATE,
+        flushSync: true,
+      });
     } catch (failure) {
       const info = describeApiError(failure);
       if (info.status === 402 || info.code === 'insufficient_credits') {

@@ -1,5 +1,5 @@
 import type { ReadingView } from '@astra/contracts';
-import type { ReactNode } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { VoiceGuideProvider } from '../../voice/VoiceGuideProvider';
 import type { ReadingNotFoundProps } from './ReadingNotFound';
 import { ResultFallback } from './ResultFallback';
@@ -33,14 +33,22 @@ export function ReadingResultPage<View>({
   children,
 }: ReadingResultPageProps<View>) {
   const highlight = useReportHighlight();
+  const live = source.status === 'found' ? source.live : undefined;
+  const writing = live?.writing ?? false;
+  const reconnecting = live?.reconnecting ?? false;
+  // One value while the text grows: its readers render again only when writing starts or ends.
+  const progress = useMemo(
+    () => (writing || reconnecting ? { writing, reconnecting } : WRITTEN),
+    [writing, reconnecting],
+  );
   if (source.status !== 'found') {
     return <ResultFallback source={source} loadingLabel={loadingLabel} notFound={notFound} />;
   }
-  const { reading, live } = source;
-  const page = children({ ...source, writing: live?.writing ?? false });
+  const { reading } = source;
+  const page = children({ ...source, writing });
   return (
     <ReportHighlightContext.Provider value={highlight}>
-      <ReadingProgressContext.Provider value={live ?? WRITTEN}>
+      <ReadingProgressContext.Provider value={progress}>
         {reading ? (
           <VoiceGuideProvider
             key={reading.readingId}
