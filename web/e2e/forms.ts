@@ -36,3 +36,12 @@ export async function fillBirthData(scope: Locator | Page, person: BirthDataEntr
   await scope.getByLabel('City', { exact: true }).press('Escape');
   await scope.getByLabel('Country', { exact: true }).fill(person.country);
 }
+
+/** Fills the Life Path Number form (names and birth date) with `person`'s. */
+export async function fillLifePath(page: Page, person: BirthDataEntry) {
+  await page.getByLabel('First name').fill(person.first);
+  await page.getByLabel('Last name').fill(person.last);
+  await page.getByLabel('Day').selectOption(person.day);
+  await page.getByLabel('Month').selectOption(person.month);
+  await page.getByLabel('Year').selectOption(person.year);
+}

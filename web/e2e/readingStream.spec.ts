@@ -6,7 +6,7 @@
  */
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { pieceGate, piecesOf, type Script } from '../../services/api/test/openAiDouble.ts';
-import { ADA, fillBirthData } from './forms.ts';
+import { ADA, fillBirthData, fillLifePath } from './forms.ts';
 import { E2E } from './ports.ts';
 import { memberWithCredits, startStreamingApp } from './streamingApp.ts';
 import { screenshot, uniqueEmail } from './support.ts';
@@ -136,11 +136,7 @@ test.describe('a reading streamed as it is written', () => {
     script = { text: TAROT_TEXT, before: gate.before, breakAfter: brokenAt };
     const page = await memberPage(browser, playwright, 10);
     await page.goto('/lifepathnumber');
-    await page.getByLabel('First name').fill('Ada');
-    await page.getByLabel('Last name').fill('Lovelace');
-    await page.getByLabel('Day').selectOption('10');
-    await page.getByLabel('Month').selectOption('12');
-    await page.getByLabel('Year').selectOption('1990');
+    await fillLifePath(page, ADA);
     await page.getByRole('button', { name: 'Calculate My Numbers' }).click();
 
     await expect(page.getByRole('heading', { name: 'Your Life Path Reading' })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { fillBirthData } from './forms.ts';
+import { ADA, fillBirthData, fillLifePath } from './forms.ts';
 import { E2E } from './ports.ts';
 import { screenshot, uniqueEmail } from './support.ts';
 
@@ -89,11 +89,7 @@ test.describe('readings', () => {
 
   test('life path: the three numbers', async () => {
     await page.goto('/lifepathnumber');
-    await page.getByLabel('First name').fill('Ada');
-    await page.getByLabel('Last name').fill('Lovelace');
-    await page.getByLabel('Day').selectOption('10');
-    await page.getByLabel('Month').selectOption('12');
-    await page.getByLabel('Year').selectOption('1990');
+    await fillLifePath(page, ADA);
     await page.getByRole('button', { name: 'Calculate My Numbers' }).click();
     await expect(page.getByRole('heading', { name: 'Your Life Path Reading' })).toBeVisible({
       timeout: 45_000,
@@ -108,16 +104,7 @@ test.describe('readings', () => {
 
   test('compatibility: a score out of 44 and both people', async () => {
     await page.goto('/compatibility');
-    await fillBirthData(page.getByRole('group', { name: 'Person 1' }), {
-      first: 'Ada',
-      last: 'Lovelace',
-      day: '10',
-      month: '12',
-      year: '1990',
-      time: '13:00',
-      city: 'London',
-      country: 'United Kingdom',
-    });
+    await fillBirthData(page.getByRole('group', { name: 'Person 1' }), ADA);
     await fillBirthData(page.getByRole('group', { name: 'Person 2' }), {
       first: 'Charles',
       last: 'Babbage',
@@ -143,16 +130,7 @@ test.describe('readings', () => {
 
   test('natal chart: the wheel and the full report', async () => {
     await page.goto('/natalbirthchart');
-    await fillBirthData(page, {
-      first: 'Ada',
-      last: 'Lovelace',
-      day: '10',
-      month: '12',
-      year: '1990',
-      time: '13:00',
-      city: 'London',
-      country: 'United Kingdom',
-    });
+    await fillBirthData(page, ADA);
     await page.getByRole('button', { name: 'Generate My Natal Chart' }).click();
     await expect(page.getByRole('heading', { name: 'Natal Birth Chart' })).toBeVisible({
       timeout: 90_000,

@@ -6,6 +6,7 @@ import { streams } from '@astra/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverInterruptedReadings } from '../src/modules/readings/recovery.ts';
 import { DOUBLE_TEXT, fakeOpenAi, pieceGate, piecesOf, type Script } from './openAiDouble.ts';
+import { forms } from './readingForms.ts';
 import {
   Client,
   type EventStreamAnswer,
@@ -21,15 +22,8 @@ import {
  * pace the test sets.
  */
 
-const natal = {
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  birthDate: '1990-12-10',
-  birthTime: '13:00',
-  city: 'London',
-  country: 'GB',
-};
-const tarot = { firstName: 'Ada', question: 'Should I start the engine project this year?' };
+const natal = forms['natal-chart'];
+const tarot = forms['tarot-traditional'];
 const TEXT =
   '## Your Chart at a Glance\n\n**Sun in Sagittarius** Your Sun looks far ahead, and your Moon asks for a home to come back to.\n\n## Bringing It Together\n\nUse the chart as a map rather than a verdict.';
 const PIECES = piecesOf(TEXT);
@@ -325,11 +319,7 @@ describe('readings streamed as they are written', () => {
   it("answers 404 for an unknown or someone else's reading, 400 for a bad from, 401 without a session", async () => {
     script = { text: TEXT };
     const { member } = await memberWith(server, 10);
-    const started = await member.post('/api/readings/life-path/start', {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      birthDate: '1990-12-10',
-    });
+    const started = await member.post('/api/readings/life-path/start', forms['life-path']);
     expect(started.status).toBe(202);
     expect(started.body.result).toMatchObject({ lifePathNumber: 5, text: '' });
     const { member: stranger } = await memberWith(server, 10);
