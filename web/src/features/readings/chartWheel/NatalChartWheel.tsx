@@ -18,8 +18,9 @@ export const NatalChartWheel = memo(function NatalChartWheel({
 }) {
   const model = useMemo(() => wheelModel(chart, aspects), [chart, aspects]);
   const [activeKey, setActiveKey] = useState<string | null>(null);
-  // The wheel on screen first; the table of positions (many rows) in the render right after.
-  const withTable = useDeferredValue(true, false);
+  // The wheel on screen first; its legend and the table of positions (many rows) in the render
+  // right after.
+  const withDetails = useDeferredValue(true, false);
   if (!model) {
     return <Text color="fg.muted">The chart drawing is not available for this reading.</Text>;
   }
@@ -38,9 +39,15 @@ export const NatalChartWheel = memo(function NatalChartWheel({
           ? active.label
           : 'Hover over a symbol, or move through the table, to see its position.'}
       </Text>
-      <AspectLegend />
-      {withTable && (
-        <PositionsTable points={model.points} activeKey={activeKey} onActiveChange={setActiveKey} />
+      {withDetails && (
+        <>
+          <AspectLegend />
+          <PositionsTable
+            points={model.points}
+            activeKey={activeKey}
+            onActiveChange={setActiveKey}
+          />
+        </>
       )}
     </Stack>
   );

@@ -43,6 +43,9 @@ export function useGenerateReading(appId: number) {
   const cost = useReadingCost(appId);
   const [startReading, { isLoading: generating }] = useStartReadingMutation();
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  // No new state when there was nothing to clear: the form is not rendered again for it.
+  const clearFieldErrors = () =>
+    setFieldErrors((errors) => (Object.keys(errors).length ? {} : errors));
   // The result page opens the moment the reading starts: its code is fetched while the form is
   // filled in.
   useEffect(() => {
@@ -65,7 +68,7 @@ export function useGenerateReading(appId: number) {
       navigate(pricingPathReturningTo(pathname));
       return;
     }
-    setFieldErrors({});
+    clearFieldErrors();
     try {
       const started = await startReading({
         ...request,
@@ -97,6 +100,6 @@ export function useGenerateReading(appId: number) {
     generating,
     cost,
     fieldErrors,
-    clearFieldErrors: () => setFieldErrors((errors) => (Object.keys(errors).length ? {} : errors)),
+    clearFieldErrors,
   };
 }
