@@ -74,6 +74,7 @@ export function useGenerateReading(appId: number) {
         ...request,
         idempotencyKey: newIdempotencyKey(),
       }).unwrap();
+      // Rendered at once rather than as a transition, so the wheel is painted before the rest.
       navigate(READING_APPS[appId]!.resultPath(started.readingId), {
         state: WRITING_STATE,
         flushSync: true,
