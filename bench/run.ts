@@ -2,6 +2,7 @@ import { adminStatsBenchmark } from './adminStats.ts';
 import { contendedBenchmark } from './contended.ts';
 import { financeBenchmark } from './finance.ts';
 import { meLoadBenchmark } from './meLoad.ts';
+import { readingStreamBenchmark } from './readingStream.ts';
 import { readingsBenchmark } from './readings.ts';
 import { rebuildBenchmark } from './rebuild.ts';
 import { spendBenchmark } from './spend.ts';
@@ -15,6 +16,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'me-load': meLoadBenchmark,
   'web-bundle': webBundleBenchmark,
   readings: readingsBenchmark,
+  'reading-stream': readingStreamBenchmark,
   'admin-stats': adminStatsBenchmark,
   finance: financeBenchmark,
 };

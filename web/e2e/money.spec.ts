@@ -268,7 +268,7 @@ test("the server's 402 shows the spec's message and leads to the plans with the 
 }) => {
   const page = await newMember(browser, 'raced');
   // Another tab spent the credits meanwhile: the server refuses what the page thought affordable.
-  await page.route('**/api/readings/tarot-traditional', (route) =>
+  await page.route('**/api/readings/tarot-traditional/start', (route) =>
     route.fulfill({
       status: 402,
       json: { error: 'insufficient_credits', message: 'Insufficient credits' },

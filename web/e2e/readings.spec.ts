@@ -1,32 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
+import { ADA, fillBirthData, fillLifePath } from './forms.ts';
 import { screenshot, topUpCredits, uniqueEmail } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
-
-/** Fills a person's birth data inside `scope` (the page, or a 'Person 1' / 'Person 2' fieldset). */
-async function fillBirthData(
-  scope: ReturnType<Page['locator']> | Page,
-  person: {
-    first: string;
-    last: string;
-    day: string;
-    month: string;
-    year: string;
-    time: string;
-    city: string;
-    country: string;
-  },
-) {
-  await scope.getByLabel('First name').fill(person.first);
-  await scope.getByLabel('Last name').fill(person.last);
-  await scope.getByLabel('Day').selectOption(person.day);
-  await scope.getByLabel('Month').selectOption(person.month);
-  await scope.getByLabel('Year').selectOption(person.year);
-  await scope.getByLabel('Birth time').fill(person.time);
-  await scope.getByLabel('City', { exact: true }).fill(person.city);
-  await scope.getByLabel('City', { exact: true }).press('Escape');
-  await scope.getByLabel('Country', { exact: true }).fill(person.country);
-}
 
 test.describe('readings', () => {
   let page: Page;
@@ -100,11 +76,7 @@ test.describe('readings', () => {
 
   test('life path: the three numbers', async () => {
     await page.goto('/lifepathnumber');
-    await page.getByLabel('First name').fill('Ada');
-    await page.getByLabel('Last name').fill('Lovelace');
-    await page.getByLabel('Day').selectOption('10');
-    await page.getByLabel('Month').selectOption('12');
-    await page.getByLabel('Year').selectOption('1990');
+    await fillLifePath(page, ADA);
     await page.getByRole('button', { name: 'Calculate My Numbers' }).click();
     await expect(page.getByRole('heading', { name: 'Your Life Path Reading' })).toBeVisible({
       timeout: 45_000,
@@ -119,16 +91,7 @@ test.describe('readings', () => {
 
   test('compatibility: a score out of 44 and both people', async () => {
     await page.goto('/compatibility');
-    await fillBirthData(page.getByRole('group', { name: 'Person 1' }), {
-      first: 'Ada',
-      last: 'Lovelace',
-      day: '10',
-      month: '12',
-      year: '1990',
-      time: '13:00',
-      city: 'London',
-      country: 'United Kingdom',
-    });
+    await fillBirthData(page.getByRole('group', { name: 'Person 1' }), ADA);
     await fillBirthData(page.getByRole('group', { name: 'Person 2' }), {
       first: 'Charles',
       last: 'Babbage',
@@ -154,16 +117,7 @@ test.describe('readings', () => {
 
   test('natal chart: the wheel and the full report', async () => {
     await page.goto('/natalbirthchart');
-    await fillBirthData(page, {
-      first: 'Ada',
-      last: 'Lovelace',
-      day: '10',
-      month: '12',
-      year: '1990',
-      time: '13:00',
-      city: 'London',
-      country: 'United Kingdom',
-    });
+    await fillBirthData(page, ADA);
     await page.getByRole('button', { name: 'Generate My Natal Chart' }).click();
     await expect(page.getByRole('heading', { name: 'Natal Birth Chart' })).toBeVisible({
       timeout: 90_000,

@@ -6,6 +6,7 @@ export * from './api/finance.ts';
 export * from './api/me.ts';
 export * from './api/payments.ts';
 export * from './api/profile.ts';
+export * from './api/readingStream.ts';
 export * from './api/readings.ts';
 export * from './api/responses.ts';
 export * from './api/routes.ts';

@@ -170,6 +170,17 @@ function operationOf(route: ApiRoute, outputs: Components, inputs: Components) {
             },
           }
         : {}),
+      // Server-sent events (OpenAPI 3.1 has no words for them): each event's `data` by its name.
+      ...(answer.events
+        ? {
+            'x-sse-events': Object.fromEntries(
+              Object.entries(answer.events).map(([event, schema]) => [
+                event,
+                outputs.ref(schema, `${name}${pascal(event)}Event`),
+              ]),
+            ),
+          }
+        : {}),
     };
   }
   const byStatus = new Map<number, RouteError[]>();

@@ -17,5 +17,11 @@ export * from './tarot/spreads.ts';
 export * from './time/localTime.ts';
 export { questionTheme } from './writer/offline/tarotText.ts';
 export { offlineText, offlineWriter } from './writer/offlineWriter.ts';
-export type { NarrativeWriter } from './writer/port.ts';
+export {
+  type NarrativeWriter,
+  streamingWriter,
+  type WriteOptions,
+  type WriterTexts,
+  writerTexts,
+} from './writer/port.ts';
 export { type Prompt, promptFor } from './writer/prompts.ts';

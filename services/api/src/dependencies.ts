@@ -10,6 +10,7 @@ import type { Ledger } from './ledger/ledger.ts';
 import type { PaymentGateway } from './modules/payments/gateway.ts';
 import type { LocalCheckout } from './modules/payments/localGateway.ts';
 import type { PricingSettings } from './modules/payments/pricing.ts';
+import type { ReadingDrafts } from './modules/readings/drafts.ts';
 import type { VoiceService } from './modules/voice/voiceService.ts';
 import type { Logger } from './observability/logger.ts';
 import type { Metrics } from './observability/metrics.ts';
@@ -31,6 +32,8 @@ export interface AppDeps {
   consistency: Consistency;
   /** Writes the text of readings (OpenAI with a key, else offline). */
   writer: NarrativeWriter;
+  /** The texts of readings being written, where every process's readers find them. */
+  drafts: ReadingDrafts;
   /** The voice guide's service: ElevenLabs Agents with a key, else the offline guide. */
   voice: VoiceService;
   /** Stripe (its SDK also checks webhook signatures) or the local checkout of development. */

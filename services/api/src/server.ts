@@ -24,6 +24,7 @@ import { localGateway } from './modules/payments/localGateway.ts';
 import { pricingSettingsOf } from './modules/payments/pricing.ts';
 import { grantDueMonths } from './modules/payments/renewals.ts';
 import { stripeGateway } from './modules/payments/stripeGateway.ts';
+import { ReadingDrafts } from './modules/readings/drafts.ts';
 import { openAiWriter } from './modules/readings/openAiWriter.ts';
 import { recoverInterruptedReadings } from './modules/readings/recovery.ts';
 import { recoverVoiceSessions, voiceStartCutOffMs } from './modules/voice/recovery.ts';
@@ -40,9 +41,10 @@ export interface RunningServer {
   metricsUrl: string | undefined;
   deps: AppDeps;
   /**
-   * Stops gracefully: no new connections, requests in flight finish (at most
-   * SHUTDOWN_TIMEOUT_MS, then their connections are cut), the in-process projector commits its
-   * current batch and stops, then the database closes.
+   * Stops gracefully: no new connections, reading streams end (their clients reconnect),
+   * requests in flight and readings being written finish (at most SHUTDOWN_TIMEOUT_MS, then
+   * connections are cut and the writings stopped: those readings fail and are refunded), the
+   * in-process projector commits its current batch and stops, then the database closes.
    */
   close(): Promise<void>;
 }
@@ -196,6 +198,7 @@ export async function startServer(
         : offlineWriter,
       metrics,
     ),
+    drafts: new ReadingDrafts(appDb, logger),
     voice: config.ELEVENLABS_API_KEY
       ? elevenLabsVoice({
           apiKey: config.ELEVENLABS_API_KEY,
@@ -227,6 +230,7 @@ export async function startServer(
   const purge = setInterval(() => {
     void sessions.purgeExpired().catch(() => {});
     void purgeIdempotencyKeys(appDb).catch(() => {});
+    void deps.drafts.purgeStale().catch(() => {});
   }, 3_600_000);
   purge.unref();
   // Without Stripe there are no invoices: the app grants due months itself.
@@ -286,7 +290,11 @@ export async function startServer(
       clearTimeout(firstRecovery);
       clearInterval(renewals);
       clearTimeout(firstRenewal);
-      await drain(server, config.SHUTDOWN_TIMEOUT_MS, logger);
+      // Requests in flight and the readings being written get the same time to finish.
+      await Promise.all([
+        drain(server, config.SHUTDOWN_TIMEOUT_MS, logger),
+        deps.drafts.stop(config.SHUTDOWN_TIMEOUT_MS),
+      ]);
       if (metricsServer) await drain(metricsServer.server, 0, logger);
       // The projector finishes (commits) the batch it is applying, then stops.
       stopHorizonWatch();

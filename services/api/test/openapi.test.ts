@@ -130,6 +130,13 @@ describe('the OpenAPI document', () => {
     expect((await client.get(`/api/readings/${readingId}`)).status).toBe(200);
     expect((await client.get('/api/library?search=life')).body.total).toBe(1);
     expect((await client.delete(`/api/readings/${readingId}`)).status).toBe(200);
+    // The same reading streamed: the facts at once, the text on the reading's event stream.
+    const started = await client.post('/api/readings/life-path/start', lifePath);
+    expect(started.status).toBe(202);
+    const stream = await client.events(started.body.stream);
+    const names: string[] = [];
+    for await (const event of stream.events) names.push(event.event);
+    expect([names[0], names.at(-1)]).toEqual(['reading', 'done']);
     expect((await client.post('/api/feedback', { message: 'Lovely' })).status).toBe(201);
 
     // A pack on the local checkout, then a subscription.
@@ -281,8 +288,11 @@ describe('the OpenAPI document', () => {
       'life-path',
     ]) {
       expect((await user.post(`/api/readings/${kind}`, {})).status).toBe(400);
+      expect((await user.post(`/api/readings/${kind}/start`, {})).status).toBe(400);
     }
     expect((await user.get(`/api/readings/${randomUUID()}`)).status).toBe(404);
+    expect((await user.events(`/api/readings/${randomUUID()}/stream`)).status).toBe(404);
+    expect((await user.events(`/api/readings/${randomUUID()}/stream?from=x`)).status).toBe(400);
     expect((await user.delete(`/api/readings/${randomUUID()}`)).status).toBe(404);
     await admin.post(`/api/admin/users/${me.id}/credits`, { amount: 100, reason: 'Readings' });
     writer = 'fail';
@@ -297,9 +307,8 @@ describe('the OpenAPI document', () => {
     const poor = await signedIn('poor');
     await admin.post(`/api/admin/users/${poor.me.id}/credits`, { amount: -10, reason: 'Spent' });
     for (const [kind, input] of validInputs) {
-      expect((await poor.client.post(`/api/readings/${kind}`, input)).body.error).toBe(
-        'insufficient_credits',
-      );
+      for (const path of [`/api/readings/${kind}`, `/api/readings/${kind}/start`])
+        expect((await poor.client.post(path, input)).body.error).toBe('insufficient_credits');
     }
     const blocked = await signedIn('blocked');
     await server.deps.ledger.user(blocked.me.id, { type: 'BlockUser' }, systemContext());
@@ -311,9 +320,8 @@ describe('the OpenAPI document', () => {
       'compatibility',
       'life-path',
     ]) {
-      expect((await blocked.client.post(`/api/readings/${kind}`, {})).body.error).toBe(
-        'account_blocked',
-      );
+      for (const path of [`/api/readings/${kind}`, `/api/readings/${kind}/start`])
+        expect((await blocked.client.post(path, {})).body.error).toBe('account_blocked');
     }
     expect(
       (await blocked.client.post('/api/checkout', { tierId: 1, isSubscription: false })).body.error,

@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
 import { streams } from '@astra/ledger';
 import { allProjections, PolledProgress } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { abandonReading } from '../src/modules/readings/generation.ts';
 import { recoverInterruptedReadings } from '../src/modules/readings/recovery.ts';
+import { fakeOpenAi } from './openAiDouble.ts';
+import { forms } from './readingForms.ts';
 import {
   type Client,
   caughtUp,
@@ -12,41 +13,6 @@ import {
   startTestServer,
   type TestServer,
 } from './support.ts';
-
-const forms = {
-  'natal-chart': {
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    birthDate: '1990-12-10',
-    birthTime: '13:00',
-    city: 'London',
-    country: 'United Kingdom',
-  },
-  'tarot-traditional': {
-    firstName: 'Ada',
-    question: 'Should I start the engine project this year?',
-  },
-  'tarot-celtic-cross': { firstName: 'Ada', question: 'What do I need to know about my work?' },
-  compatibility: {
-    person1: {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      birthDate: '1990-12-10',
-      birthTime: '13:00',
-      city: 'London',
-      country: 'GB',
-    },
-    person2: {
-      firstName: 'Charles',
-      lastName: 'Babbage',
-      birthDate: '1991-12-26',
-      birthTime: '09:15',
-      city: 'Paris',
-      country: 'France',
-    },
-  },
-  'life-path': { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1990-12-10' },
-} as const;
 
 const balanceOf = async (client: Client) =>
   (await client.get('/api/me')).body.remainingCredits as number;
@@ -468,55 +434,6 @@ describe('readings over HTTP (offline writer)', () => {
     });
   });
 });
-
-/** A loopback server speaking OpenAI's chat completions API: it writes, or fails with 500. */
-function fakeOpenAi(mode: () => 'write' | 'fail') {
-  const seen: { model: string; messages: { role: string; content: string }[] }[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      if (req.url !== '/v1/chat/completions') return res.writeHead(404).end();
-      const request = JSON.parse(body);
-      seen.push(request);
-      if (mode() === 'fail') {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        return res.end(
-          JSON.stringify({ error: { message: 'The server had an error', type: 'server_error' } }),
-        );
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          id: 'chatcmpl-test',
-          object: 'chat.completion',
-          created: Math.floor(Date.now() / 1000),
-          model: request.model,
-          choices: [
-            {
-              index: 0,
-              finish_reason: 'stop',
-              message: {
-                role: 'assistant',
-                content: '## Your Reading\n\n**The cards speak.** A reading written by the model.',
-              },
-            },
-          ],
-          usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-        }),
-      );
-    });
-  });
-  return new Promise<{ url: string; seen: typeof seen; close(): void }>((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      resolve({ url: `http://127.0.0.1:${port}/v1`, seen, close: () => server.close() });
-    }),
-  );
-}
 
 describe('readings written by OpenAI (a loopback server speaking its API)', () => {
   let mode: 'write' | 'fail' = 'write';

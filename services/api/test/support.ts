@@ -147,6 +147,22 @@ export function contractProblems(method: string, path: string, answer: Answer): 
   });
 }
 
+/** One server-sent event as a client received it. */
+export interface ServerSentEvent {
+  event: string;
+  id: string | undefined;
+  data: any;
+}
+
+/** An event stream's answer: its events as they come (none when it was not 200). */
+export interface EventStreamAnswer extends Answer {
+  events: AsyncGenerator<ServerSentEvent>;
+  /** Leaves the stream, as a browser closing its EventSource. */
+  close(): void;
+}
+
+async function* emptyEvents(): AsyncGenerator<ServerSentEvent> {}
+
 /** A browser-like client: keeps its session cookie, speaks JSON (or sends raw bytes). */
 export class Client {
   /** The `astra.sid=…` pair it sends. */
@@ -228,6 +244,80 @@ export class Client {
     if (!this.validateResponses || !path.startsWith('/api/')) return;
     const problems = contractProblems(method.toUpperCase(), path, answer);
     if (problems.length) throw new Error(`The answer breaks the contract:\n${problems.join('\n')}`);
+  }
+
+  /**
+   * Opens an event stream as an EventSource does (`Accept: text/event-stream`, `Last-Event-ID`
+   * when given). Not 200: the answer, checked as any other. 200: its events as they arrive,
+   * each event's data checked against the route table's schema for its name.
+   */
+  async events(path: string, headers: Record<string, string> = {}): Promise<EventStreamAnswer> {
+    const stop = new AbortController();
+    const response = await fetch(`${this.base}${path}`, {
+      headers: {
+        accept: 'text/event-stream',
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...headers,
+      },
+      signal: stop.signal,
+    });
+    if (response.status !== 200 || !response.body) {
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {}
+      const answer = { status: response.status, body, headers: response.headers };
+      this.record('GET', path, answer);
+      return { ...answer, events: emptyEvents(), close: () => {} };
+    }
+    this.record('GET', path, { status: 200, body: null, headers: response.headers });
+    const schemas = findRoute('GET', path)?.responses[200]?.events ?? {};
+    const check = this.validateResponses;
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    async function* events(): AsyncGenerator<ServerSentEvent> {
+      let buffer = '';
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          buffer += value;
+          let end = buffer.indexOf('\n\n');
+          while (end >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            end = buffer.indexOf('\n\n');
+            const fields = new Map<string, string>();
+            for (const line of block.split('\n')) {
+              if (line.startsWith(':')) continue;
+              const colon = line.indexOf(':');
+              if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 1).trimStart());
+            }
+            const name = fields.get('event');
+            if (!name || !fields.has('data')) continue;
+            const data = JSON.parse(fields.get('data')!);
+            const schema = schemas[name];
+            if (check && !schema)
+              throw new Error(`The stream ${path} sent an undocumented event ${name}`);
+            const parsed = schema?.safeParse(data);
+            if (check && parsed && !parsed.success)
+              throw new Error(
+                `The stream's ${name} event breaks its schema: ${JSON.stringify(parsed.error.issues)}`,
+              );
+            yield { event: name, id: fields.get('id'), data };
+          }
+        }
+      } finally {
+        stop.abort();
+      }
+    }
+    return {
+      status: 200,
+      body: null,
+      headers: response.headers,
+      events: events(),
+      close: () => stop.abort(),
+    };
   }
 
   get<T = any>(path: string, headers?: Record<string, string>) {

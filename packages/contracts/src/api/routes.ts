@@ -46,6 +46,11 @@ import {
 } from './payments.ts';
 import { feedbackRequestSchema, profileUpdateSchema } from './profile.ts';
 import {
+  readingStartedSchema,
+  readingStreamEvents,
+  readingStreamQuerySchema,
+} from './readingStream.ts';
+import {
   libraryPageSchema,
   libraryQuerySchema,
   placesQuerySchema,
@@ -113,8 +118,10 @@ export interface RouteResponse {
   description: string;
   /** The JSON body; absent for a redirect or a body that is not JSON. */
   schema?: z.ZodType;
-  /** Not JSON: e.g. `text/html`, `image/*`. */
+  /** Not JSON: e.g. `text/html`, `image/*`, `text/event-stream`. */
   contentType?: string;
+  /** Server-sent events: each event's JSON `data` by its `event` name. */
+  events?: Record<string, z.ZodType>;
 }
 
 export interface ApiRoute {
@@ -162,7 +169,23 @@ const readingTitles: Record<ReadingKind, string> = {
   'life-path': 'A Life Path Number reading',
 };
 
-const readingRoutes: ApiRoute[] = (Object.keys(readingKinds) as ReadingKind[]).map((kind) => ({
+const readingErrors: RouteError[] = [
+  {
+    status: 400,
+    code: 'invalid_request',
+    when: 'A bad body, or input the engines refuse (an unknown place)',
+  },
+  {
+    status: 402,
+    code: 'insufficient_credits',
+    when: 'The balance does not cover the cost; nothing is spent',
+    schema: insufficientCreditsErrorSchema,
+  },
+  { status: 403, code: 'account_blocked', when: 'The account is blocked; nothing is written' },
+];
+const readingKindList = Object.keys(readingKinds) as ReadingKind[];
+
+const readingRoutes: ApiRoute[] = readingKindList.map((kind) => ({
   operationId: `createReading_${kind.replaceAll('-', '_')}`,
   method: 'post',
   path: `/api/readings/${kind}`,
@@ -172,24 +195,33 @@ const readingRoutes: ApiRoute[] = (Object.keys(readingKinds) as ReadingKind[]).m
   body: json(readingKinds[kind].schema),
   responses: { 201: { description: 'The reading, delivered', schema: readingCreatedSchema } },
   errors: [
-    {
-      status: 400,
-      code: 'invalid_request',
-      when: 'A bad body, or input the engines refuse (an unknown place)',
-    },
-    {
-      status: 402,
-      code: 'insufficient_credits',
-      when: 'The balance does not cover the cost; nothing is spent',
-      schema: insufficientCreditsErrorSchema,
-    },
-    { status: 403, code: 'account_blocked', when: 'The account is blocked; nothing is written' },
+    ...readingErrors,
     {
       status: 502,
       code: 'generation_failed',
       when: 'The writer failed; the credits were given back',
     },
   ],
+  command: true,
+}));
+
+/** The same readings, answered at once with their facts; the text follows on the reading's stream. */
+const readingStartRoutes: ApiRoute[] = readingKindList.map((kind) => ({
+  operationId: `startReading_${kind.replaceAll('-', '_')}`,
+  method: 'post',
+  path: `/api/readings/${kind}/start`,
+  tag: 'Readings',
+  summary: `${readingTitles[kind]}, its text streamed: spends the app's credit cost and answers at once with the facts; the text follows on \`GET /api/readings/{id}/stream\``,
+  auth: 'user',
+  body: json(readingKinds[kind].schema),
+  responses: {
+    202: {
+      description: 'The reading with its facts; its text is being written',
+      schema: readingStartedSchema,
+    },
+  },
+  // A writer's failure comes later, as the stream's `failed` event (refunded as the 502 is).
+  errors: readingErrors,
   command: true,
 }));
 
@@ -447,6 +479,29 @@ export const apiRoutes: ApiRoute[] = [
     errors: [],
   },
   ...readingRoutes,
+  ...readingStartRoutes,
+  {
+    operationId: 'readingStream',
+    method: 'get',
+    path: '/api/readings/{id}/stream',
+    tag: 'Readings',
+    summary:
+      "A reading's text as server-sent events while it is written: the reading with its facts, the text so far, then each new piece, and its end (done or failed); resumable from `from` / `Last-Event-ID`",
+    auth: 'user',
+    query: readingStreamQuerySchema,
+    responses: {
+      200: {
+        description:
+          'An event stream: `reading`, then `text` pieces (`id`: the characters so far), then `done` or `failed`',
+        contentType: 'text/event-stream',
+        events: readingStreamEvents,
+      },
+    },
+    errors: [
+      { status: 400, code: 'invalid_request', when: 'A `from` that is not a whole number' },
+      notFound("Unknown, someone else's, or deleted"),
+    ],
+  },
   {
     operationId: 'reading',
     method: 'get',

@@ -1,14 +1,14 @@
 /**
  * The offline NarrativeWriter: composes each reading from the computed facts with no network
  * and no randomness (the same facts always give the same text). Used when no language model
- * is configured, in tests, and as the fallback when the model fails.
+ * is configured (the API never falls back to it when a model fails), and in tests.
  */
 
 import { compatibilityReport } from './offline/compatibilityText.ts';
 import { lifePathReading } from './offline/lifePathText.ts';
 import { natalReport } from './offline/natalText.ts';
 import { celticCrossReading, tarotTraditionalReading } from './offline/tarotText.ts';
-import type { NarrativeWriter } from './port.ts';
+import { streamingWriter } from './port.ts';
 
 export const offlineText = {
   natalChart: natalReport,
@@ -18,11 +18,18 @@ export const offlineText = {
   lifePath: lifePathReading,
 } as const;
 
-export const offlineWriter: NarrativeWriter = {
-  id: 'offline',
-  natalChart: async (facts) => offlineText.natalChart(facts),
-  tarotTraditional: async (facts) => offlineText.tarotTraditional(facts),
-  celticCross: async (facts) => offlineText.celticCross(facts),
-  compatibility: async (facts) => offlineText.compatibility(facts),
-  lifePath: async (facts) => offlineText.lifePath(facts),
-};
+/**
+ * A text streamed by its sections: each `## ` heading with what follows it (the text before the
+ * first heading on its own). Joined, the sections are the text, character for character.
+ */
+async function* sectionsOf(write: () => string): AsyncGenerator<string> {
+  yield* write().split(/(?=\n\n## )/);
+}
+
+export const offlineWriter = streamingWriter('offline', {
+  natalChart: (facts) => sectionsOf(() => offlineText.natalChart(facts)),
+  tarotTraditional: (facts) => sectionsOf(() => offlineText.tarotTraditional(facts)),
+  celticCross: (facts) => sectionsOf(() => offlineText.celticCross(facts)),
+  compatibility: (facts) => sectionsOf(() => offlineText.compatibility(facts)),
+  lifePath: (facts) => sectionsOf(() => offlineText.lifePath(facts)),
+});

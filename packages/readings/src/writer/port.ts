@@ -7,12 +7,56 @@
  */
 import type { CompatibilityFacts, LifePathFacts, NatalFacts, TarotFacts } from '../facts.ts';
 
-export interface NarrativeWriter {
+/** `signal` stops a writer that waits on a service (a shutdown that cannot wait any longer). */
+export interface WriteOptions {
+  signal?: AbortSignal | undefined;
+}
+
+/** The five texts a writer writes, each from its reading's facts. */
+export interface WriterTexts<Text> {
+  natalChart(facts: NatalFacts, options?: WriteOptions): Text;
+  tarotTraditional(facts: TarotFacts, options?: WriteOptions): Text;
+  celticCross(facts: TarotFacts, options?: WriteOptions): Text;
+  compatibility(facts: CompatibilityFacts, options?: WriteOptions): Text;
+  lifePath(facts: LifePathFacts, options?: WriteOptions): Text;
+}
+
+export const writerTexts = [
+  'natalChart',
+  'tarotTraditional',
+  'celticCross',
+  'compatibility',
+  'lifePath',
+] as const satisfies readonly (keyof WriterTexts<unknown>)[];
+
+export interface NarrativeWriter extends WriterTexts<Promise<string>> {
   /** 'offline', 'openai:<model>' ... recorded with the reading. */
   readonly id: string;
-  natalChart(facts: NatalFacts): Promise<string>;
-  tarotTraditional(facts: TarotFacts): Promise<string>;
-  celticCross(facts: TarotFacts): Promise<string>;
-  compatibility(facts: CompatibilityFacts): Promise<string>;
-  lifePath(facts: LifePathFacts): Promise<string>;
+  /**
+   * Each text piece by piece, as it is written (a model's tokens, the offline writer's
+   * sections); the pieces joined are the text.
+   */
+  readonly stream: WriterTexts<AsyncIterable<string>>;
+}
+
+async function joined(pieces: AsyncIterable<string>): Promise<string> {
+  let text = '';
+  for await (const piece of pieces) text += piece;
+  return text;
+}
+
+/** A writer from its streams: each whole text is its pieces joined. */
+export function streamingWriter(
+  id: string,
+  stream: WriterTexts<AsyncIterable<string>>,
+): NarrativeWriter {
+  return {
+    id,
+    stream,
+    natalChart: (facts, options) => joined(stream.natalChart(facts, options)),
+    tarotTraditional: (facts, options) => joined(stream.tarotTraditional(facts, options)),
+    celticCross: (facts, options) => joined(stream.celticCross(facts, options)),
+    compatibility: (facts, options) => joined(stream.compatibility(facts, options)),
+    lifePath: (facts, options) => joined(stream.lifePath(facts, options)),
+  };
 }

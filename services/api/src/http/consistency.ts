@@ -19,4 +19,12 @@ export class Consistency {
     await this.sessions.wrote(req, position);
     await this.progress.waitFor(position, this.timeoutMs);
   }
+
+  /**
+   * For an answer that must not wait (it reads nothing back): the session's later reads wait for
+   * the write instead.
+   */
+  async remember(req: Request, position: bigint | null) {
+    if (position !== null) await this.sessions.wrote(req, position);
+  }
 }

@@ -1,6 +1,11 @@
 import { ConcurrencyError, type EventStore, isWrongExpectedRevision } from '@astra/event-store';
 import { type CreditCommand, isDomainError } from '@astra/ledger';
-import type { NarrativeWriter } from '@astra/readings';
+import {
+  type NarrativeWriter,
+  streamingWriter,
+  type WriteOptions,
+  writerTexts,
+} from '@astra/readings';
 import { type CommandContext, Ledger } from '../ledger/ledger.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -95,30 +100,38 @@ export class ObservedLedger extends Ledger {
   }
 }
 
-const writerKinds = [
-  'natalChart',
-  'tarotTraditional',
-  'celticCross',
-  'compatibility',
-  'lifePath',
-] as const;
+/** A text's pieces, timed: until the first piece, and until the last (or the failure). */
+async function* timedPieces(
+  pieces: AsyncIterable<string>,
+  metrics: Metrics,
+  labels: { kind: string; writer: string },
+) {
+  const end = metrics.readingGeneration.startTimer(labels);
+  const firstText = metrics.readingFirstText.startTimer(labels);
+  let first = true;
+  try {
+    for await (const piece of pieces) {
+      if (first) firstText();
+      first = false;
+      yield piece;
+    }
+    end({ outcome: 'written' });
+  } catch (error) {
+    end({ outcome: 'failed' });
+    throw error;
+  }
+}
 
 /** The narrative writer, timed: how long each reading's text took, by kind and outcome. */
 export function timedWriter(writer: NarrativeWriter, metrics: Metrics): NarrativeWriter {
-  const timed = { id: writer.id } as NarrativeWriter;
-  for (const kind of writerKinds) {
-    const write = writer[kind].bind(writer) as (facts: unknown) => Promise<string>;
-    (timed as unknown as Record<string, unknown>)[kind] = async (facts: unknown) => {
-      const end = metrics.readingGeneration.startTimer({ kind, writer: writer.id });
-      try {
-        const text = await write(facts);
-        end({ outcome: 'written' });
-        return text;
-      } catch (error) {
-        end({ outcome: 'failed' });
-        throw error;
-      }
-    };
+  const timed = {} as Record<(typeof writerTexts)[number], unknown>;
+  for (const kind of writerTexts) {
+    const stream = writer.stream[kind].bind(writer.stream) as (
+      facts: unknown,
+      options?: WriteOptions,
+    ) => AsyncIterable<string>;
+    timed[kind] = (facts: unknown, options?: WriteOptions) =>
+      timedPieces(stream(facts, options), metrics, { kind, writer: writer.id });
   }
-  return timed;
+  return streamingWriter(writer.id, timed as NarrativeWriter['stream']);
 }

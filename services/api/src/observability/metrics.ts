@@ -66,6 +66,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly readingFirstText = new Histogram({
+    name: 'astra_reading_first_text_seconds',
+    help: "Time until the writer's first piece of a reading text, by kind and writer",
+    labelNames: ['kind', 'writer'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 60],
+    registers: [this.registry],
+  });
+
   readonly stripeWebhooks = new Counter({
     name: 'astra_stripe_webhooks_total',
     help: 'Stripe webhook events applied, by event type and outcome',

@@ -4,6 +4,7 @@ import * as avatars002 from './migrations/2026_11_21_002_avatars.ts';
 import * as localCheckout003 from './migrations/2026_11_21_003_local_checkout.ts';
 import * as localRefunds004 from './migrations/2026_11_23_004_local_refunds.ts';
 import * as idempotencyLease005 from './migrations/2026_11_23_005_idempotency_lease.ts';
+import * as readingDrafts006 from './migrations/2026_11_24_006_reading_drafts.ts';
 import type { AppTables } from './schema.ts';
 
 export const APP_SCHEMA = 'app';
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_21_003_local_checkout': localCheckout003,
   '2026_11_23_004_local_refunds': localRefunds004,
   '2026_11_23_005_idempotency_lease': idempotencyLease005,
+  '2026_11_24_006_reading_drafts': readingDrafts006,
 };
 
 export type AppDb = Kysely<AppTables>;

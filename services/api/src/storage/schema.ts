@@ -44,6 +44,16 @@ export interface AppTables {
     subscription_id: string | null;
     created_at: ColumnType<Date, Date, never>;
   };
+  /** The text of a reading while it is being written (`modules/readings/drafts.ts`). */
+  reading_drafts: {
+    reading_id: string;
+    /** One writing of the reading (a re-run after a crash starts a new one). */
+    run: string;
+    /** The contract's `result` with its text still empty: the facts. */
+    result: Json<Record<string, unknown>>;
+    text: ColumnType<string, string | undefined, string>;
+    updated_at: ColumnType<Date, Date | undefined, Date>;
+  };
   /** Refunds of the local checkout (no money moves), one per invoice. */
   local_refunds: {
     invoice_id: string;

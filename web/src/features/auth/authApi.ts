@@ -39,6 +39,15 @@ export const authApi = api.injectEndpoints({
 export const { useGetMeQuery, useGetAuthProvidersQuery, useDevLoginMutation, useLogoutMutation } =
   authApi;
 
+/** The balance the server answered with, in the header's badge at once (before `Me` refetches). */
+export function showBalance(dispatch: (action: unknown) => unknown, remainingCredits: number) {
+  dispatch(
+    authApi.util.updateQueryData('getMe', undefined, (me) => {
+      if (me) me.remainingCredits = remainingCredits;
+    }),
+  );
+}
+
 /** When the providers list cannot be read, offer Google, the product's main sign-in. */
 export const FALLBACK_AUTH_PROVIDERS: AuthProviders = { google: true, apple: false, dev: false };
 

@@ -10,10 +10,10 @@ export interface ReadingAppInfo {
   blurb: string;
   /** Spec §9: the cost the forms use when GET /api/apps fails. */
   defaultCost: number;
-  /** Spec §2: the loading card's "may take up to" time. */
-  waitSeconds: number;
   /** Where a reading of this app is shown (spec §2's result routes). */
   resultPath: (readingId: string) => string;
+  /** Loads the result page's code (its route loads it too): a form fetches it while it is filled in. */
+  loadResultPage: () => Promise<unknown>;
 }
 
 const byId = (path: string) => (readingId: string) => `${path}/${encodeURIComponent(readingId)}`;
@@ -27,8 +27,8 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     formPath: '/natalbirthchart',
     blurb: 'The sky at the moment you were born: your sun, moon, rising sign and the houses.',
     defaultCost: 24,
-    waitSeconds: 90,
     resultPath: byId('/natalbirthchart_result'),
+    loadResultPage: () => import('./natalChart/NatalChartResultPage'),
   },
   2: {
     appId: 2,
@@ -36,8 +36,8 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     formPath: '/tarot-celtic-cross',
     blurb: 'A ten-card spread for a big question, from its roots to where it may lead.',
     defaultCost: 12,
-    waitSeconds: 45,
     resultPath: byQuery('/tarot-celtic-cross-result'),
+    loadResultPage: () => import('./celticCross/CelticCrossResultPage'),
   },
   3: {
     appId: 3,
@@ -45,8 +45,8 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     formPath: '/tarot-traditional',
     blurb: 'Three cards for your past, present and future, read around your question.',
     defaultCost: 4,
-    waitSeconds: 45,
     resultPath: byQuery('/tarot-result'),
+    loadResultPage: () => import('./tarot/TarotResultPage'),
   },
   4: {
     appId: 4,
@@ -54,8 +54,8 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     formPath: '/compatibility',
     blurb: 'How two charts meet: where you flow together and where you grow.',
     defaultCost: 8,
-    waitSeconds: 45,
     resultPath: byId('/compatibility_result'),
+    loadResultPage: () => import('./compatibility/CompatibilityResultPage'),
   },
   5: {
     appId: 5,
@@ -63,8 +63,8 @@ export const READING_APPS: Record<number, ReadingAppInfo> = {
     formPath: '/lifepathnumber',
     blurb: 'The numerology of your name and birth date, and the path they describe.',
     defaultCost: 5,
-    waitSeconds: 45,
     resultPath: byQuery('/lifepathnumber-result'),
+    loadResultPage: () => import('./lifePath/LifePathResultPage'),
   },
 };
 

@@ -2,6 +2,7 @@ import { voiceMessages } from '@astra/contracts';
 import { Button, type ButtonProps, Stack, Text } from '@chakra-ui/react';
 import { AudioLines, Mic } from 'lucide-react';
 import { useId } from 'react';
+import { useReadingProgress } from '../readings/result/readingProgress';
 import { useVoiceGuide } from './voiceGuideContext';
 
 type VoiceGuideButtonProps = Omit<ButtonProps, 'onClick' | 'children' | 'disabled' | 'loading'> & {
@@ -20,6 +21,7 @@ export function VoiceGuideButton({
   ...buttonProps
 }: VoiceGuideButtonProps) {
   const guide = useVoiceGuide();
+  const { writing } = useReadingProgress();
   const hintId = useId();
 
   if (!guide) {
@@ -30,7 +32,9 @@ export function VoiceGuideButton({
           {fallbackLabel}
         </Button>
         <Text id={hintId} fontSize="sm" color="fg.muted">
-          Open this reading from your library to talk it through with the voice guide.
+          {writing
+            ? 'The voice guide is ready once your reading is written.'
+            : 'Open this reading from your library to talk it through with the voice guide.'}
         </Text>
       </Stack>
     );

@@ -5,7 +5,7 @@ import type {
   VoiceStatus,
 } from '@astra/contracts';
 import { api, CREDIT_TAGS } from '../../app/api';
-import { authApi } from '../auth/authApi';
+import { showBalance } from '../auth/authApi';
 
 const voiceTag = (readingId: string) => ({ type: 'Voice' as const, id: readingId });
 const voicePath = (readingId: string) => `/readings/${encodeURIComponent(readingId)}/voice`;
@@ -23,15 +23,6 @@ export interface EndVoiceArgs {
   readingId: string;
   sessionId: string;
   reason: VoiceEndReason;
-}
-
-/** The balance the server answered with, in the header's badge at once (before `Me` refetches). */
-function showBalance(dispatch: (action: unknown) => unknown, remainingCredits: number) {
-  dispatch(
-    authApi.util.updateQueryData('getMe', undefined, (me) => {
-      if (me) me.remainingCredits = remainingCredits;
-    }),
-  );
 }
 
 /**

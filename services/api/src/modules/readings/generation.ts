@@ -1,18 +1,21 @@
 import {
   type ReadingCreated,
   type ReadingKind,
+  type ReadingStarted,
   readingKinds,
   readingMessages,
 } from '@astra/contracts';
-import { isDomainError, type Reading, streams } from '@astra/ledger';
-import { type NarrativeWriter, ReadingInputError } from '@astra/readings';
+import { isDomainError, type Reading } from '@astra/ledger';
+import { ReadingInputError } from '@astra/readings';
 import type { Request } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { commandIdOf } from '../../http/commandIds.ts';
 import { HttpError } from '../../http/errors.ts';
-import type { CommandContext, Ledger } from '../../ledger/ledger.ts';
+import { type CommandContext, type Ledger, latestPosition } from '../../ledger/ledger.ts';
 import { type Compensation, compensate, refundSpend } from './compensation.ts';
-import { prepareReading } from './kinds.ts';
+import type { LiveDraft } from './drafts.ts';
+import { type Generation, prepareReading } from './kinds.ts';
+import { readingViewOf, recordedReading } from './recorded.ts';
 
 export const insufficientCredits = (required: number, balance: number) =>
   new HttpError(402, 'insufficient_credits', readingMessages.insufficientCredits, {
@@ -67,36 +70,44 @@ export const settleQuietly = async (
   }
 };
 
-/** The answer of a reading delivered by an earlier run of the same request. */
-async function deliveredAlready(
-  ledger: Ledger,
-  reading: { readingId: string },
-  appId: number,
-  remainingCredits: number,
-): Promise<ReadingCreated> {
-  for await (const event of ledger.store.readStream(streams.reading(reading.readingId))) {
-    if (event.type === 'ReadingGenerated') {
-      const { result } = event.data as { result: Record<string, unknown> };
-      return { readingId: reading.readingId, appId, remainingCredits, result };
-    }
-  }
-  throw generationFailed();
+/** A reading that has been paid for; the rest of its saga runs in this process. */
+export interface StartedReading {
+  /** The `202` of the start route: the facts, the text to come on the reading's stream. */
+  started: ReadingStarted;
+  /** The latest position written so far (the spend), for read-your-writes. */
+  position: bigint | null;
+  /**
+   * The rest of the saga: the text written (into the reading's draft, where its stream reads
+   * it) and the result recorded. Resolves with the `201`'s body, or rejects, once the reading
+   * is failed and refunded, with `502 generation_failed` (or the error that stopped it).
+   */
+  finished: Promise<ReadingCreated>;
 }
+
+type GenerationDeps = Pick<AppDeps, 'ledger' | 'read' | 'consistency' | 'writer' | 'drafts'>;
+
+/** A promise others may await or not: its rejection is never "unhandled". */
+const settled = <T>(promise: Promise<T>) => {
+  promise.catch(() => {});
+  return promise;
+};
 
 /**
  * One reading, as a small saga on the reading's own stream: validate and compute the facts
  * (nothing written yet), record the request, spend its cost from the credit stream (whose state,
- * not a projection, decides whether there is enough), write the text, record the result. A
- * failure before the result is recorded goes through the gate (`abandonReading`: failure first,
- * then the refund); nothing after it does. `recovery.ts` finishes what a crash cut off.
+ * not a projection, decides whether there is enough), write the text, record the result. This
+ * runs the saga up to the spend and starts the writing (`finished`); the `POST` routes answer
+ * when it is over (`201`) or at once with the facts (`202`). A failure before the result is
+ * recorded goes through the gate (`abandonReading`: failure first, then the refund); nothing
+ * after it does. `recovery.ts` finishes what a crash cut off.
  */
-export async function generateReading(
-  deps: Pick<AppDeps, 'ledger' | 'read' | 'consistency'> & { writer: NarrativeWriter },
+export async function startReading(
+  deps: GenerationDeps,
   req: Request,
   kind: ReadingKind,
   body: unknown,
-): Promise<ReadingCreated> {
-  const { ledger, read, consistency, writer } = deps;
+): Promise<StartedReading> {
+  const { ledger, read, drafts } = deps;
   const user = req.user!;
   // Blocked or not is the user stream's state (the write side), never the profile read model;
   // the spend below carries it too, so the credit decider refuses a blocked user's spend.
@@ -111,7 +122,7 @@ export async function generateReading(
     .executeTakeFirstOrThrow();
   const cost = app.credit_cost_per_execution;
 
-  let generation: ReturnType<typeof prepareReading>;
+  let generation: Generation;
   try {
     generation = prepareReading(kind, form as never);
   } catch (error) {
@@ -129,14 +140,44 @@ export async function generateReading(
     userId: user.id,
     spendId: commandIdOf(req, 'reading-spend'),
   };
+  /** The 202: the reading as recorded, with these facts, and where its text arrives. */
+  const answer = async (facts: Record<string, unknown> | null, remainingCredits: number) => {
+    const recorded = await recordedReading(ledger, reading.readingId);
+    if (!recorded) throw new Error(`The reading ${reading.readingId} was not recorded`);
+    const view = readingViewOf(recorded, facts ?? recorded.result ?? {});
+    return {
+      started: { ...view, remainingCredits, stream: `/api/readings/${reading.readingId}/stream` },
+      result: recorded.result,
+    };
+  };
   // The same Idempotency-Key again, after a crash cut its request off: carry on from there (the
-  // spend is made once by its id; a delivered or failed reading is answered as it is).
+  // spend is made once by its id; a delivered or failed reading is answered as it is, and its
+  // stream tells the same).
   const earlier = (await ledger.readingOf(reading.readingId)).state;
-  if (earlier.status === 'completed') return deliveredAlready(ledger, reading, appId, balance);
-  if (earlier.status === 'failed' || earlier.status === 'deleted') throw generationFailed();
+  if (earlier.status === 'completed') {
+    const { started, result } = await answer(null, balance);
+    return {
+      started,
+      position: null,
+      finished: Promise.resolve({
+        readingId: reading.readingId,
+        appId,
+        remainingCredits: balance,
+        result: result ?? {},
+      }),
+    };
+  }
+  if (earlier.status === 'failed' || earlier.status === 'deleted') {
+    return {
+      started: (await answer(generation.result(''), balance)).started,
+      position: null,
+      finished: settled(Promise.reject(generationFailed())),
+    };
+  }
+  let position: bigint | null = null;
   if (earlier.status === 'none') {
     if (balance < cost) throw insufficientCredits(cost, balance);
-    await ledger.reading(
+    const requested = await ledger.reading(
       reading.readingId,
       {
         type: 'RequestReading',
@@ -150,12 +191,14 @@ export async function generateReading(
       },
       req.context,
     );
+    position = requested.position;
   }
 
   let remainingCredits = balance;
-  // A free reading (cost 0) spends nothing.
-  if (cost > 0) {
-    try {
+  let draft: LiveDraft;
+  try {
+    // A free reading (cost 0) spends nothing.
+    if (cost > 0) {
       const spent = await ledger.credits(
         user.id,
         {
@@ -171,50 +214,91 @@ export async function generateReading(
         req.context,
       );
       remainingCredits = spent.state.balance;
-    } catch (error) {
-      if (isDomainError(error) && error.code === 'insufficient_credits') {
-        // Another request spent the credits first.
-        await ledger.reading(
-          reading.readingId,
-          { type: 'FailReading', reason: 'insufficient_credits', refunded: false },
-          req.context,
-        );
-        throw insufficientCredits(cost, Number(error.details.balance));
-      }
-      await abandonReading(ledger, reading, 'generation_failed', req.context);
-      throw error;
+      position = latestPosition(position, spent.position);
     }
-  }
-
-  let result: Record<string, unknown>;
-  try {
-    result = await generation.write(writer);
+    draft = await drafts.open(reading.readingId, generation.result(''));
   } catch (error) {
-    req.log.error(
-      { err: error, readingId: reading.readingId, kind },
-      'A reading could not be written',
-    );
-    const failed = await abandonReading(ledger, reading, 'generation_failed', req.context);
-    await settleQuietly(consistency, req, failed.position);
-    throw generationFailed();
-  }
-
-  let completed: Awaited<ReturnType<Ledger['reading']>>;
-  try {
-    completed = await ledger.reading(
-      reading.readingId,
-      { type: 'CompleteReading', result, writer: writer.id },
-      req.context,
-    );
-  } catch (error) {
-    // Given up on meanwhile (by a recovery, which refunds it): the text came too late.
-    if (isDomainError(error) && error.code === 'reading_failed') throw generationFailed();
-    // The append may have been made all the same (a connection lost after the commit): the gate
-    // fails the reading only if it is still pending, and so refunds only a reading not delivered.
-    await abandonReading(ledger, reading, 'generation_failed', req.context).catch(() => {});
+    if (isDomainError(error) && error.code === 'insufficient_credits') {
+      // Another request spent the credits first.
+      await ledger.reading(
+        reading.readingId,
+        { type: 'FailReading', reason: 'insufficient_credits', refunded: false },
+        req.context,
+      );
+      throw insufficientCredits(cost, Number(error.details.balance));
+    }
+    await abandonReading(ledger, reading, 'generation_failed', req.context);
     throw error;
   }
-  // Delivered: from here on nothing gives up on the reading or refunds it.
-  await settleQuietly(consistency, req, completed.position);
-  return { readingId: reading.readingId, appId, remainingCredits, result };
+
+  const finished = settled(
+    writeReading(deps, req, { ...reading, appId, remainingCredits }, generation, draft),
+  );
+  const { started } = await answer(generation.result(''), remainingCredits);
+  return { started, position, finished };
+}
+
+/** The text, written into the draft piece by piece; null when the writer failed. */
+async function writeText(
+  generation: Generation,
+  writer: GenerationDeps['writer'],
+  draft: LiveDraft,
+  req: Request,
+): Promise<string | null> {
+  try {
+    for await (const piece of generation.write(writer, draft.stop.signal)) draft.append(piece);
+    return draft.text.trimEnd();
+  } catch (error) {
+    req.log.error({ err: error, readingId: draft.readingId }, 'A reading could not be written');
+    return null;
+  }
+}
+
+/** The saga from the spend on: the writer writes into the draft, then the result is recorded. */
+async function writeReading(
+  { ledger, consistency, writer }: GenerationDeps,
+  req: Request,
+  reading: ReadingRef & { appId: number; remainingCredits: number },
+  generation: Generation,
+  draft: LiveDraft,
+): Promise<ReadingCreated> {
+  try {
+    const text = await writeText(generation, writer, draft, req);
+    if (text === null) {
+      const failed = await abandonReading(ledger, reading, 'generation_failed', req.context);
+      // The outcome is on the reading's stream: its readers take it from there.
+      await draft.close();
+      await settleQuietly(consistency, req, failed.position);
+      throw generationFailed();
+    }
+    const result = generation.result(text);
+    let completed: Awaited<ReturnType<Ledger['reading']>>;
+    try {
+      completed = await ledger.reading(
+        reading.readingId,
+        { type: 'CompleteReading', result, writer: writer.id },
+        req.context,
+      );
+    } catch (error) {
+      // Given up on meanwhile (by a recovery, which refunds it): the text came too late.
+      if (isDomainError(error) && error.code === 'reading_failed') throw generationFailed();
+      // The append may have been made all the same (a connection lost after the commit): the
+      // gate fails the reading only if it is still pending, and so refunds only a reading not
+      // delivered.
+      await abandonReading(ledger, reading, 'generation_failed', req.context).catch(() => {});
+      throw error;
+    }
+    // Delivered: from here on nothing gives up on the reading or refunds it.
+    await draft.close();
+    await settleQuietly(consistency, req, completed.position);
+    return {
+      readingId: reading.readingId,
+      appId: reading.appId,
+      remainingCredits: reading.remainingCredits,
+      result,
+    };
+  } finally {
+    // Whatever happened, the writing is over (closing again is a no-op).
+    await draft.close();
+  }
 }

@@ -20,7 +20,10 @@ import {
 export interface Generation {
   firstName: string | null;
   question: string | null;
-  write(writer: NarrativeWriter): Promise<Record<string, unknown>>;
+  /** The contract's `result` with this text; with `''`, the facts alone (the text still to come). */
+  result(text: string): Record<string, unknown>;
+  /** The text, piece by piece as the writer writes it. */
+  write(writer: NarrativeWriter, signal?: AbortSignal): AsyncIterable<string>;
 }
 
 type Forms = {
@@ -42,7 +45,8 @@ const prepare: { [K in ReadingKind]: (form: Forms[K]) => Generation } = {
     return {
       firstName: form.firstName,
       question: null,
-      write: async (writer) => plain(natalChartResult(facts, await writer.natalChart(facts))),
+      result: (text) => plain(natalChartResult(facts, text)),
+      write: (writer, signal) => writer.stream.natalChart(facts, { signal }),
     };
   },
   'tarot-traditional': (form) => {
@@ -50,8 +54,8 @@ const prepare: { [K in ReadingKind]: (form: Forms[K]) => Generation } = {
     return {
       firstName: facts.firstName,
       question: facts.question,
-      write: async (writer) =>
-        plain(tarotTraditionalResult(facts, await writer.tarotTraditional(facts))),
+      result: (text) => plain(tarotTraditionalResult(facts, text)),
+      write: (writer, signal) => writer.stream.tarotTraditional(facts, { signal }),
     };
   },
   'tarot-celtic-cross': (form) => {
@@ -59,7 +63,8 @@ const prepare: { [K in ReadingKind]: (form: Forms[K]) => Generation } = {
     return {
       firstName: facts.firstName,
       question: facts.question,
-      write: async (writer) => plain(celticCrossResult(facts, await writer.celticCross(facts))),
+      result: (text) => plain(celticCrossResult(facts, text)),
+      write: (writer, signal) => writer.stream.celticCross(facts, { signal }),
     };
   },
   compatibility: (form) => {
@@ -67,7 +72,8 @@ const prepare: { [K in ReadingKind]: (form: Forms[K]) => Generation } = {
     return {
       firstName: form.person1.firstName,
       question: null,
-      write: async (writer) => plain(compatibilityResult(facts, await writer.compatibility(facts))),
+      result: (text) => plain(compatibilityResult(facts, text)),
+      write: (writer, signal) => writer.stream.compatibility(facts, { signal }),
     };
   },
   'life-path': (form) => {
@@ -75,7 +81,8 @@ const prepare: { [K in ReadingKind]: (form: Forms[K]) => Generation } = {
     return {
       firstName: form.firstName,
       question: null,
-      write: async (writer) => plain(lifePathResult(facts, await writer.lifePath(facts))),
+      result: (text) => plain(lifePathResult(facts, text)),
+      write: (writer, signal) => writer.stream.lifePath(facts, { signal }),
     };
   },
 };

@@ -1,12 +1,26 @@
 import { Box, Heading, Spinner, Text } from '@chakra-ui/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Surface } from '../../../ui/Surface';
 
-/** Spec §2: the full-screen card while a reading is written ("up to 90 / 45 seconds"). */
-export function GenerationLoading({ seconds }: { seconds: number }) {
+/** A start answers within a moment; the card shows only when it takes longer than this. */
+const SHOW_AFTER_MS = 400;
+
+/**
+ * The card over the form while its reading is started (spent for, its facts computed). The
+ * result page follows at once and the text streams in there, so this is seldom seen.
+ */
+export function GenerationLoading() {
   const cardRef = useRef<HTMLDivElement>(null);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setShown(true), SHOW_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, []);
   // The form below turns inert, so focus moves here and the status is read out.
-  useEffect(() => cardRef.current?.focus(), []);
+  useEffect(() => {
+    if (shown) cardRef.current?.focus();
+  }, [shown]);
+  if (!shown) return null;
 
   return (
     <Box
@@ -35,11 +49,9 @@ export function GenerationLoading({ seconds }: { seconds: number }) {
       >
         <Spinner size="xl" color="brand.fg" borderWidth="3px" aria-hidden />
         <Heading as="h2" size="lg">
-          Generating your reading...
+          Preparing your reading...
         </Heading>
-        <Text color="fg.muted">
-          This may take up to {seconds} seconds. Please keep this page open.
-        </Text>
+        <Text color="fg.muted">Your reading opens in a moment; its text is written there.</Text>
       </Surface>
     </Box>
   );

@@ -7,7 +7,6 @@ import { PageContainer } from '../../../ui/PageContainer';
 import { PageTitle } from '../../../ui/PageTitle';
 import { toaster } from '../../../ui/toaster';
 import { useGetMeQuery } from '../../auth/authApi';
-import { READING_APPS } from '../readingCatalog';
 import { CreditCostNotice } from './CreditCostNotice';
 import { GenerationLoading } from './GenerationLoading';
 
@@ -23,7 +22,7 @@ interface ReadingFormPageProps {
 
 /**
  * The frame of every reading form: back link to /app, title, the blocked-account guard
- * (spec §6) and the loading card over the form while the reading is generated.
+ * (spec §6) and the loading card over the form while the reading is started.
  */
 export function ReadingFormPage({
   appId,
@@ -64,7 +63,7 @@ export function ReadingFormPage({
       <Box inert={generating} aria-hidden={generating || undefined}>
         {children}
       </Box>
-      {generating && <GenerationLoading seconds={READING_APPS[appId]!.waitSeconds} />}
+      {generating && <GenerationLoading />}
     </PageContainer>
   );
 }

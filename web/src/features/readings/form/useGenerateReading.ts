@@ -1,12 +1,14 @@
 import { readingMessages } from '@astra/contracts';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { describeApiError } from '../../../app/apiErrors';
 import { notifyError } from '../../../ui/toaster';
+import { newIdempotencyKey } from '../../admin/adminFormat';
 import { useCurrentUser } from '../../auth/authApi';
 import { pricingPathReturningTo } from '../../pricing/purchaseReturn';
 import { APP_IDS, READING_APPS } from '../readingCatalog';
-import { type ReadingRequest, useCreateReadingMutation } from '../readingsApi';
+import { type ReadingRequest, useStartReadingMutation } from '../readingsApi';
+import { WRITING_STATE } from '../result/useSavedReading';
 import { useReadingCost } from './useReadingCost';
 
 /** Server field errors by the request's field path ('city', 'person1.city', …). */
@@ -28,16 +30,27 @@ export const fieldErrorText = ({ field, message }: { field: string; message: str
   /^[a-z]/.test(message) ? `${fieldName(field)} ${message}.` : message;
 
 /**
- * Spec §4 generation: credit pre-check, POST, then the result route; on failure a toast and
- * the form again with its input (the page keeps its state, the loading card only covers it).
+ * Spec §4 generation: credit pre-check, then the reading is started (spent for, its facts
+ * computed) and its result page shown at once, where the text streams in as it is written. A
+ * refusal (credits, a blocked account, bad input) is a toast and the form again with its input
+ * (the page keeps its state, the loading card only covers it); a failure of the writing is told
+ * on the result page.
  */
 export function useGenerateReading(appId: number) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const { me } = useCurrentUser();
   const cost = useReadingCost(appId);
-  const [createReading, { isLoading: generating }] = useCreateReadingMutation();
+  const [startReading, { isLoading: generating }] = useStartReadingMutation();
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  // No new state when there was nothing to clear: the form is not rendered again for it.
+  const clearFieldErrors = () =>
+    setFieldErrors((errors) => (Object.keys(errors).length ? {} : errors));
+  // The result page opens the moment the reading starts: its code is fetched while the form is
+  // filled in.
+  useEffect(() => {
+    void READING_APPS[appId]?.loadResultPage().catch(() => {});
+  }, [appId]);
 
   const failed = (message: string) => {
     if (appId === APP_IDS.natalChart) notifyError('Generation failed', message);
@@ -55,10 +68,17 @@ export function useGenerateReading(appId: number) {
       navigate(pricingPathReturningTo(pathname));
       return;
     }
-    setFieldErrors({});
+    clearFieldErrors();
     try {
-      const created = await createReading(request).unwrap();
-      navigate(READING_APPS[appId]!.resultPath(created.readingId));
+      const started = await startReading({
+        ...request,
+        idempotencyKey: newIdempotencyKey(),
+      }).unwrap();
+      // Rendered at once rather than as a transition, so the wheel is painted before the rest.
+      navigate(READING_APPS[appId]!.resultPath(started.readingId), {
+        state: WRITING_STATE,
+        flushSync: true,
+      });
     } catch (failure) {
       const info = describeApiError(failure);
       if (info.status === 402 || info.code === 'insufficient_credits') {
@@ -81,6 +101,6 @@ export function useGenerateReading(appId: number) {
     generating,
     cost,
     fieldErrors,
-    clearFieldErrors: () => setFieldErrors((errors) => (Object.keys(errors).length ? {} : errors)),
+    clearFieldErrors,
   };
 }

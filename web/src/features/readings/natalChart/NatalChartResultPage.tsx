@@ -29,7 +29,7 @@ export default function NatalChartResultPage() {
         actionTo: '/app',
       }}
     >
-      {({ view, reading }) => (
+      {({ view, reading, writing }) => (
         <PageContainer maxW="4xl">
           <ResultHeader
             title="Natal Birth Chart"
@@ -49,11 +49,11 @@ export default function NatalChartResultPage() {
               </Text>
             )}
           </Surface>
-          {view.report && (
+          {(view.report || writing) && (
             <ReadingReport
               title="Your Full Natal Report"
               generatedAt={reading?.createdAt}
-              text={view.report}
+              text={view.report ?? ''}
             />
           )}
         </PageContainer>

@@ -10,7 +10,7 @@ import {
   VisuallyHidden,
 } from '@chakra-ui/react';
 import { ArrowDown } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { memo, type ReactNode, useState } from 'react';
 import { Surface } from '../../../ui/Surface';
 import { VoiceGuideButton } from '../../voice/VoiceGuideButton';
 import { useReportHighlightContext } from './useReportHighlight';
@@ -52,7 +52,7 @@ function Step({ number, title, children }: { number: number; title: string; chil
  * Spec §2 'How to Use Your Reading': step 1 leads to the report, step 2 is the voice guide's
  * button (the same as the voice session card's: its label follows the session).
  */
-export function HowToUseCard({ dismissible = false }: HowToUseCardProps) {
+export const HowToUseCard = memo(function HowToUseCard({ dismissible = false }: HowToUseCardProps) {
   const { goToReading } = useReportHighlightContext();
   const [dismissed, setDismissed] = useState(false);
   if (dismissed) return null;
@@ -92,4 +92,4 @@ export function HowToUseCard({ dismissible = false }: HowToUseCardProps) {
       </List.Root>
     </Surface>
   );
-}
+});

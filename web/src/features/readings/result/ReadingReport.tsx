@@ -1,7 +1,8 @@
-import { Heading, Text } from '@chakra-ui/react';
+import { Heading, HStack, Spinner, Text } from '@chakra-ui/react';
 import type { RefObject } from 'react';
 import { Surface } from '../../../ui/Surface';
 import { ReadingText } from './ReadingText';
+import { useReadingProgress } from './readingProgress';
 import { formatLongDate } from './resultFields';
 import { useReportHighlightContext } from './useReportHighlight';
 
@@ -13,9 +14,13 @@ interface ReadingReportProps {
   text: string;
 }
 
-/** The reading's text section: the target of 'Go to Reading', highlighted for 2 seconds. */
+/**
+ * The reading's text section: the target of 'Go to Reading', highlighted for 2 seconds. While
+ * the text is written it grows here, with a line saying so.
+ */
 export function ReadingReport({ title, generatedAt, text }: ReadingReportProps) {
   const { ref, highlighted } = useReportHighlightContext();
+  const { writing, reconnecting } = useReadingProgress();
   const generatedOn = formatLongDate(generatedAt);
   return (
     <Surface
@@ -25,6 +30,7 @@ export function ReadingReport({ title, generatedAt, text }: ReadingReportProps) 
       tabIndex={-1}
       aria-labelledby="reading-report-heading"
       data-highlighted={highlighted || undefined}
+      aria-busy={writing || undefined}
       scrollMarginTop="24"
       outline="none"
       transitionProperty="box-shadow, border-color"
@@ -42,6 +48,18 @@ export function ReadingReport({ title, generatedAt, text }: ReadingReportProps) 
         </Text>
       )}
       <ReadingText text={text} />
+      {writing && (
+        <HStack role="status" gap="2" color="fg.muted" fontSize="sm">
+          <Spinner size="xs" aria-hidden />
+          <Text>
+            {reconnecting
+              ? 'The connection was lost. Reconnecting to carry on where it was...'
+              : text
+                ? 'Still writing...'
+                : 'Writing your reading...'}
+          </Text>
+        </HStack>
+      )}
     </Surface>
   );
 }

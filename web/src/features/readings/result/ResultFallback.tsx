@@ -1,6 +1,7 @@
 import { Navigate } from 'react-router';
 import { LoadingState } from '../../../ui/LoadingState';
 import { PageTitle } from '../../../ui/PageTitle';
+import { ReadingFailed } from './ReadingFailed';
 import { ReadingLoadError } from './ReadingLoadError';
 import { ReadingNotFound, type ReadingNotFoundProps } from './ReadingNotFound';
 import type { ReadingSource } from './useReadingSource';
@@ -11,7 +12,7 @@ interface ResultFallbackProps {
   notFound: ReadingNotFoundProps;
 }
 
-/** Everything a result page shows before it has a reading: loading, not found, error. */
+/** Everything a result page shows when it has no reading: loading, not found, failed, error. */
 export function ResultFallback({ source, loadingLabel, notFound }: ResultFallbackProps) {
   switch (source.status) {
     case 'loading':
@@ -25,6 +26,8 @@ export function ResultFallback({ source, loadingLabel, notFound }: ResultFallbac
       return <Navigate to={source.path} replace />;
     case 'error':
       return <ReadingLoadError retry={source.retry} />;
+    case 'failed':
+      return <ReadingFailed failure={source.failure} formPath={source.formPath} />;
     default:
       return <ReadingNotFound {...notFound} />;
   }

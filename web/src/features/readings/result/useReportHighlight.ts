@@ -4,6 +4,7 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useMemo,
   useRef,
   useState,
 } from 'react';
@@ -41,7 +42,8 @@ export function useReportHighlight(): ReportHighlight {
     setFlashes((count) => count + 1);
   }, []);
 
-  return { ref, highlighted, goToReading };
+  // One value while nothing changes: the page renders again at every piece of a text being written.
+  return useMemo(() => ({ ref, highlighted, goToReading }), [highlighted, goToReading]);
 }
 
 /** The result page's report highlight, shared by its 'How to use' card and its report. */

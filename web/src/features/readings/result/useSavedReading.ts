@@ -1,31 +1,78 @@
-import type { ReadingView } from '@astra/contracts';
+import type { ReadingStreamFailed, ReadingView } from '@astra/contracts';
 import { skipToken } from '@reduxjs/toolkit/query';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
 import { describeApiError } from '../../../app/apiErrors';
 import { READING_APPS } from '../readingCatalog';
-import { useGetReadingQuery } from '../readingsApi';
+import { useGetReadingQuery, useReadingStreamQuery } from '../readingsApi';
 
 export type SavedReading =
   | { status: 'none' }
   | { status: 'loading' }
-  | { status: 'found'; reading: ReadingView }
+  /**
+   * `live`: the reading as its stream shows it (the text may still be coming); without, the
+   * saved reading (GET /api/readings/:id).
+   */
+  | { status: 'found'; reading: ReadingView; live?: { writing: boolean; reconnecting: boolean } }
   /** The id belongs to another kind of reading: its own result page shows it. */
   | { status: 'elsewhere'; path: string }
   | { status: 'not-found' }
+  /** The writing failed; its credits were given back. */
+  | { status: 'failed'; failure: ReadingStreamFailed; formPath: string }
   | { status: 'error'; retry: () => void };
 
-/** GET /api/readings/:id for a result page, so reloads and library links work. */
+/** The navigation state of a result page opened right after its reading was started. */
+export const WRITING_STATE = { writing: true } as const;
+const startedJustNow = (state: unknown) =>
+  (state as { writing?: unknown } | null)?.writing === true;
+
+/**
+ * A result page's reading: the saved one (GET /api/readings/:id), so reloads and library links
+ * work; and while it is being written (just started, or not saved yet), its event stream, which
+ * shows the facts at once and the text as it comes.
+ */
 export function useSavedReading(readingId: string | null | undefined, appId: number): SavedReading {
-  const { data, error, isFetching, refetch } = useGetReadingQuery(readingId || skipToken);
+  const { state } = useLocation();
+  const [unsaved, setUnsaved] = useState<string | null>(null);
+  const follow = !!readingId && (startedJustNow(state) || unsaved === readingId);
+  const live = useReadingStreamQuery(follow ? readingId : skipToken).data;
+  const streamOver =
+    live?.status === 'completed' || live?.status === 'failed' || live?.status === 'closed';
+  // A reading just started is not saved yet: asked for once its stream is over.
+  const { data, error, isFetching, refetch } = useGetReadingQuery(
+    readingId && (!follow || streamOver) ? readingId : skipToken,
+  );
+  const missing = !!error && describeApiError(error).status === 404;
+  useEffect(() => {
+    // Not saved (yet): it may be being written; its stream tells.
+    if (missing && readingId) setUnsaved(readingId);
+  }, [missing, readingId]);
+
   if (!readingId) return { status: 'none' };
-  if (data && data.readingId === readingId) {
-    if (data.appId === appId) return { status: 'found', reading: data };
-    const other = READING_APPS[data.appId];
-    return other
-      ? { status: 'elsewhere', path: other.resultPath(readingId) }
-      : { status: 'not-found' };
+  const elsewhere = (other: ReadingView): SavedReading => {
+    const app = READING_APPS[other.appId];
+    return app ? { status: 'elsewhere', path: app.resultPath(readingId) } : { status: 'not-found' };
+  };
+  if (data && data.readingId === readingId)
+    return data.appId === appId ? { status: 'found', reading: data } : elsewhere(data);
+  if (follow && live) {
+    if (live.status === 'failed' && live.failure)
+      return {
+        status: 'failed',
+        failure: live.failure,
+        formPath: READING_APPS[appId]?.formPath ?? '/app',
+      };
+    if (live.reading) {
+      if (live.reading.appId !== appId) return elsewhere(live.reading);
+      return {
+        status: 'found',
+        reading: live.reading,
+        live: { writing: live.status === 'writing', reconnecting: live.reconnecting },
+      };
+    }
+    if (live.status === 'connecting') return { status: 'loading' };
   }
   if (isFetching || !error) return { status: 'loading' };
-  const info = describeApiError(error);
-  if (info.status === 404 || info.status === 400) return { status: 'not-found' };
+  if (missing || describeApiError(error).status === 400) return { status: 'not-found' };
   return { status: 'error', retry: () => void refetch() };
 }

@@ -1,0 +1,78 @@
+import {
+  type ReadingDraft,
+  type ReadingEvent,
+  type ReadingKind,
+  readingKinds,
+  readingTextFields,
+} from '@astra/contracts';
+import type { RecordedEvent } from '@astra/event-store';
+import { type Reading, readingDecider, streams } from '@astra/ledger';
+import type { Ledger } from '../../ledger/ledger.ts';
+
+type Requested = Extract<ReadingEvent, { type: 'ReadingRequested' }>['data'];
+
+/** A reading as its stream records it: the decider's state, and what the events carry. */
+export interface Recorded {
+  state: Reading;
+  requested: Requested;
+  requestedAt: string;
+  result: Record<string, unknown> | null;
+  /** Position of `ReadingGenerated`, for read-your-writes before `done`. */
+  completedAt: bigint | null;
+  /** `ReadingRefundSettled.refunded`; null while none was recorded. */
+  refunded: boolean | null;
+}
+
+/** A reading from its own stream (the write side); null when it was never requested. */
+export async function recordedReading(ledger: Ledger, readingId: string): Promise<Recorded | null> {
+  let state = readingDecider.initialState();
+  let requested: RecordedEvent | undefined;
+  let generated: RecordedEvent | undefined;
+  let refunded: boolean | null = null;
+  for await (const event of ledger.store.readStream(streams.reading(readingId))) {
+    state = readingDecider.evolve(state, event as unknown as ReadingEvent);
+    if (event.type === 'ReadingRequested') requested = event;
+    if (event.type === 'ReadingGenerated') generated = event;
+    if (event.type === 'ReadingRefundSettled')
+      refunded = (event.data as { refunded: boolean }).refunded;
+  }
+  if (!requested) return null;
+  const occurredAt = requested.metadata.occurredAt;
+  return {
+    state,
+    requested: requested.data as Requested,
+    requestedAt: typeof occurredAt === 'string' ? occurredAt : requested.recordedAt.toISOString(),
+    result: generated ? (generated.data as { result: Record<string, unknown> }).result : null,
+    completedAt: generated?.position ?? null,
+    refunded,
+  };
+}
+
+const kindOf = (appId: number) =>
+  (Object.keys(readingKinds) as ReadingKind[]).find((kind) => readingKinds[kind].appId === appId);
+
+/**
+ * A reading with these facts as the start's answer and its stream's `reading` event show it
+ * (`GET /api/readings/:id`'s fields): the text field empty, as the text comes on the stream.
+ */
+export function readingViewOf(
+  recorded: Recorded,
+  facts: Record<string, unknown>,
+): Omit<ReadingDraft, 'status'> {
+  const { requested } = recorded;
+  const kind = kindOf(requested.appId);
+  const textField = kind ? readingTextFields[kind] : 'text';
+  return {
+    readingId: requested.readingId,
+    appId: requested.appId,
+    appName: requested.appName,
+    firstName: requested.firstName,
+    question: requested.question,
+    input: requested.input,
+    result: { ...facts, [textField]: '' },
+    creditsCharged: requested.creditsCharged,
+    createdAt: recorded.requestedAt,
+    voiceUsed: recorded.state.voice.countedSessions > 0,
+    textField,
+  };
+}
