@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forms } from './readingForms.ts';
 import {
   type Answer,
   type Client,
@@ -170,21 +171,8 @@ interface Case {
   headers?: Record<string, string>;
 }
 
-const birth = {
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  birthDate: '1990-12-10',
-  birthTime: '13:00',
-  city: 'London',
-  country: 'United Kingdom',
-};
-const readingForms: Record<string, Record<string, unknown>> = {
-  'natal-chart': birth,
-  'tarot-traditional': { firstName: 'Ada', question: 'Should I start the engine project?' },
-  'tarot-celtic-cross': { firstName: 'Ada', question: 'What do I need to know?' },
-  compatibility: { person1: birth, person2: { ...birth, firstName: 'Charles' } },
-  'life-path': { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1990-12-10' },
-};
+const birth = forms['natal-chart'];
+const readingForms: Record<string, Record<string, unknown>> = forms;
 
 /** A JSON body nested `depth` deep (the body parser takes it; recursing over it overflows). */
 const nested = (depth: number) => `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;

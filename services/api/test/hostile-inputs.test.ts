@@ -8,6 +8,7 @@ import {
 } from '@astra/contracts';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forms } from './readingForms.ts';
 import { type Client, eventCount, startTestServer, type TestServer } from './support.ts';
 
 /**
@@ -123,14 +124,7 @@ describe('hostile inputs over HTTP', () => {
   };
 
   it('refuses NUL, lone surrogates and invisible-only text in every free-text field (400, named)', async () => {
-    const birth = {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      birthDate: '1990-12-10',
-      birthTime: '13:00',
-      city: 'London',
-      country: 'United Kingdom',
-    };
+    const birth = forms['natal-chart'];
     const cases: [Client, string, string, Record<string, unknown>, string][] = [
       [user, 'POST', '/api/readings/natal-chart', birth, 'firstName'],
       [user, 'POST', '/api/readings/natal-chart', birth, 'city'],

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { grantDueMonths } from '../src/modules/payments/renewals.ts';
+import { forms } from './readingForms.ts';
 import {
   deliver,
   me,
@@ -266,14 +267,7 @@ describe('the Stripe webhook as a command source of the ledger', () => {
     const session = checkoutSession(id, 2);
     await deliver(server, signed('checkout.session.completed', session));
     await caughtUp(server);
-    const spent = await client.post('/api/readings/natal-chart', {
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      birthDate: '1990-12-10',
-      birthTime: '13:00',
-      city: 'London',
-      country: 'GB',
-    });
+    const spent = await client.post('/api/readings/natal-chart', forms['natal-chart']);
     expect(spent.status).toBe(201);
     for (let i = 0; i < 3; i++)
       expect(
