@@ -40,16 +40,24 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 const instant = z.iso.datetime({ offset: true });
 
-/** Ranges of time are half open: `from` ≤ occurredAt < `to`. */
+/** Ranges of time are half open: `from` ≤ occurredAt < `to`, so `to` must come after `from`. */
+const rangeInOrder = (range: { from?: string | undefined; to?: string | undefined }) =>
+  range.from === undefined ||
+  range.to === undefined ||
+  Date.parse(range.from) < Date.parse(range.to);
+const rangeOutOfOrder = { path: ['to'], message: 'must be after `from`' };
+
 export const exportFormatSchema = z.enum(['csv', 'jsonl']);
 export type ExportFormat = z.infer<typeof exportFormatSchema>;
 
 /** `GET /api/admin/exports/ledger?format=&from=&to=` (and its checksum). */
-export const ledgerExportQuerySchema = z.object({
-  format: exportFormatSchema.default('csv'),
-  from: instant.optional(),
-  to: instant.optional(),
-});
+export const ledgerExportQuerySchema = z
+  .object({
+    format: exportFormatSchema.default('csv'),
+    from: instant.optional(),
+    to: instant.optional(),
+  })
+  .refine(rangeInOrder, rangeOutOfOrder);
 export type LedgerExportQuery = z.infer<typeof ledgerExportQuerySchema>;
 
 /** `GET /api/admin/exports/ledger/checksum`: the SHA-256 of the export's body, without the body. */
@@ -173,20 +181,22 @@ const eventTypeList = z
   );
 
 /** `GET /api/admin/ledger?…`: credit events from the log, oldest first, after a position. */
-export const ledgerExplorerQuerySchema = z.object({
-  /** Event types, comma separated (`CreditsSpent,SpendRefunded`). */
-  type: eventTypeList.optional(),
-  actor: actorKindSchema.optional(),
-  userId: uuidIdSchema.optional(),
-  from: instant.optional(),
-  to: instant.optional(),
-  /** A position: the page starts after it. */
-  after: z
-    .string()
-    .regex(/^\d{1,19}$/, 'must be a log position')
-    .optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
+export const ledgerExplorerQuerySchema = z
+  .object({
+    /** Event types, comma separated (`CreditsSpent,SpendRefunded`). */
+    type: eventTypeList.optional(),
+    actor: actorKindSchema.optional(),
+    userId: uuidIdSchema.optional(),
+    from: instant.optional(),
+    to: instant.optional(),
+    /** A position: the page starts after it. */
+    after: z
+      .string()
+      .regex(/^\d{1,19}$/, 'must be a log position')
+      .optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  })
+  .refine(rangeInOrder, rangeOutOfOrder);
 export type LedgerExplorerQuery = z.infer<typeof ledgerExplorerQuerySchema>;
 
 export const ledgerExplorerPageSchema = z.object({
