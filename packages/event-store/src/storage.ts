@@ -7,7 +7,7 @@ import {
   type PostgresConnection,
 } from './postgres/connection.ts';
 import { lockDataDir } from './postgres/dataDirLock.ts';
-import { DEFAULT_HORIZON_STALL_MS } from './postgres/horizon.ts';
+import { DEFAULT_HORIZON_STALL_MS, type HorizonHold, horizonHold } from './postgres/horizon.ts';
 import { PostgresEventStore } from './postgres/postgres-event-store.ts';
 import { PostgresSnapshotStore, type SnapshotStore } from './snapshots.ts';
 
@@ -32,6 +32,11 @@ export interface Storage {
   store: EventStore;
   /** Folds of streams kept beside the log (in PostgreSQL / PGlite whichever holds the log). */
   snapshots: SnapshotStore;
+  /**
+   * The oldest transaction holding the log's horizon, and for how long (null: none; always with
+   * the log on KurrentDB, which has no horizon).
+   */
+  horizonHold: () => Promise<HorizonHold | null>;
   close(): Promise<void>;
 }
 
@@ -59,6 +64,9 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
       connection,
       store,
       snapshots,
+      horizonHold: config.kurrentdbConnectionString
+        ? async () => null
+        : () => horizonHold(connection.sql),
       async close() {
         await store.close();
         await connection.close();

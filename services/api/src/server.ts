@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { horizonHold, openStorage, storageConfigOf } from '@astra/event-store';
+import { openStorage, storageConfigOf } from '@astra/event-store';
 import {
   allProjections,
   databaseFor,
@@ -110,12 +110,11 @@ export async function startServer(
       logger: projectorLog,
     });
     projector.start();
-    if (storage.store.kind !== 'kurrentdb')
-      stopHorizonWatch = watchHorizon(
-        () => horizonHold(storage.connection.sql),
-        config.HORIZON_STALL_SECONDS * 1000,
-        projectorLog,
-      );
+    stopHorizonWatch = watchHorizon(
+      storage.horizonHold,
+      config.HORIZON_STALL_SECONDS * 1000,
+      projectorLog,
+    );
     progress = projector;
   } else {
     progress = new PolledProgress(
@@ -177,10 +176,7 @@ export async function startServer(
     config,
     ledger: new ObservedLedger(storage.store, metrics),
     snapshots: storage.snapshots,
-    horizonHold:
-      storage.store.kind === 'kurrentdb'
-        ? async () => null
-        : () => horizonHold(storage.connection.sql),
+    horizonHold: storage.horizonHold,
     db,
     read,
     appDb,

@@ -1,4 +1,3 @@
-import { horizonHold } from '@astra/event-store';
 import { allProjections, Projector, watchHorizon } from '@astra/projections';
 import { projectorLogger } from './logger.ts';
 import { openProjectionStorage, runCli } from './storage.ts';
@@ -53,14 +52,11 @@ await runCli(async () => {
     logger,
   });
   projector.start();
-  const stopHorizonWatch =
-    storage.store.kind === 'kurrentdb'
-      ? () => {}
-      : watchHorizon(
-          () => horizonHold(storage.connection.sql),
-          storage.env.HORIZON_STALL_SECONDS * 1000,
-          logger,
-        );
+  const stopHorizonWatch = watchHorizon(
+    storage.horizonHold,
+    storage.env.HORIZON_STALL_SECONDS * 1000,
+    logger,
+  );
   logger.info({ projections: names }, `Projector for ${names}: leading, following the event log.`);
 
   const signal = await new Promise<string>((resolve) => {

@@ -145,8 +145,6 @@ WHERE events.position < ${horizonSql}`,
   'forwards',
 );
 
-const visibleBelow = horizonSql;
-
 /** A filter as the SQL takes it: distinct types, and `LIKE` patterns of the stream prefixes. */
 export interface SqlFilter {
   types: string[] | null;
@@ -190,7 +188,7 @@ export function filteredReadSql(direction: 'forwards' | 'backwards', filter: Sql
   const order = forwards ? 'ORDER BY position' : 'ORDER BY position DESC';
   const range = forwards
     ? 'position > $1::bigint'
-    : `position < $1::bigint AND position < ${visibleBelow}`;
+    : `position < $1::bigint AND position < ${horizonSql}`;
   const types = filter.types ?? [];
   const page = types.length
     ? `SELECT * FROM (${types
@@ -207,7 +205,7 @@ export function filteredReadSql(direction: 'forwards' | 'backwards', filter: Sql
   FROM (SELECT *, stream_name LIKE ANY($${types.length + 3}::text[]) AS wanted FROM (${page}) AS page)`
     : `${columns} FROM (${page})`;
   const rows = forwards
-    ? `SELECT ${selected} AS events WHERE events.position < ${visibleBelow}`
+    ? `SELECT ${selected} AS events WHERE events.position < ${horizonSql}`
     : `SELECT ${selected} AS events`;
   return pageSql(rows, direction, filter.patterns !== null);
 }
