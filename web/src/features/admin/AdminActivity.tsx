@@ -1,12 +1,10 @@
 import type { AdminActivityEntry } from '@astra/contracts';
-import { Badge, Box, Button, Code, Heading, HStack, Skeleton, Stack, Text } from '@chakra-ui/react';
-import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { useState } from 'react';
+import { Badge, Box, Code, Heading, HStack, Stack, Text } from '@chakra-ui/react';
 import { Surface } from '../../ui/Surface';
 import { TextLink } from '../../ui/TextLink';
-import { EmptyNote, QueryError } from './AuditStates';
 import { useGetAdminActivityQuery } from './auditApi';
 import { formatInstant, userLedgerPath } from './auditFormat';
+import { PagerNav, PageStates, useCursorPages } from './CursorPages';
 
 const PAGE = 25;
 
@@ -97,10 +95,9 @@ function ActivityItem({ entry }: { entry: AdminActivityEntry }) {
  * log. "Older" pages on with the page's `next`; a stack of the pages seen gives "Newer".
  */
 export function AdminActivity() {
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const before = cursors[cursors.length - 1];
+  const pages = useCursorPages();
   const page = useGetAdminActivityQuery(
-    { before, limit: PAGE },
+    { before: pages.cursor, limit: PAGE },
     { refetchOnMountOrArgChange: true },
   );
   const items = page.currentData?.items ?? [];
@@ -115,21 +112,16 @@ export function AdminActivity() {
           Every unlock attempt and admin command, with the admin who did it, newest first.
         </Text>
       </Stack>
-      {page.isError && (
-        <QueryError
-          title="Could not load the admin activity"
-          error={page.error}
-          onRetry={() => page.refetch()}
-        />
-      )}
-      {page.isFetching && !page.currentData && <Skeleton h="48" rounded="lg" />}
-      {page.currentData && items.length === 0 && (
-        <EmptyNote title={cursors.length > 1 ? 'Nothing older' : 'No admin activity yet'}>
-          {cursors.length > 1
-            ? 'This is the first thing any admin did.'
-            : 'Unlocks and admin commands (adjustments, blocks, role changes, deletions) appear here as they happen.'}
-        </EmptyNote>
-      )}
+      <PageStates
+        query={page}
+        pages={pages}
+        errorTitle="Could not load the admin activity"
+        empty={{
+          title: 'No admin activity yet',
+          text: 'Unlocks and admin commands (adjustments, blocks, role changes, deletions) appear here as they happen.',
+        }}
+        end={{ title: 'Nothing older', text: 'This is the first thing any admin did.' }}
+      />
       {items.length > 0 && (
         <Stack
           as="ol"
@@ -143,32 +135,14 @@ export function AdminActivity() {
           ))}
         </Stack>
       )}
-      <HStack as="nav" aria-label="Admin activity pages" justify="space-between" gap="2">
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={cursors.length <= 1 || page.isFetching}
-          onClick={() => setCursors((old) => old.slice(0, -1))}
-        >
-          <ChevronLeft aria-hidden />
-          Newer
-        </Button>
-        <Text fontSize="sm" color="fg.muted">
-          Page {cursors.length}
-        </Text>
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={!page.currentData?.next || page.isFetching}
-          onClick={() => {
-            const next = page.currentData?.next;
-            if (next) setCursors((old) => [...old, next]);
-          }}
-        >
-          Older
-          <ChevronRight aria-hidden />
-        </Button>
-      </HStack>
+      <PagerNav
+        label="Admin activity pages"
+        query={page}
+        pages={pages}
+        backLabel="Newer"
+        forwardLabel="Older"
+        showNumber
+      />
     </Surface>
   );
 }

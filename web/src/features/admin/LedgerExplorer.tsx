@@ -8,18 +8,16 @@ import {
   Input,
   NativeSelect,
   SimpleGrid,
-  Skeleton,
   Stack,
   Text,
 } from '@chakra-ui/react';
-import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Surface } from '../../ui/Surface';
 import { AuditEntryTable } from './AuditEntryTable';
-import { EmptyNote, QueryError } from './AuditStates';
 import { formatCount } from './adminFormat';
 import { type ActorKind, useGetAuditLedgerQuery } from './auditApi';
 import { dayEndExclusive, dayStart, EVENT_TYPE_HELP, EVENT_TYPES, isUserId } from './auditFormat';
+import { PagerNav, PageStates, useCursorPages } from './CursorPages';
 
 interface Filters {
   types: CreditEventType[];
@@ -54,9 +52,7 @@ export function LedgerExplorer() {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [userIdError, setUserIdError] = useState<string | null>(null);
   const [rangeError, setRangeError] = useState<string | null>(null);
-  // The `after` of every page on the way here: the last is this page's.
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const after = cursors[cursors.length - 1];
+  const pages = useCursorPages();
   const page = useGetAuditLedgerQuery(
     {
       types: filters.types.length > 0 ? filters.types : undefined,
@@ -64,7 +60,7 @@ export function LedgerExplorer() {
       userId: filters.userId || undefined,
       from: dayStart(filters.fromDay),
       to: dayEndExclusive(filters.toDay),
-      after,
+      after: pages.cursor,
       limit: filters.limit,
     },
     { refetchOnMountOrArgChange: true },
@@ -91,7 +87,7 @@ export function LedgerExplorer() {
     setRangeError(badRange);
     if (badUser || badRange) return;
     setFilters({ ...draft, userId });
-    setCursors([undefined]);
+    pages.restart();
   };
 
   const clear = () => {
@@ -99,7 +95,7 @@ export function LedgerExplorer() {
     setFilters(NO_FILTERS);
     setUserIdError(null);
     setRangeError(null);
-    setCursors([undefined]);
+    pages.restart();
   };
 
   const first = items[0]?.position;
@@ -235,52 +231,29 @@ export function LedgerExplorer() {
           <Text fontSize="sm" color="fg.muted" aria-live="polite" data-testid="explorer-summary">
             {page.currentData
               ? items.length > 0
-                ? `Page ${cursors.length}: ${formatCount(items.length)} ${items.length === 1 ? 'event' : 'events'}, positions ${first} to ${last}`
-                : `Page ${cursors.length}: no events`
+                ? `Page ${pages.number}: ${formatCount(items.length)} ${items.length === 1 ? 'event' : 'events'}, positions ${first} to ${last}`
+                : `Page ${pages.number}: no events`
               : 'Loading...'}
           </Text>
         </HStack>
-        {page.isError && (
-          <QueryError
-            title="Could not read the ledger"
-            error={page.error}
-            onRetry={() => page.refetch()}
-          />
-        )}
-        {page.isFetching && !page.currentData && <Skeleton h="48" rounded="lg" />}
-        {page.currentData && items.length === 0 && (
-          <EmptyNote
-            title={cursors.length > 1 ? 'No more events' : 'No events match these filters'}
-          >
-            {cursors.length > 1
-              ? 'This is the end of the log for these filters.'
-              : `Nothing for ${describeFilters(filters)}. Widen the dates, choose other types, or clear the filters.`}
-          </EmptyNote>
-        )}
+        <PageStates
+          query={page}
+          pages={pages}
+          errorTitle="Could not read the ledger"
+          empty={{
+            title: 'No events match these filters',
+            text: `Nothing for ${describeFilters(filters)}. Widen the dates, choose other types, or clear the filters.`,
+          }}
+          end={{ title: 'No more events', text: 'This is the end of the log for these filters.' }}
+        />
         {items.length > 0 && <AuditEntryTable entries={items} label="Ledger events" showUser />}
-        <HStack as="nav" aria-label="Ledger pages" justify="space-between" gap="2">
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={cursors.length <= 1 || page.isFetching}
-            onClick={() => setCursors((old) => old.slice(0, -1))}
-          >
-            <ChevronLeft aria-hidden />
-            Previous page
-          </Button>
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={!page.currentData?.next || page.isFetching}
-            onClick={() => {
-              const next = page.currentData?.next;
-              if (next) setCursors((old) => [...old, next]);
-            }}
-          >
-            Next page
-            <ChevronRight aria-hidden />
-          </Button>
-        </HStack>
+        <PagerNav
+          label="Ledger pages"
+          query={page}
+          pages={pages}
+          backLabel="Previous page"
+          forwardLabel="Next page"
+        />
       </Stack>
     </Stack>
   );
