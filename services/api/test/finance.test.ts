@@ -550,7 +550,9 @@ for (const storage of ['postgres', 'pglite'] as const) {
             expect(file.equals(http.body)).toBe(true);
             const digest = sha256(file);
             const rowCount = rows.filter((r) => r.occurredAt >= from).length;
-            expect(toFile.stderr).toBe(`${digest}  ${rowCount} rows  ${file.length} bytes\n`);
+            expect(toFile.stderr).toMatch(
+              new RegExp(`^${digest}  ${rowCount} rows  ${file.length} bytes  in \\d+\\.\\d s\\n$`),
+            );
             expect(await readFile(`${out}.sha256`, 'utf8')).toBe(`${digest}  ledger.csv\n`);
             expect(http.trailers['x-content-sha256']).toBe(digest);
 

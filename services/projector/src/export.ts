@@ -12,7 +12,7 @@ import { openProjectionStorage, runCli } from './storage.ts';
  * export (one row per credit event whose occurredAt is in [from, to), by replaying the log), the
  * same bytes as `GET /api/admin/exports/ledger` for the same range. The body goes to stdout, or
  * to FILE with `FILE.sha256` beside it (`sha256sum -c` reads it); stderr gets
- * `<sha256>  <rows> rows  <bytes> bytes`. Exits 0, or 2 when it cannot run (a bad argument, no
+ * `<sha256>  <rows> rows  <bytes> bytes  in <seconds> s`. Exits 0, or 2 when it cannot run (a bad argument, no
  * database).
  */
 await runCli(async () => {
@@ -41,6 +41,7 @@ await runCli(async () => {
 
   const storage = await openProjectionStorage();
   try {
+    const started = performance.now();
     const exported = new LedgerExport(storage.store, { format: parsed.data.format, ...range });
     const out = values.out ? createWriteStream(values.out) : process.stdout;
     for await (const chunk of exported) {
@@ -51,7 +52,10 @@ await runCli(async () => {
       await once(out, 'finish');
       await writeFile(`${values.out}.sha256`, `${exported.sha256()}  ${basename(values.out)}\n`);
     }
-    console.error(`${exported.sha256()}  ${exported.rows} rows  ${exported.bytes} bytes`);
+    const seconds = (performance.now() - started) / 1000;
+    console.error(
+      `${exported.sha256()}  ${exported.rows} rows  ${exported.bytes} bytes  in ${seconds.toFixed(1)} s`,
+    );
     return 0;
   } finally {
     await storage.close();
