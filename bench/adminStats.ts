@@ -15,9 +15,8 @@ import {
   rebuildReadModels,
 } from '@astra/projections';
 import { sql } from 'kysely';
-import { loadConfig } from '../services/api/src/config.ts';
 import { adminStatsOf } from '../services/api/src/modules/admin/stats.ts';
-import { startServer } from '../services/api/src/server.ts';
+import { startAdminServer } from './adminServer.ts';
 import { writeSection } from './report.ts';
 
 const USERS = Number(process.env.BENCH_ADMIN_USERS ?? 100_000);
@@ -131,7 +130,7 @@ export async function adminStatsBenchmark() {
   const dataDir = await mkdtemp(join(tmpdir(), 'astra-bench-admin-'));
   const storage = await openStorage({ databaseUrl: database.url, dataDir: null });
   const db = databaseFor(storage.connection);
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let server: Awaited<ReturnType<typeof startAdminServer>>['server'] | undefined;
   try {
     await migrateReadModels(db, READ_SCHEMA);
     const perUser = Math.max(2, Math.round(CREDIT_EVENTS / USERS));
@@ -170,30 +169,9 @@ export async function adminStatsBenchmark() {
     });
 
     // The routes, through HTTP on loopback, as an unlocked admin.
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      ADMIN_EMAILS: 'admin@example.com',
-      ADMIN_PASSWORD: 'benchmark admin password',
-      LOG_LEVEL: 'error',
-    });
-    server = await startServer(config);
-    const url = server.url;
-    const signIn = await fetch(`${url}/api/auth/dev-login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin@example.com' }),
-    });
-    const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
-    const unlocked = await fetch(`${url}/api/admin/unlock`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie, origin: url },
-      body: JSON.stringify({ password: 'benchmark admin password' }),
-    });
-    if (!unlocked.ok) throw new Error(`unlock failed: ${unlocked.status}`);
+    const admin = await startAdminServer(database.url, dataDir);
+    server = admin.server;
+    const { url, cookie } = admin;
     const get = async (path: string) => {
       const answer = await fetch(`${url}${path}`, { headers: { cookie } });
       if (!answer.ok) throw new Error(`${path}: ${answer.status} ${await answer.text()}`);

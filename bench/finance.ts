@@ -13,8 +13,7 @@ import {
   userBalanceAt,
 } from '@astra/projections';
 import { type Kysely, sql } from 'kysely';
-import { loadConfig } from '../services/api/src/config.ts';
-import { startServer } from '../services/api/src/server.ts';
+import { startAdminServer } from './adminServer.ts';
 import { drainElsewhere, exportByCli } from './exportProcesses.ts';
 import { writeSection } from './report.ts';
 
@@ -214,7 +213,7 @@ export async function financeBenchmark() {
   const dataDir = await mkdtemp(join(tmpdir(), 'astra-bench-finance-'));
   const storage = await openStorage({ databaseUrl: database.url, dataDir: null });
   const db = databaseFor(storage.connection);
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let server: Awaited<ReturnType<typeof startAdminServer>>['server'] | undefined;
   try {
     await migrateReadModels(db, READ_SCHEMA);
     const accounts = Math.ceil(EVENTS / PER_ACCOUNT);
@@ -273,30 +272,9 @@ export async function financeBenchmark() {
     if (report.flags.length) throw new Error(`The report flags: ${report.flags.join('; ')}`);
 
     // Through HTTP, as an unlocked admin.
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      ADMIN_EMAILS: 'admin@example.com',
-      ADMIN_PASSWORD: 'benchmark admin password',
-      LOG_LEVEL: 'error',
-    });
-    server = await startServer(config);
-    const url = server.url;
-    const signIn = await fetch(`${url}/api/auth/dev-login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin@example.com' }),
-    });
-    const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
-    const unlocked = await fetch(`${url}/api/admin/unlock`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie, origin: url },
-      body: JSON.stringify({ password: 'benchmark admin password' }),
-    });
-    if (!unlocked.ok) throw new Error(`unlock failed: ${unlocked.status}`);
+    const admin = await startAdminServer(database.url, dataDir);
+    server = admin.server;
+    const { url, cookie } = admin;
 
     const overHttp = await drainElsewhere(`${url}/api/admin/exports/ledger?format=csv`, cookie);
     const httpSeconds = overHttp.seconds;
