@@ -9,7 +9,7 @@ import { createThrowawayDatabase } from '@astra/event-store/testing';
 import { type CreditAccount, creditAccountDecider, streams } from '@astra/ledger';
 import { writeSection } from './report.ts';
 
-const RATE = 500;
+const RATE = Number(process.env.BENCH_RATE ?? 500);
 const API_PROCESSES = 2;
 const ACCOUNTS_PER_API = 100;
 const WARMUP_SECONDS = 5;
@@ -162,7 +162,7 @@ export async function crossProcessBenchmark() {
           met: null,
         },
       ],
-      `One projector process (\`services/projector/src/main.ts\`, as \`npm run projector\` runs it) and ${API_PROCESSES} API processes on one PostgreSQL, on the same two cores. Each API process is the API's write path and its external-mode wait, without HTTP: the API's \`Ledger\` spends 1 credit on one of ${ACCOUNTS_PER_API} accounts of its own (the credit decider on the stream's state, an append at its revision), on a steady schedule (${RATE / API_PROCESSES}/s each, open loop), then \`PolledProgress.waitFor(position)\` as \`Consistency.settle\` calls it, built as \`server.ts\` builds it for PROJECTOR=external. The API announces each append (NOTIFY after its commit); the projector's listening connection wakes its subscription, and its batch's commit announces the checkpoints, which wake the API's wait (polling at 50 ms and 20 ms stays as the fallback). ${WARMUP_SECONDS} s of warm-up at the same rate, then ${SECONDS} s measured (${spends.toLocaleString('en-US')} spends). Load average (1 min) ${loadBefore.toFixed(2)} before the run, ${loadAfter.toFixed(2)} after: other work on the machine shows in these figures.`,
+      `One projector process (\`services/projector/src/main.ts\`, as \`npm run projector\` runs it) and ${API_PROCESSES} API processes on one PostgreSQL, on the same two cores. Each API process is the API's write path and its external-mode wait, without HTTP: the API's \`Ledger\` spends 1 credit on one of ${ACCOUNTS_PER_API} accounts of its own (the credit decider on the stream's state, an append at its revision), on a steady schedule (${RATE / API_PROCESSES}/s each, open loop), then \`PolledProgress.waitFor(position)\` as \`Consistency.settle\` calls it, built as \`server.ts\` builds it for PROJECTOR=external. The API announces each append (NOTIFY after its commit); the projector's listening connection wakes its subscription, and its batch's commit announces the checkpoints, which wake the API's wait (polling at 50 ms and 20 ms stays as the fallback). ${WARMUP_SECONDS} s of warm-up at the same rate, then ${SECONDS} s measured (${spends.toLocaleString('en-US')} spends; \`BENCH_RATE\` and \`BENCH_SECONDS\` change the rate and the time). Load average (1 min) ${loadBefore.toFixed(2)} before the run, ${loadAfter.toFixed(2)} after: other work on the machine shows in these figures.`,
     );
   } finally {
     await Promise.all(children.map(stop));

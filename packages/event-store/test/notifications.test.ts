@@ -5,6 +5,7 @@ import {
   PostgresEventStore,
   type RecordedEvent,
 } from '../src/index.ts';
+import { readAllSql } from '../src/postgres/postgres-event-store.ts';
 import { createThrowawayDatabase, postgresForTests } from '../src/testing.ts';
 
 const available = await postgresForTests();
@@ -30,13 +31,23 @@ describe.runIf(available)('Cross-process wake-up (PostgreSQL LISTEN/NOTIFY)', ()
   async function twoProcesses(reader: { pollIntervalMs: number; reconnectMs?: number }) {
     const database = await createThrowawayDatabase();
     cleanups.push(() => database.drop());
+    /** The subscriber's reads of the log so far. */
+    let reads = 0;
     const open = async (options: { pollIntervalMs?: number; reconnectMs?: number }) => {
       const connection = await connectPostgres({
         databaseUrl: database.url,
         ...(options.reconnectMs ? { reconnectMs: options.reconnectMs } : {}),
       });
       if (connection.kind !== 'postgres') throw new Error('expected PostgreSQL');
-      const store = await PostgresEventStore.open(connection.sql, {
+      const { sql } = connection;
+      const counted = {
+        ...sql,
+        query: <Row>(text: string, params?: readonly unknown[], name?: string) => {
+          if (text === readAllSql) reads++;
+          return sql.query<Row>(text, params, name);
+        },
+      };
+      const store = await PostgresEventStore.open(counted, {
         notifications: connection.notifications,
         ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
       });
@@ -75,7 +86,7 @@ describe.runIf(available)('Cross-process wake-up (PostgreSQL LISTEN/NOTIFY)', ()
       ).position;
     const delivered = (position: bigint) =>
       until(async () => received.some((event) => event.position === position));
-    return { writer, listeners, append, delivered, received };
+    return { writer, listeners, append, delivered, received, reads: () => reads };
   }
 
   it(
@@ -87,6 +98,34 @@ describe.runIf(available)('Cross-process wake-up (PostgreSQL LISTEN/NOTIFY)', ()
       await until(async () => (await listeners()).length === 1);
       for (let n = 0; n < 3; n++) await delivered(await append(n));
       expect(received.map((event) => event.data)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }]);
+    },
+    NEVER / 2,
+  );
+
+  it(
+    'reads an announced event held back by an older open transaction as soon as that one ends',
+    async () => {
+      const { writer, listeners, append, delivered, received, reads } = await twoProcesses({
+        pollIntervalMs: NEVER,
+      });
+      await until(async () => (await listeners()).length === 1);
+      // An older transaction with an id holds the log's horizon: nothing after it can be read.
+      const older = await writer.connection.pool.connect();
+      try {
+        await older.query('BEGIN');
+        await older.query('SELECT pg_current_xact_id()');
+        const before = reads();
+        const position = await append(1);
+        // Woken by the announcement, the subscription finds nothing yet, and looks again.
+        await until(async () => reads() >= before + 3);
+        expect(received).toEqual([]);
+        // Its end is announced to nobody: only looking again for the announced event delivers it.
+        await older.query('COMMIT');
+        await delivered(position);
+      } finally {
+        // Closed, not returned to the pool: a transaction left open would hold every reader.
+        older.release(true);
+      }
     },
     NEVER / 2,
   );
