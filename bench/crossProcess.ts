@@ -1,5 +1,6 @@
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { CreditEvent } from '@astra/contracts';
@@ -7,6 +8,7 @@ import { SCHEMA_VERSION } from '@astra/contracts';
 import { CommandHandler, openStorage } from '@astra/event-store';
 import { createThrowawayDatabase } from '@astra/event-store/testing';
 import { type CreditAccount, creditAccountDecider, streams } from '@astra/ledger';
+import pg from 'pg';
 import { writeSection } from './report.ts';
 
 const RATE = Number(process.env.BENCH_RATE ?? 500);
@@ -31,6 +33,16 @@ const percentile = (sorted: number[], p: number) =>
     : NaN;
 const ms = (value: number) => (value < 10 ? value.toFixed(1) : Math.round(value).toString());
 
+/** CPU seconds a process has used (Linux `/proc`; 0 when it is gone or elsewhere). */
+const cpuSeconds = (pid: number | undefined) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks
+  } catch {
+    return 0;
+  }
+};
+
 const stop = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -47,6 +59,8 @@ const stop = (child: ChildProcess) =>
 export async function crossProcessBenchmark() {
   const database = await createThrowawayDatabase('astra_bench');
   const children: ChildProcess[] = [];
+  const admin = new pg.Client({ connectionString: database.url });
+  await admin.connect();
   try {
     const storage = await openStorage({ databaseUrl: database.url, dataDir: null });
     const accounts = Array.from({ length: API_PROCESSES * ACCOUNTS_PER_API }, () => randomUUID());
@@ -125,7 +139,44 @@ export async function crossProcessBenchmark() {
     const results = apis.map((_, i) => messages[i]!() as unknown as Promise<WorkerResult>);
     const loadBefore = loadavg()[0]!;
     for (const api of apis) api.send('go');
+    // What each part costs while measured: the processes' and the database's backends' CPU time.
+    const backends = async () =>
+      (
+        await admin.query<{ pid: number }>(
+          'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [database.name],
+        )
+      ).rows.map((row) => row.pid);
+    await new Promise((resolve) => setTimeout(resolve, WARMUP_SECONDS * 1000));
+    const measuredFrom = performance.now();
+    // Pools close idle connections and open new ones: the backends are sampled as they come
+    // and go, each counted from its first sample (a new one from zero) to its last.
+    const servers = new Map<number, { first: number; last: number }>();
+    const sample = async () => {
+      for (const pid of await backends()) {
+        const used = cpuSeconds(pid);
+        const known = servers.get(pid);
+        if (known) known.last = Math.max(known.last, used);
+        else servers.set(pid, { first: sampled ? 0 : used, last: used });
+      }
+    };
+    let sampled = false;
+    await sample();
+    sampled = true;
+    const sampler = setInterval(() => void sample().catch(() => {}), 200);
+    const cpu = () => ({
+      projector: cpuSeconds(projector.pid),
+      apis: apis.reduce((sum, api) => sum + cpuSeconds(api.pid), 0),
+      postgres: [...servers.values()].reduce((sum, { first, last }) => sum + last - first, 0),
+    });
+    const cpuBefore = { ...cpu(), postgres: 0 };
     const done = await Promise.all(results);
+    clearInterval(sampler);
+    await sample();
+    const cpuAfter = cpu();
+    const wall = (performance.now() - measuredFrom) / 1000;
+    const share = (part: keyof ReturnType<typeof cpu>) =>
+      ((cpuAfter[part] - cpuBefore[part]) / wall).toFixed(2);
     const loadAfter = loadavg()[0]!;
 
     const visible = done.flatMap((r) => r.visibleMs).sort((a, b) => a - b);
@@ -156,6 +207,12 @@ export async function crossProcessBenchmark() {
           met,
         },
         {
+          what: 'CPU used while measured (cores): projector process / both API processes / PostgreSQL backends of the run',
+          measured: `${share('projector')} / ${share('apis')} / ${share('postgres')}`,
+          target: '—',
+          met: null,
+        },
+        {
           what: 'the spend itself (decide, append), p50 / p99',
           measured: `${ms(percentile(appended, 50))} / ${ms(percentile(appended, 99))} ms`,
           target: '—',
@@ -166,6 +223,7 @@ export async function crossProcessBenchmark() {
     );
   } finally {
     await Promise.all(children.map(stop));
+    await admin.end();
     await database.drop();
   }
 }
