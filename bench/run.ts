@@ -1,5 +1,6 @@
 import { adminStatsBenchmark } from './adminStats.ts';
 import { contendedBenchmark } from './contended.ts';
+import { crossProcessBenchmark } from './crossProcess.ts';
 import { financeBenchmark } from './finance.ts';
 import { meLoadBenchmark } from './meLoad.ts';
 import { readingStreamBenchmark } from './readingStream.ts';
@@ -12,6 +13,7 @@ import { webBundleBenchmark } from './webBundle.ts';
 const benchmarks: Record<string, () => Promise<void>> = {
   spend: spendBenchmark,
   contended: contendedBenchmark,
+  'cross-process': crossProcessBenchmark,
   rebuild: rebuildBenchmark,
   'me-load': meLoadBenchmark,
   'web-bundle': webBundleBenchmark,

@@ -21,6 +21,13 @@ export {
   LogHorizonStalledError,
 } from './postgres/horizon.ts';
 export {
+  LISTENER_APPLICATION,
+  type Listen,
+  type NotificationHandler,
+  Notifications,
+} from './postgres/notifications.ts';
+export {
+  EVENTS_CHANNEL,
   PostgresEventStore,
   type PostgresEventStoreOptions,
 } from './postgres/postgres-event-store.ts';
@@ -34,3 +41,4 @@ export {
   storageConfigOf,
   storageEnvShape,
 } from './storage.ts';
+export { Wakeup } from './wakeup.ts';

@@ -57,6 +57,8 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
       ? await openKurrentDb(config.kurrentdbConnectionString)
       : await PostgresEventStore.open(connection.sql, {
           kind: connection.kind,
+          // PGlite serves one process: its own appends wake its subscriptions.
+          ...(connection.kind === 'postgres' ? { notifications: connection.notifications } : {}),
           horizonWaitMs: config.horizonStallMs ?? DEFAULT_HORIZON_STALL_MS,
         });
     const snapshots = await PostgresSnapshotStore.open(connection.sql);

@@ -12,7 +12,12 @@ export * from './finance/ledgerExport.ts';
 export * from './finance/monthlyReport.ts';
 export { watchHorizon } from './horizonWatch.ts';
 export { migrateReadModels } from './migrations/index.ts';
-export { PolledProgress, PositionWaiters, type ProjectionProgress } from './progress.ts';
+export {
+  CHECKPOINTS_CHANNEL,
+  PolledProgress,
+  PositionWaiters,
+  type ProjectionProgress,
+} from './progress.ts';
 export * from './projections/index.ts';
 export {
   type ProjectionStatus,

@@ -1,6 +1,10 @@
+import { type Listen, Wakeup } from '@astra/event-store';
 import type { Kysely } from 'kysely';
 import { liveCheckpointOf } from './checkpoints.ts';
 import { READ_SCHEMA } from './database.ts';
+
+/** Where projector batches announce their commit; the payload is the batch's last position. */
+export const CHECKPOINTS_CHANNEL = 'astra_checkpoints';
 
 /** How far the read models are: commands wait on it to answer with their own writes visible. */
 export interface ProjectionProgress {
@@ -49,18 +53,32 @@ export class PositionWaiters {
 
 /**
  * Progress of a projector in another process, read from the checkpoints table while someone
- * waits (the API's view when the projector runs on its own). Like the projector's own `position`,
- * it does not wait for a projection recorded as failed.
+ * waits (the API's view when the projector runs on its own). With `notifications`, a projector's
+ * commit (`CHECKPOINTS_CHANNEL`) has it read the checkpoints at once; polling every `intervalMs`
+ * stays, for notifications lost. Like the projector's own `position`, it does not wait for a
+ * projection recorded as failed.
  */
 export class PolledProgress implements ProjectionProgress {
   private readonly waiters = new PositionWaiters();
   private polling: Promise<void> | undefined;
+  private readonly wakeup = new Wakeup();
+  /** A commit was announced since the last read of the checkpoints began. */
+  private announced = false;
+  private stopListening: (() => void) | undefined;
 
   constructor(
     private readonly db: Kysely<unknown>,
     private readonly names: readonly string[],
     private readonly intervalMs = 20,
-  ) {}
+    notifications?: Listen,
+  ) {
+    this.stopListening = notifications?.listen(CHECKPOINTS_CHANNEL, (payload) => {
+      // A batch ending where every waiter is already released changes nothing for them.
+      if (payload && /^\d+$/.test(payload) && BigInt(payload) <= this.waiters.position) return;
+      this.announced = true;
+      this.wakeup.wake();
+    });
+  }
 
   get position() {
     return this.waiters.position;
@@ -74,10 +92,18 @@ export class PolledProgress implements ProjectionProgress {
     return waiting;
   }
 
+  /** Stops listening (the waits go on polling). */
+  close() {
+    this.stopListening?.();
+    this.stopListening = undefined;
+  }
+
   private async poll() {
     do {
+      this.announced = false;
       this.waiters.advance(await liveCheckpointOf(this.db, READ_SCHEMA, this.names));
-      if (this.waiters.pending > 0) await new Promise((r) => setTimeout(r, this.intervalMs));
+      // Announced during the read: it may have missed that commit, so read again at once.
+      if (this.waiters.pending > 0 && !this.announced) await this.wakeup.wait(this.intervalMs);
     } while (this.waiters.pending > 0);
   }
 }

@@ -2,7 +2,7 @@ import type { EventStore, RecordedEvent } from '@astra/event-store';
 import { type Kysely, sql } from 'kysely';
 import { checkpointOf, lockProjections } from './checkpoints.ts';
 import { READ_SCHEMA, readModels } from './database.ts';
-import { PositionWaiters, type ProjectionProgress } from './progress.ts';
+import { CHECKPOINTS_CHANNEL, PositionWaiters, type ProjectionProgress } from './progress.ts';
 import type { Projection } from './projections/projection.ts';
 
 /** Where the projector writes its lines: any logger with `info`/`error(fields, message)` (pino). */
@@ -280,9 +280,11 @@ export class Projector implements ProjectionProgress {
       );
       // Unqualified table names in a projection's SQL mean this projector's schema. The commit
       // need not wait for the disk: rows and checkpoint are lost together in a crash and the
-      // events are applied again from the durable log.
+      // events are applied again from the durable log. The commit tells API processes waiting
+      // for these checkpoints (`PolledProgress`) to look at them.
       await sql`SELECT set_config('search_path', ${this.schema}, true),
-        set_config('synchronous_commit', 'off', true)`.execute(trx);
+        set_config('synchronous_commit', 'off', true),
+        pg_notify(${CHECKPOINTS_CHANNEL}, ${batch.at(-1)!.position.toString()})`.execute(trx);
       const read = readModels(trx, this.schema);
       const stored = new Map(
         (

@@ -117,9 +117,12 @@ export async function startServer(
     );
     progress = projector;
   } else {
+    // The projector process announces its commits; polling stays for announcements lost.
     progress = new PolledProgress(
       db,
       allProjections.map((p) => p.name),
+      20,
+      storage.connection.kind === 'postgres' ? storage.connection.notifications : undefined,
     );
   }
 

@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Mutex, PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
+import { Notifications } from './notifications.ts';
 import type { SqlClient } from './sql-client.ts';
 
 /**
@@ -12,7 +13,14 @@ import type { SqlClient } from './sql-client.ts';
  * values whichever runs.
  */
 export type PostgresConnection =
-  | { kind: 'postgres'; pool: pg.Pool; sql: SqlClient; close(): Promise<void> }
+  | {
+      kind: 'postgres';
+      pool: pg.Pool;
+      sql: SqlClient;
+      /** LISTEN/NOTIFY between processes, on a connection of its own (opened on first use). */
+      notifications: Notifications;
+      close(): Promise<void>;
+    }
   | {
       kind: 'pglite';
       pglite: PGlite;
@@ -23,7 +31,7 @@ export type PostgresConnection =
     };
 
 export type ConnectOptions =
-  | { databaseUrl: string; maxConnections?: number }
+  | { databaseUrl: string; maxConnections?: number; reconnectMs?: number }
   | {
       /** null keeps the database in memory. */
       dataDir: string | null;
@@ -75,7 +83,19 @@ export async function connectPostgres(options: ConnectOptions): Promise<Postgres
         await pool.query(script);
       },
     };
-    return { kind: 'postgres', pool, sql, close: () => pool.end() };
+    const notifications = new Notifications(options.databaseUrl, {
+      reconnectMs: options.reconnectMs,
+    });
+    return {
+      kind: 'postgres',
+      pool,
+      sql,
+      notifications,
+      close: async () => {
+        await notifications.close();
+        await pool.end();
+      },
+    };
   }
 
   if (options.dataDir) await initializeDataDir(options.dataDir);

@@ -13,12 +13,21 @@ import {
 } from '../port.ts';
 import { Wakeup } from '../wakeup.ts';
 import { DEFAULT_HORIZON_STALL_MS, headAndHorizon, horizonSql, waitForHorizon } from './horizon.ts';
+import type { Listen } from './notifications.ts';
 import { createEventsTable, MAX_EVENTS_PER_TRANSACTION, ORDINAL_BITS } from './schema.ts';
 import type { SqlClient } from './sql-client.ts';
 
 export interface PostgresEventStoreOptions {
-  /** How often a caught-up subscription looks for events appended by other processes. */
+  /**
+   * How often a caught-up subscription looks for events appended by other processes; with
+   * `notifications`, only the fallback for notifications lost (a dropped listening connection).
+   */
   pollIntervalMs?: number;
+  /**
+   * LISTEN/NOTIFY on PostgreSQL: appends are announced on `EVENTS_CHANNEL` and subscriptions
+   * wake on announcements from every process (without it, only on this store's own appends).
+   */
+  notifications?: Listen;
   /** Runs when the store closes (ends the pool or the PGlite instance). */
   onClose?: () => Promise<void>;
   kind?: string;
@@ -261,9 +270,28 @@ const violatedConstraint = (error: unknown): string | undefined => {
 
 const MAX_ANY_RETRIES = 20;
 
+/** Where appends are announced; the payload is the newest position appended (as text). */
+export const EVENTS_CHANNEL = 'astra_events';
+
+/**
+ * The announcement, after the append committed and in a transaction of its own. A transaction
+ * that notifies holds a lock global to the database from its commit until the commit is on disk:
+ * inside the append, that would serialize every append's flush. With `synchronous_commit` off
+ * the announcement's own commit does not wait for the disk (it stores nothing to lose).
+ */
+const announceSql = {
+  name: 'events_announce',
+  text: `SELECT set_config('synchronous_commit', 'off', true), pg_notify('${EVENTS_CHANNEL}', $1)`,
+};
+
 export class PostgresEventStore implements EventStore {
   readonly kind: string;
   private readonly appended = new Wakeup();
+  /** The newest position known to be committed (appended here, or announced by others). */
+  private newest = 0n;
+  /** Announcements to send: the newest position not yet announced, and the one being sent. */
+  private unannounced: bigint | null = null;
+  private announcing: Promise<void> | undefined;
   private readonly pollIntervalMs: number;
   private readonly horizonWaitMs: number;
 
@@ -335,8 +363,10 @@ export class PostgresEventStore implements EventStore {
         if (constraint !== 'events_stream_revision_key') throw error;
       }
       if (appended) {
-        this.appended.wake();
-        return { nextRevision: BigInt(appended.revision), position: BigInt(appended.position) };
+        const position = BigInt(appended.position);
+        this.committed(position);
+        this.announce(position);
+        return { nextRevision: BigInt(appended.revision), position };
       }
       // Nothing appended: the stream was not where `expected` said, or another append took the
       // next revision first. `any` and `stream_exists` only lost such a race: they try again.
@@ -419,23 +449,77 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  /**
+   * Caught up, a subscription sleeps until an append here or an announcement (`notifications`)
+   * wakes it, or the poll interval passes. A wake-up only says to read: an event known committed
+   * but not read (an older transaction still open holds the horizon below it, or it committed
+   * after the read) is looked for again soon, with backoff up to the poll interval.
+   */
   async *subscribeAll({ from = 0n, signal }: SubscribeAllOptions = {}) {
     const batch = 1000;
     let checkpoint = from;
-    while (!signal?.aborted) {
-      const events = await this.readBatch(checkpoint, batch);
-      for (const event of events) {
-        if (signal?.aborted) return;
-        checkpoint = event.position;
-        yield event;
+    let pause = 1;
+    const stopListening = this.options.notifications?.listen(EVENTS_CHANNEL, this.announced);
+    try {
+      while (!signal?.aborted) {
+        const events = await this.readBatch(checkpoint, batch);
+        for (const event of events) {
+          if (signal?.aborted) return;
+          checkpoint = event.position;
+          yield event;
+        }
+        if (events.length === batch) continue;
+        if (this.newest > checkpoint) {
+          await this.appended.wait(pause, signal);
+          pause = Math.min(pause * 2, this.pollIntervalMs);
+        } else {
+          pause = 1;
+          await this.appended.wait(this.pollIntervalMs, signal);
+        }
       }
-      if (events.length < batch) await this.appended.wait(this.pollIntervalMs, signal);
+    } finally {
+      stopListening?.();
     }
   }
 
   async close() {
     this.appended.wake();
+    await this.announcing;
     await this.options.onClose?.();
+  }
+
+  /** A position known committed: wakes the subscriptions. */
+  private committed(position: bigint) {
+    if (position > this.newest) this.newest = position;
+    this.appended.wake();
+  }
+
+  /** Another process's announcement (null: some may have been missed): wakes the subscriptions. */
+  private readonly announced = (payload: string | null) => {
+    if (payload && /^\d+$/.test(payload)) this.committed(BigInt(payload));
+    else this.appended.wake();
+  };
+
+  /** Tells other processes of an append; one announcement at a time, of the newest position. */
+  private announce(position: bigint) {
+    if (!this.options.notifications) return;
+    if (this.unannounced === null || position > this.unannounced) this.unannounced = position;
+    this.announcing ??= this.sendAnnouncements();
+  }
+
+  private async sendAnnouncements() {
+    for (;;) {
+      const position = this.unannounced;
+      if (position === null) {
+        this.announcing = undefined;
+        return;
+      }
+      this.unannounced = null;
+      // Lost, it only leaves the subscribers to their polling.
+      await this.sql
+        .query(announceSql.text, [position.toString()], announceSql.name)
+        .catch(() => {});
+    }
   }
 
   private async readBatch(after: bigint, limit: number) {

@@ -1,0 +1,82 @@
+import {
+  connectPostgres,
+  LISTENER_APPLICATION,
+  openStorage,
+  PostgresEventStore,
+} from '@astra/event-store';
+import { createThrowawayDatabase, postgresForTests } from '@astra/event-store/testing';
+import { describe, expect, it } from 'vitest';
+import {
+  allProjections,
+  databaseFor,
+  migrateReadModels,
+  PolledProgress,
+  Projector,
+  READ_SCHEMA,
+} from '../src/index.ts';
+
+const available = await postgresForTests();
+
+/** A poll interval no test waits out: only an announcement explains progress seen before it. */
+const NEVER = 10_000;
+
+const until = async (condition: () => Promise<boolean>) => {
+  for (let pause = 5; !(await condition()); pause = Math.min(pause * 2, 100))
+    await new Promise((resolve) => setTimeout(resolve, pause));
+};
+
+describe.runIf(available)('Progress of a projector in another process (PostgreSQL)', () => {
+  it(
+    "wakes the API's wait when the projector commits, not at its poll",
+    async () => {
+      const database = await createThrowawayDatabase();
+      // The projector's process: its storage and read models.
+      const projecting = await openStorage({ databaseUrl: database.url, dataDir: null });
+      const projectorDb = databaseFor(projecting.connection);
+      await migrateReadModels(projectorDb, READ_SCHEMA);
+      // An API process: its own pool and listening connection.
+      const api = await connectPostgres({ databaseUrl: database.url });
+      if (api.kind !== 'postgres') throw new Error('expected PostgreSQL');
+      const apiDb = databaseFor(api);
+      const apiStore = await PostgresEventStore.open(api.sql, { notifications: api.notifications });
+      const progress = new PolledProgress(
+        apiDb,
+        allProjections.map((p) => p.name),
+        NEVER,
+        api.notifications,
+      );
+      try {
+        await until(async () => {
+          const { rows } = await api.sql.query(
+            `SELECT 1 FROM pg_stat_activity
+           WHERE datname = current_database() AND application_name = $1 AND query LIKE 'LISTEN%'`,
+            [LISTENER_APPLICATION],
+          );
+          return rows.length === 1;
+        });
+        const projector = new Projector(projecting.store, projectorDb, allProjections);
+        for (let n = 0; n < 3; n++) {
+          const { position } = await apiStore.append(
+            `progress-${n}`,
+            [{ type: 'Noted', data: { n } }],
+            { expected: 'no_stream' },
+          );
+          // The wait reads the checkpoints once (not there yet), then sleeps for its poll.
+          const waiting = progress.waitFor(position, NEVER);
+          await projector.catchUp();
+          expect(await waiting).toBe(true);
+          expect(progress.position).toBeGreaterThanOrEqual(position);
+        }
+      } finally {
+        progress.close();
+        await apiStore.close();
+        await apiDb.destroy();
+        await api.close();
+        await projectorDb.destroy();
+        await projecting.close();
+        await database.drop();
+      }
+    },
+    NEVER / 2,
+  );
+});
