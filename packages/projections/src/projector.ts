@@ -213,7 +213,7 @@ export class Projector implements ProjectionProgress {
           this.applying = false;
           if (controller.signal.aborted) break;
           if (error instanceof EventDecodeError) {
-            this.halt(error);
+            await this.halt(error);
             break;
           }
           this.options.onError?.(error);
@@ -223,9 +223,9 @@ export class Projector implements ProjectionProgress {
     })();
   }
 
-  private halt(error: EventDecodeError) {
-    this.halted = error;
-    this.haltedAt = new Date();
+  /** Stops before an event that does not decode: logged, and recorded where health reads it. */
+  private async halt(error: EventDecodeError) {
+    const since = new Date();
     (this.options.logger ?? consoleLogger).error(
       {
         position: error.position.toString(),
@@ -236,6 +236,26 @@ export class Projector implements ProjectionProgress {
       },
       `Projector stopped before position ${error.position}: ${error.message}. Nothing after it is applied; make the event readable (an upcaster) and restart.`,
     );
+    try {
+      const read = readModels(this.db, this.schema);
+      const message = messageOf(error);
+      for (const { name } of this.projections) {
+        const position = (await checkpointOf(this.db, this.schema, [name])).toString();
+        const at = new Date();
+        await read
+          .insertInto('projection_failures')
+          .values({ name, position, error: message, failed_at: at, updated_at: at })
+          .onConflict((oc) =>
+            oc.column('name').doUpdateSet({ position, error: message, updated_at: at }),
+          )
+          .execute();
+        this.recorded.add(name);
+      }
+    } catch (recording) {
+      this.options.onError?.(recording);
+    }
+    this.haltedAt = since;
+    this.halted = error;
   }
 
   async stop() {

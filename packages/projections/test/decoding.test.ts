@@ -133,6 +133,14 @@ onEachDatabase('stored events are decoded', (kind) => {
         expect(status.error).toContain(`at position ${badPosition}`);
       }
 
+      // Recorded where the health route (in any process) reads failures.
+      const failures = await readModels(db)
+        .selectFrom('projection_failures')
+        .select(['name', 'error'])
+        .execute();
+      expect(failures.map((f) => f.name).sort()).toEqual(allProjections.map((p) => p.name).sort());
+      for (const failure of failures) expect(failure.error).toContain(`at position ${badPosition}`);
+
       // Every projection's checkpoint is right before it; nothing after it is applied.
       const checkpoints = await checkpointsOf(db);
       for (const { name } of allProjections) {
