@@ -172,8 +172,21 @@ onEachDatabase('stored events are decoded', (kind) => {
     expect((await checkpointsOf(db)).get('profiles')).toBe(lastGood);
   });
 
-  it('fails a replay of the log (the export) on the event, naming its position', async () => {
-    const { store, badPosition } = await history();
+  it('fails a command on its stream, and a replay of the log (the export), naming its position', async () => {
+    const { store, before, badPosition } = await history();
+    // A handler without the stream cached reads it whole: the write side never decides on it.
+    const handler = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider, {
+      decode: streamDecoders.credits,
+    });
+    await expect(
+      handler.handle(
+        streams.credits(before),
+        (s) => creditAccountDecider.decide(grant(1), s),
+        metadataAt(new Date('2026-11-24T11:00:00Z')),
+      ),
+    ).rejects.toThrow(
+      new RegExp(`^Cannot decode event CreditsGranted at position ${badPosition} `),
+    );
     const read = async () => {
       for await (const _chunk of new LedgerExport(store, {
         format: 'jsonl',
