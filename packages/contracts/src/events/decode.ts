@@ -147,6 +147,7 @@ const decodeWith = (schemas: Schemas, family: string, event: StoredEvent) => {
   if (!parsed.success) {
     throw new EventDecodeError(event, issuesText(parsed.error.issues), parsed.error.issues);
   }
+  // Parsed by the schema of its type: the decoders' types only name what zod has checked.
   return { ...event, data: parsed.data };
 };
 
