@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CreditEvent } from '@astra/contracts';
-import { SCHEMA_VERSION } from '@astra/contracts';
+import { SCHEMA_VERSION, streamDecoders } from '@astra/contracts';
 import { CommandHandler, openStorage } from '@astra/event-store';
 import { createThrowawayDatabase } from '@astra/event-store/testing';
 import { type CreditAccount, creditAccountDecider, streams } from '@astra/ledger';
@@ -37,6 +37,7 @@ export async function spendBenchmark() {
     const handler = new CommandHandler<CreditAccount, CreditEvent>(
       storage.store,
       creditAccountDecider,
+      { decode: streamDecoders.credits },
     );
     const ids = Array.from({ length: ACCOUNTS }, () => randomUUID());
     const metadata = () => ({

@@ -1,4 +1,9 @@
-import { type EventMetadata, type EventStore, isWrongExpectedRevision } from './port.ts';
+import {
+  type EventMetadata,
+  type EventStore,
+  isWrongExpectedRevision,
+  type RecordedEvent,
+} from './port.ts';
 
 /** What a command handler needs of a decider: its state and how an event changes it. */
 export interface Evolver<State, Event> {
@@ -28,7 +33,12 @@ interface Cached<State> {
   revision: bigint | null;
 }
 
-export interface CommandHandlerOptions {
+export interface CommandHandlerOptions<Event> {
+  /**
+   * Reads a stored event as the stream's event type: upcast and parsed, throwing on one it cannot
+   * read (never a cast: the log outlives the code that wrote it).
+   */
+  decode: (recorded: RecordedEvent) => Event;
   /** Streams whose state stays in memory between commands (least recently used leave first). */
   cacheSize?: number;
   /** Attempts after a conflict with another process. */
@@ -46,12 +56,14 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly cacheSize: number;
   private readonly retries: number;
+  private readonly decode: (recorded: RecordedEvent) => Event;
 
   constructor(
     private readonly store: EventStore,
     private readonly evolver: Evolver<State, Event>,
-    options: CommandHandlerOptions = {},
+    options: CommandHandlerOptions<Event>,
   ) {
+    this.decode = options.decode;
     this.cacheSize = options.cacheSize ?? 10_000;
     this.retries = options.retries ?? 20;
   }
@@ -118,7 +130,7 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
     let revision = cached?.revision ?? null;
     const from = revision === null ? 0n : revision + 1n;
     for await (const event of this.store.readStream(stream, { from })) {
-      state = this.evolver.evolve(state, { type: event.type, data: event.data } as Event);
+      state = this.evolver.evolve(state, this.decode(event));
       revision = event.revision;
     }
     const current = { state, revision };

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   CommandHandler,
   ConcurrencyError,
@@ -14,6 +15,7 @@ import {
   isWrongExpectedRevision,
   type PostgresConnection,
   PostgresEventStore,
+  type RecordedEvent,
 } from '../src/index.ts';
 import { createThrowawayDatabase, pgliteTemplate, postgresForTests } from '../src/testing.ts';
 
@@ -71,8 +73,16 @@ function spied(store: EventStore) {
   return { spy, reads, appends };
 }
 
+/** The counter's events read back from the store: parsed, as the app's decoders do. */
+const counterEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('Granted'), data: z.object({ amount: z.number() }) }),
+  z.object({ type: z.literal('Spent'), data: z.object({ amount: z.number() }) }),
+]);
+const decodeCounter = ({ type, data }: RecordedEvent): CounterEvent =>
+  counterEventSchema.parse({ type, data });
+
 const handlerOn = (store: EventStore, options?: { cacheSize?: number; retries?: number }) =>
-  new CommandHandler<Counter, CounterEvent>(store, counter, options);
+  new CommandHandler<Counter, CounterEvent>(store, counter, { decode: decodeCounter, ...options });
 
 /** The balance replayed from the log itself, past every cache. */
 async function replayed(store: EventStore, stream: string) {

@@ -11,6 +11,7 @@ import {
   StreamNotFoundError,
 } from '@kurrent/kurrentdb-client';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { CommandHandler, WrongExpectedRevisionError } from '../src/index.ts';
 import { KurrentDbEventStore } from '../src/kurrentdb/kurrentdb-event-store.ts';
 
@@ -212,7 +213,10 @@ describe('KurrentDB adapter logic, against a fake client (no server)', () => {
     const handler = new CommandHandler<number, { type: 'Added'; data: { n: number } }>(
       store,
       { initialState: () => 0, evolve: (total, e) => total + e.data.n },
-      { retries: 0 },
+      {
+        retries: 0,
+        decode: ({ data }) => ({ type: 'Added', data: z.object({ n: z.number() }).parse(data) }),
+      },
     );
     await handler.handle(stream, () => [{ type: 'Added', data: { n: 1 } }], {});
     fake.appendAnswer = () => ({ success: false, nextExpectedRevision: 5n, position: undefined });

@@ -1,4 +1,9 @@
-import { type EmailEvent, type UserEvent, userEventSchemas } from '@astra/contracts';
+import {
+  type EmailEvent,
+  streamDecoders,
+  type UserEvent,
+  userEventSchemas,
+} from '@astra/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   adminRegistryDecider,
@@ -145,10 +150,20 @@ describe('user', () => {
     });
 
     it('reads an old UserRoleChanged without a source as given by ADMIN_EMAILS (all of them were)', () => {
-      const old = { role: 'admin' };
-      // The schema still accepts what the log holds; the log is never rewritten.
-      expect(userEventSchemas.UserRoleChanged.parse(old)).toEqual(old);
-      const before: UserEvent = { type: 'UserRoleChanged', data: { role: 'admin' } };
+      // As the log holds it (schema version 1): the log is never rewritten, the read upcasts it.
+      const stored = {
+        id: 'e1',
+        stream: 'user-u1',
+        revision: 1n,
+        position: 7n,
+        type: 'UserRoleChanged',
+        data: { role: 'admin' },
+        metadata: { schemaVersion: 1 },
+        recordedAt: new Date(),
+      };
+      expect(() => userEventSchemas.UserRoleChanged.parse(stored.data)).toThrow();
+      const before = streamDecoders.user(stored);
+      expect(before.data).toEqual({ role: 'admin', source: 'admin_emails' });
       expect(fold(userDecider, [registered, before])).toMatchObject({
         role: 'admin',
         roleSource: 'admin_emails',

@@ -1,9 +1,10 @@
+import { decodeLogEvent, EventDecodeError } from '@astra/contracts';
 import type { EventStore, RecordedEvent } from '@astra/event-store';
 import { type Kysely, sql } from 'kysely';
 import { checkpointOf, lockProjections } from './checkpoints.ts';
 import { READ_SCHEMA, readModels } from './database.ts';
 import { CHECKPOINTS_CHANNEL, PositionWaiters, type ProjectionProgress } from './progress.ts';
-import type { Projection } from './projections/projection.ts';
+import type { LogEvent, Projection } from './projections/projection.ts';
 
 /** Where the projector writes its lines: any logger with `info`/`error(fields, message)` (pino). */
 export interface ProjectorLogger {
@@ -64,6 +65,21 @@ interface BatchFailure {
 
 const NOTHING_YET = Symbol('nothing yet');
 
+/**
+ * Adds `event` to `batch` decoded (an event of a stream that is not the app's as it is: no
+ * projection reads it). One that does not decode is returned instead: the batch stops before
+ * it, the events before it are applied, and the projector stops.
+ */
+const decodeInto = (batch: LogEvent[], event: RecordedEvent): EventDecodeError | null => {
+  try {
+    batch.push(decodeLogEvent(event) ?? { ...event, foreign: true });
+    return null;
+  } catch (error) {
+    if (error instanceof EventDecodeError) return error;
+    throw error;
+  }
+};
+
 const messageOf = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).slice(0, 2000);
 
@@ -118,6 +134,9 @@ export class Projector implements ProjectionProgress {
   /** The main batches are between taking projections back and committing. */
   private applying = false;
   private readonly tell: (status: ProjectionStatus) => void;
+  /** The event the projector cannot read: it stopped before it (see `start`). */
+  private halted: EventDecodeError | null = null;
+  private haltedAt: Date | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -131,9 +150,14 @@ export class Projector implements ProjectionProgress {
       options.onStatus ?? ((status) => logStatus(status, options.logger ?? consoleLogger));
   }
 
-  /** Following the event log (between `start` and `stop`). */
+  /** Following the event log (between `start` and `stop`, unless an event did not decode). */
   get running() {
-    return this.following !== undefined;
+    return this.following !== undefined && this.halted === null;
+  }
+
+  /** The event that stopped the projector, if one did: it cannot be decoded. */
+  get stoppedBy(): EventDecodeError | null {
+    return this.halted;
   }
 
   /**
@@ -151,7 +175,13 @@ export class Projector implements ProjectionProgress {
   /** Each projection: live, or failed at its checkpoint with the error. */
   status(): ProjectionStatus[] {
     return this.projections.map(({ name }) => {
-      const failure = this.failures.get(name);
+      const failure =
+        this.failures.get(name) ??
+        (this.halted && {
+          position: this.position,
+          error: messageOf(this.halted),
+          since: this.haltedAt ?? new Date(),
+        });
       return failure
         ? {
             name,
@@ -164,11 +194,17 @@ export class Projector implements ProjectionProgress {
     });
   }
 
-  /** Follows new events until `stop`; recovers from failures by resuming at the checkpoint. */
+  /**
+   * Follows new events until `stop`; recovers from failures by resuming at the checkpoint. An
+   * event that does not decode stops it for good (retrying cannot help; skipping it would make
+   * every read model wrong): everything before it is applied, nothing after, and `status()`,
+   * `stoppedBy` and the log name the event's position. A fix (an upcaster) and a restart go on.
+   */
   start() {
     if (this.following) return;
     const controller = new AbortController();
     this.controller = controller;
+    this.halted = null;
     this.following = (async () => {
       while (!controller.signal.aborted) {
         try {
@@ -176,11 +212,50 @@ export class Projector implements ProjectionProgress {
         } catch (error) {
           this.applying = false;
           if (controller.signal.aborted) break;
+          if (error instanceof EventDecodeError) {
+            await this.halt(error);
+            break;
+          }
           this.options.onError?.(error);
           await sleep(500, controller.signal);
         }
       }
     })();
+  }
+
+  /** Stops before an event that does not decode: logged, and recorded where health reads it. */
+  private async halt(error: EventDecodeError) {
+    const since = new Date();
+    (this.options.logger ?? consoleLogger).error(
+      {
+        position: error.position.toString(),
+        stream: error.stream,
+        revision: error.revision.toString(),
+        type: error.type,
+        error: error.message,
+      },
+      `Projector stopped before position ${error.position}: ${error.message}. Nothing after it is applied; make the event readable (an upcaster) and restart.`,
+    );
+    try {
+      const read = readModels(this.db, this.schema);
+      const message = messageOf(error);
+      for (const { name } of this.projections) {
+        const position = (await checkpointOf(this.db, this.schema, [name])).toString();
+        const at = new Date();
+        await read
+          .insertInto('projection_failures')
+          .values({ name, position, error: message, failed_at: at, updated_at: at })
+          .onConflict((oc) =>
+            oc.column('name').doUpdateSet({ position, error: message, updated_at: at }),
+          )
+          .execute();
+        this.recorded.add(name);
+      }
+    } catch (recording) {
+      this.options.onError?.(recording);
+    }
+    this.haltedAt = since;
+    this.halted = error;
   }
 
   async stop() {
@@ -197,7 +272,7 @@ export class Projector implements ProjectionProgress {
   async catchUp() {
     // One read of the log to its end: the store reads its next page while a batch is applied.
     let from = await this.loadCheckpoint();
-    let batch: RecordedEvent[] = [];
+    let batch: LogEvent[] = [];
     const apply = async () => {
       await this.applyBatch(batch, from, this.projections, false);
       from = batch.at(-1)!.position;
@@ -206,16 +281,25 @@ export class Projector implements ProjectionProgress {
       batch = [];
     };
     for await (const event of this.store.readAll({ from, batch: this.batchSize })) {
-      batch.push(event);
+      const undecodable = decodeInto(batch, event);
+      if (undecodable) {
+        if (batch.length > 0) await apply();
+        throw undecodable;
+      }
       if (batch.length === this.batchSize) await apply();
     }
     if (batch.length > 0) await apply();
   }
 
+  /** The next events after `from`: up to the first that does not decode (then that error). */
   private async readBatch(from: bigint) {
-    const batch: RecordedEvent[] = [];
+    const batch: LogEvent[] = [];
     for await (const event of this.store.readAll({ from, batch: this.batchSize })) {
-      batch.push(event);
+      const undecodable = decodeInto(batch, event);
+      if (undecodable) {
+        if (batch.length > 0) break;
+        throw undecodable;
+      }
       if (batch.length === this.batchSize) break;
     }
     return batch;
@@ -229,7 +313,9 @@ export class Projector implements ProjectionProgress {
       while (!signal.aborted) {
         const first = await pending;
         if (first.done) return;
-        const batch = [first.value];
+        const batch: LogEvent[] = [];
+        let undecodable = decodeInto(batch, first.value);
+        if (undecodable) throw undecodable;
         pending = events.next();
         // Take what is already there (catch-up reads come in pages); stop when the next event
         // would have to be waited for, so a live event is applied at once.
@@ -239,7 +325,8 @@ export class Projector implements ProjectionProgress {
             new Promise<typeof NOTHING_YET>((resolve) => setImmediate(() => resolve(NOTHING_YET))),
           ]);
           if (next === NOTHING_YET || next.done) break;
-          batch.push(next.value);
+          undecodable = decodeInto(batch, next.value);
+          if (undecodable) break;
           pending = events.next();
         }
         this.applying = true;
@@ -252,6 +339,7 @@ export class Projector implements ProjectionProgress {
           this.fail(failure.projection, failure.position, failure.error);
         this.applied += batch.length;
         this.waiters.advance(lane);
+        if (undecodable) throw undecodable;
       }
     } finally {
       await events.return?.();
@@ -264,7 +352,7 @@ export class Projector implements ProjectionProgress {
    * and returned. Otherwise the first that throws fails the whole batch.
    */
   private async applyBatch(
-    batch: readonly RecordedEvent[],
+    batch: readonly LogEvent[],
     from: bigint,
     projections: readonly Projection[],
     isolated: boolean,

@@ -1,4 +1,4 @@
-import type { CreditEvent } from '@astra/contracts';
+import { streamDecoders } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import {
   type AccountMoney,
@@ -8,12 +8,12 @@ import {
   deferredOf,
   evolveVoice,
   initialVoice,
+  isVoiceEvent,
   lotsBalance,
   lotTotals,
   SPENDING_ORDER,
   streamId,
   type Voice,
-  type VoiceEvent,
 } from '@astra/ledger';
 import type { Kysely } from 'kysely';
 import { checkpointOf } from './checkpoints.ts';
@@ -139,13 +139,16 @@ export async function verifyLedger(
     if (event.position > snapshot.profilesAt) accountsAtProfiles ??= new Map(accounts);
     const readingId = streamId(event.stream, 'reading');
     if (readingId !== null && event.type.startsWith('Voice')) {
-      const voice = readingVoices.get(readingId) ?? initialVoice();
-      readingVoices.set(readingId, evolveVoice(voice, event as unknown as VoiceEvent));
+      const reading = streamDecoders.reading(event);
+      if (isVoiceEvent(reading)) {
+        const voice = readingVoices.get(readingId) ?? initialVoice();
+        readingVoices.set(readingId, evolveVoice(voice, reading));
+      }
       continue;
     }
     const userId = streamId(event.stream, 'credits');
     if (userId === null) continue;
-    const credit = { type: event.type, data: event.data } as CreditEvent;
+    const credit = streamDecoders.credits(event);
     if (credit.type === 'CreditsSpent' && credit.data.purpose === 'voice_reactivation') {
       const { spendId, readingId: paidFor, amount } = credit.data;
       voiceSpends.set(spendId, { userId, readingId: paidFor, amount, refunded: false });
@@ -159,8 +162,8 @@ export async function verifyLedger(
       credit,
     );
     accounts.set(userId, state);
-    if (money.missesSpend(event)) await money.restoreSpend(event);
-    const effect = money.book(userId, event);
+    if (money.missesSpend(credit)) await money.restoreSpend(credit);
+    const effect = money.book(userId, credit);
     if (effect.cash) bookedIn(effect.cash.currency).cash += effect.cash.minor;
     for (const { currency, minor } of effect.recognized) bookedIn(currency).recognized += minor;
     for (const { currency, minor } of effect.deferred) bookedIn(currency).deferred += minor;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CreditEvent, ReadingEvent } from '@astra/contracts';
+import { type CreditEvent, type ReadingEvent, streamDecoders } from '@astra/contracts';
 import { CommandHandler, type EventStore } from '@astra/event-store';
 import {
   type CreditAccount,
@@ -25,7 +25,9 @@ import { metadataAt, openTestStorage } from './support.ts';
 const INT4_MAX = 2 ** 31 - 1;
 
 const creditsOf = (store: EventStore) => {
-  const handler = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider);
+  const handler = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider, {
+    decode: streamDecoders.credits,
+  });
   return (userId: string, command: CreditCommand) =>
     handler.handle(
       streams.credits(userId),
@@ -180,7 +182,9 @@ onEachDatabase('hardening: a projection that cannot apply an event', (kind) => {
     storage = await openTestStorage(kind);
     const { store, db } = storage;
     const credit = creditsOf(store);
-    const readings = new CommandHandler<Reading, ReadingEvent>(store, readingDecider);
+    const readings = new CommandHandler<Reading, ReadingEvent>(store, readingDecider, {
+      decode: streamDecoders.reading,
+    });
     const request = (userId: string, question: string) => {
       const readingId = randomUUID();
       return readings.handle(

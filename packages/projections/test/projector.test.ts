@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { CreditEvent, FeedbackEvent, UserEvent } from '@astra/contracts';
+import {
+  type CreditEvent,
+  type FeedbackEvent,
+  streamDecoders,
+  type UserEvent,
+} from '@astra/contracts';
 import { CommandHandler } from '@astra/event-store';
 import {
   type CreditAccount,
@@ -28,8 +33,12 @@ onEachDatabase('projector', (kind) => {
   it('projects a history into profiles, ledger entries and admin stats', async () => {
     const { store, db } = await open();
     const userId = randomUUID();
-    const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider);
-    const users = new CommandHandler<User, UserEvent>(store, userDecider);
+    const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider, {
+      decode: streamDecoders.credits,
+    });
+    const users = new CommandHandler<User, UserEvent>(store, userDecider, {
+      decode: streamDecoders.user,
+    });
     let clock = Date.parse('2026-11-01T09:00:00Z');
     const tick = () => {
       clock += 60_000;
@@ -186,8 +195,12 @@ onEachDatabase('projector', (kind) => {
 
   it("keeps the dashboard's daily series by UTC day, and the moment they are as of", async () => {
     const { store, db } = await open();
-    const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider);
-    const users = new CommandHandler<User, UserEvent>(store, userDecider);
+    const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider, {
+      decode: streamDecoders.credits,
+    });
+    const users = new CommandHandler<User, UserEvent>(store, userDecider, {
+      decode: streamDecoders.user,
+    });
     const credit = (userId: string, at: string, command: CreditCommand) =>
       credits.handle(
         streams.credits(userId),
@@ -303,7 +316,9 @@ onEachDatabase('projector', (kind) => {
 
   it('projects each feedback message once, dated by when it was sent', async () => {
     const { store, db } = await open();
-    const feedback = new CommandHandler<Feedback, FeedbackEvent>(store, feedbackDecider);
+    const feedback = new CommandHandler<Feedback, FeedbackEvent>(store, feedbackDecider, {
+      decode: streamDecoders.feedback,
+    });
     const sent = new Date('2026-11-20T10:00:00Z');
     for (const [feedbackId, message] of [
       ['f-1', 'Lovely'],
@@ -352,7 +367,9 @@ onEachDatabase('projector', (kind) => {
     projector.start();
     try {
       const userId = randomUUID();
-      const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider);
+      const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider, {
+        decode: streamDecoders.credits,
+      });
       await credits.handle(
         streams.credits(userId),
         (s) => creditAccountDecider.decide({ type: 'OpenAccount', userId }, s),
@@ -395,7 +412,9 @@ onEachDatabase('projector', (kind) => {
     expect(afterFirst).toEqual(projected);
     // The live projector carries on over the swapped-in tables.
     const userId = randomUUID();
-    const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider);
+    const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider, {
+      decode: streamDecoders.credits,
+    });
     await credits.handle(
       streams.credits(userId),
       (s) => creditAccountDecider.decide({ type: 'OpenAccount', userId }, s),

@@ -5,6 +5,7 @@ import {
   type FeedbackEvent,
   type ReadingEvent,
   SCHEMA_VERSION,
+  streamDecoders,
   type UserEvent,
 } from '@astra/contracts';
 import { CommandHandler, type EventStore, openStorage } from '@astra/event-store';
@@ -82,15 +83,23 @@ export async function randomHistory(
 ) {
   const random = seeded(seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
-  const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider);
-  const people = new CommandHandler<User, UserEvent>(store, userDecider);
-  const feedback = new CommandHandler<Feedback, FeedbackEvent>(store, feedbackDecider);
+  const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider, {
+    decode: streamDecoders.credits,
+  });
+  const people = new CommandHandler<User, UserEvent>(store, userDecider, {
+    decode: streamDecoders.user,
+  });
+  const feedback = new CommandHandler<Feedback, FeedbackEvent>(store, feedbackDecider, {
+    decode: streamDecoders.feedback,
+  });
   const ids = Array.from({ length: users }, () => randomUUID());
   let clock = Date.parse('2026-01-01T00:00:00Z');
   let applied = 0;
   let refused = 0;
 
-  const readings = new CommandHandler<Reading, ReadingEvent>(store, readingDecider);
+  const readings = new CommandHandler<Reading, ReadingEvent>(store, readingDecider, {
+    decode: streamDecoders.reading,
+  });
   const run = async (
     kind: 'credits' | 'user' | 'reading',
     userId: string,

@@ -18,4 +18,8 @@ export const eventMetadataSchema = z.object({
 });
 export type EventMetadata = z.infer<typeof eventMetadataSchema>;
 
-export const SCHEMA_VERSION = 1;
+/**
+ * The version of the payloads this code writes. Older events are upcast when read (see
+ * `decodeEvent`); 2: `UserRoleChanged.source` is required.
+ */
+export const SCHEMA_VERSION = 2;

@@ -61,13 +61,13 @@ export const userEventSchemas = {
   UserBirthPlaceChanged: z.object({ birthPlace: birthPlaceRecordSchema.nullable() }),
   UserAvatarChanged: z.object({ avatarUrl: z.string().nullable() }),
   /**
-   * `source` and `adminId` (the admin who decided, with source `admin`) are optional: events
-   * written before them were all appended by sign-in for `ADMIN_EMAILS`, and are read as
-   * `source: "admin_emails"` (see `roleSourceOf`).
+   * `adminId`: the admin who decided, with source `admin`. Events of schema version 1 may lack
+   * `source`: they were all appended by sign-in for `ADMIN_EMAILS`, and are upcast to
+   * `source: "admin_emails"` (see `upcasters` in decode.ts).
    */
   UserRoleChanged: z.object({
     role: roleSchema,
-    source: roleSourceSchema.optional(),
+    source: roleSourceSchema,
     adminId: z.string().optional(),
   }),
   /** `adminId`: the admin who blocked (optional: absent on events written before it). */

@@ -12,6 +12,7 @@ export { initialReading, type Reading, type ReadingEvent } from './reading.ts';
 export {
   evolveVoice,
   initialVoice,
+  isVoiceEvent,
   nothingSpent,
   type Voice,
   type VoiceEvent,

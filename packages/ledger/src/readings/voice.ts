@@ -17,6 +17,10 @@ export type VoiceEvent = Extract<
   }
 >;
 
+/** Whether a reading's event is one of its voice sessions'. */
+export const isVoiceEvent = <E extends ReadingEvent>(event: E): event is E & VoiceEvent =>
+  event.type.startsWith('Voice');
+
 /** The reading's one session slot: a session being started (its charge in flight), or running. */
 export type VoiceSession = {
   sessionId: string;

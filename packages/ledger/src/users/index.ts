@@ -4,7 +4,7 @@ import { evolve, initialUser, type User, type UserEvent } from './user.ts';
 
 export * from './admins.ts';
 export { splitFullName, type UserCommand, userErrors } from './businessLogic.ts';
-export { initialUser, joinName, roleSourceOf, type User, type UserEvent } from './user.ts';
+export { initialUser, joinName, type User, type UserEvent } from './user.ts';
 
 export const userDecider: Decider<User, UserCommand, UserEvent> = {
   initialState: initialUser,

@@ -21,15 +21,6 @@ export interface User extends ProfileFields {
   roleSource: RoleSource | null;
 }
 
-type RoleChanged = Extract<UserEvent, { type: 'UserRoleChanged' }>['data'];
-
-/**
- * The upcast of `UserRoleChanged`: events written before `source` existed were all appended by
- * sign-in because the address was in `ADMIN_EMAILS` (no other code gave roles), so they read as
- * `admin_emails`, and such a role still follows the list.
- */
-export const roleSourceOf = (data: RoleChanged): RoleSource => data.source ?? 'admin_emails';
-
 export const initialUser = (): User => ({
   status: 'unregistered',
   userId: null,
@@ -74,7 +65,7 @@ export const evolve = (state: User, event: UserEvent): User => {
     case 'UserAvatarChanged':
       return { ...state, avatarUrl: event.data.avatarUrl };
     case 'UserRoleChanged':
-      return { ...state, role: event.data.role, roleSource: roleSourceOf(event.data) };
+      return { ...state, role: event.data.role, roleSource: event.data.source };
     case 'UserBlocked':
       return { ...state, status: 'blocked' };
     case 'UserUnblocked':

@@ -1,10 +1,14 @@
-import type { MoneyAmount, TotalBalanceAt, UserBalanceAt } from '@astra/contracts';
+import {
+  type MoneyAmount,
+  streamDecoders,
+  type TotalBalanceAt,
+  type UserBalanceAt,
+} from '@astra/contracts';
 import type { EventStore, SnapshotStore } from '@astra/event-store';
 import {
   ACCOUNT_MONEY_VERSION,
   accountMoneyOf,
   bookMoney,
-  type CreditEvent,
   deferredOf,
   initialAccountMoney,
   lotTotals,
@@ -103,7 +107,7 @@ export async function userBalanceAt(
   for await (const recorded of store.readStream(stream, { from: BigInt(events) })) {
     const occurredAt = occurredAtOf(recorded);
     if (!include(occurredAt)) break;
-    bookMoney(account, recorded as unknown as CreditEvent);
+    bookMoney(account, streamDecoders.credits(recorded));
     position = recorded.position;
     events++;
     latest = Math.max(latest, Date.parse(occurredAt));
@@ -136,8 +140,9 @@ export async function totalBalanceAt(store: EventStore, at: string): Promise<Tot
       passed.add(userId);
       continue;
     }
-    if (books.missesSpend(recorded)) await books.restoreSpend(recorded);
-    books.book(userId, recorded);
+    const event = streamDecoders.credits(recorded);
+    if (books.missesSpend(event)) await books.restoreSpend(event);
+    books.book(userId, event);
     if (position === null || recorded.position > position) position = recorded.position;
   }
   let balance = 0;

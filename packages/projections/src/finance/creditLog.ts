@@ -1,4 +1,11 @@
-import type { Actor, AuditEntry, CreditEvent, UserEvent } from '@astra/contracts';
+import {
+  type Actor,
+  type AuditEntry,
+  type CreditEvent,
+  type Decoded,
+  streamDecoders,
+  type UserEvent,
+} from '@astra/contracts';
 import type { EventStore, RecordedEvent } from '@astra/event-store';
 import {
   type AccountMoney,
@@ -17,7 +24,7 @@ import {
  * over the read models.
  */
 export interface ReplayedCreditEvent {
-  recorded: RecordedEvent;
+  recorded: Decoded<CreditEvent>;
   userId: string;
   /** The account after the event (the replay's own, changed by later events: read it now). */
   account: AccountMoney;
@@ -25,6 +32,24 @@ export interface ReplayedCreditEvent {
   /** The signed change of the balance. */
   credits: number;
 }
+
+/** What the books read of the log: credit events, and users' registrations (their e-mails). */
+export type BooksEvent =
+  | Decoded<CreditEvent>
+  | Decoded<Extract<UserEvent, { type: 'UserRegistered' }>>;
+
+/**
+ * An event of the log as the books read it, decoded (upcast and parsed): a `credits-` stream's
+ * event, or a user's registration; null for any other event (not read, so not decoded).
+ */
+export const booksEventOf = (recorded: RecordedEvent): BooksEvent | null => {
+  if (recorded.stream.startsWith('credits-')) return streamDecoders.credits(recorded);
+  if (recorded.stream.startsWith('user-') && recorded.type === 'UserRegistered') {
+    const event = streamDecoders.user(recorded);
+    if (event.type === 'UserRegistered') return event;
+  }
+  return null;
+};
 
 /**
  * The books a replay keeps: every account's money, and who each user's e-mail was.
@@ -56,12 +81,19 @@ export class CreditBooks {
   static async forLog(store: EventStore): Promise<CreditBooks> {
     const refunded = new Set<string>();
     const filter = { types: ['SpendRefunded'], streamPrefixes: ['credits-'] };
-    for await (const event of store.readAll({ batch: 5_000, filter }))
-      refunded.add((event.data as { spendId: string }).spendId);
+    for await (const recorded of store.readAll({ batch: 5_000, filter })) {
+      const event = streamDecoders.credits(recorded);
+      if (event.type === 'SpendRefunded') refunded.add(event.data.spendId);
+    }
     return new CreditBooks(store, refunded);
   }
 
   readonly emailOf = (userId: string): string | null => this.emails.get(userId) ?? null;
+
+  /** Names the e-mail of `userId` (its registration's, read elsewhere). */
+  learnEmail(userId: string, email: string) {
+    this.emails.set(userId, email);
+  }
 
   private readonly remembers = (spendId: string) => this.refunded?.has(spendId) ?? true;
 
@@ -75,25 +107,24 @@ export class CreditBooks {
     return account;
   }
 
-  /** Books one credit event into the account of `userId`; what it did to the money. */
-  book(userId: string, recorded: RecordedEvent): MoneyEffect {
-    // The log is the ledger's own: its events are trusted as written (old shapes upcast by the
-    // folds' optional fields), not parsed again.
-    return bookMoney(this.account(userId), recorded as unknown as CreditEvent, this.remembers);
+  /** Books one (decoded) credit event into the account of `userId`; what it did to the money. */
+  book(userId: string, event: Decoded<CreditEvent>): MoneyEffect {
+    return bookMoney(this.account(userId), event, this.remembers);
   }
 
-  /** Whether `recorded` refunds a spend these books did not remember: `restoreSpend` it first. */
-  missesSpend(recorded: RecordedEvent): boolean {
+  /** Whether `event` refunds a spend these books did not remember: `restoreSpend` it first. */
+  missesSpend(event: BooksEvent): boolean {
     return (
       this.refunded !== null &&
-      recorded.type === 'SpendRefunded' &&
-      !this.refunded.has((recorded.data as { spendId: string }).spendId)
+      event.type === 'SpendRefunded' &&
+      !this.refunded.has(event.data.spendId)
     );
   }
 
   /** Finds what the refunded spend took by replaying its stream up to the refund. */
-  async restoreSpend(recorded: RecordedEvent) {
-    const { spendId } = recorded.data as { spendId: string };
+  async restoreSpend(recorded: BooksEvent) {
+    if (recorded.type !== 'SpendRefunded') return;
+    const { spendId } = recorded.data;
     this.refunded?.add(spendId);
     const userId = streamId(recorded.stream, 'credits');
     const account = userId === null ? undefined : this.accounts.get(userId);
@@ -101,7 +132,7 @@ export class CreditBooks {
     const replayed = initialAccountMoney();
     for await (const event of this.store.readStream(recorded.stream)) {
       if (event.revision >= recorded.revision) break;
-      bookMoney(replayed, event as unknown as CreditEvent);
+      bookMoney(replayed, streamDecoders.credits(event));
     }
     const took = replayed.spends.get(spendId);
     if (took) account.spends.set(spendId, took);
@@ -111,13 +142,10 @@ export class CreditBooks {
    * Applies one event of the log: a user's registration names their e-mail; a credit event is
    * booked and comes back replayed; anything else is null. (Call `missesSpend` first.)
    */
-  apply(recorded: RecordedEvent): ReplayedCreditEvent | null {
+  apply(recorded: BooksEvent): ReplayedCreditEvent | null {
     const stream = recorded.stream;
-    if (stream.startsWith('user-')) {
-      if (recorded.type === 'UserRegistered') {
-        const data = recorded.data as Extract<UserEvent, { type: 'UserRegistered' }>['data'];
-        this.emails.set(stream.slice(5), data.email);
-      }
+    if (recorded.type === 'UserRegistered') {
+      this.emails.set(stream.slice(5), recorded.data.email);
       return null;
     }
     const userId = streamId(stream, 'credits');
@@ -133,7 +161,7 @@ export class CreditBooks {
     return auditEntryOf(
       loggedEventOf(replayed.recorded),
       replayed.userId,
-      replayed.recorded as unknown as CreditEvent,
+      replayed.recorded,
       replayed.effect,
       { credits: replayed.credits, balanceAfter: replayed.account.balance },
       this.emailOf,

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { AuditEntry, ExportFormat, MoneyAmount } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import { stringify } from 'csv-stringify/sync';
-import { CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
+import { booksEventOf, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
 
 /**
  * The ledger export: one row per credit event of the log, in global position order, whose
@@ -196,8 +196,10 @@ export class LedgerExport implements AsyncIterable<Buffer> {
     let lines = '';
     let pending = 0;
     for await (const recorded of this.store.readAll({ batch })) {
-      if (books.missesSpend(recorded)) await books.restoreSpend(recorded);
-      const replayed = books.apply(recorded);
+      const event = booksEventOf(recorded);
+      if (!event) continue;
+      if (books.missesSpend(event)) await books.restoreSpend(event);
+      const replayed = books.apply(event);
       if (!replayed) continue;
       this.events++;
       if (!inRange(occurredAtOf(recorded))) continue;

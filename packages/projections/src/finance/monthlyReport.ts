@@ -1,13 +1,13 @@
-import type {
-  CreditRollForward,
-  MoneyAmount,
-  MoneyRollForward,
-  MonthlyReport,
+import {
+  type CreditRollForward,
+  type MoneyAmount,
+  type MoneyRollForward,
+  type MonthlyReport,
+  streamDecoders,
 } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import {
   type AccountMoney,
-  type CreditEvent,
   closeRollForward,
   deferredOf,
   openRollForward,
@@ -115,8 +115,9 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
       }
       if (now === AFTER) continue;
     }
-    if (books.missesSpend(recorded)) await books.restoreSpend(recorded);
-    const { cash, recognized } = books.book(userId, recorded);
+    const event = streamDecoders.credits(recorded);
+    if (books.missesSpend(event)) await books.restoreSpend(event);
+    const { cash, recognized } = books.book(userId, event);
     replayed++;
     through = recorded.position;
     if (cash) {
@@ -131,7 +132,7 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
       addEach(recognized, 'recognizedToDate');
       if (now === IN) addEach(recognized, 'recognized');
     }
-    if (now === IN) moved = rollForward(moved, recorded as unknown as CreditEvent);
+    if (now === IN) moved = rollForward(moved, event);
   }
 
   // Accounts that had nothing in the month: their opening is what they held all along.

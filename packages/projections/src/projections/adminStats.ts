@@ -1,4 +1,4 @@
-import type { CreditEvent } from '@astra/contracts';
+import { type CreditEvent, creditEventSchemas, userEventSchemas } from '@astra/contracts';
 import { grantedBy } from '@astra/ledger';
 import { sql } from 'kysely';
 import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
@@ -58,8 +58,8 @@ export const adminStatsProjection: Projection = {
   name: 'admin_stats',
   tables: ['admin_stats', 'admin_stats_users', 'admin_stats_daily'],
   async apply(db, events) {
-    const users = inCategory(events, 'user');
-    const credits = inCategory(events, 'credits');
+    const users = inCategory(events, 'user', userEventSchemas);
+    const credits = inCategory(events, 'credits', creditEventSchemas);
     if (users.length + credits.length === 0) return;
     const delta = {
       total_users: 0,
@@ -116,7 +116,7 @@ export const adminStatsProjection: Projection = {
     for (const { id, event } of credits) {
       const user = known.get(id) ?? blank();
       if (event.revision <= user.credits_revision) continue;
-      const credit = { type: event.type, data: event.data } as CreditEvent;
+      const credit = event;
       const day = dayOf(event);
       const used =
         credit.type === 'CreditsSpent'

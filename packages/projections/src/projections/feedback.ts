@@ -1,4 +1,4 @@
-import type { FeedbackEvent } from '@astra/contracts';
+import { feedbackEventSchemas } from '@astra/contracts';
 import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
 
 /**
@@ -9,8 +9,8 @@ export const feedbackProjection: Projection = {
   name: 'feedback',
   tables: ['feedback'],
   async apply(db, events) {
-    const rows = inCategory(events, 'feedback').flatMap(({ event }) => {
-      const feedback = { type: event.type, data: event.data } as FeedbackEvent;
+    const rows = inCategory(events, 'feedback', feedbackEventSchemas).flatMap(({ event }) => {
+      const feedback = event;
       if (feedback.type !== 'FeedbackSubmitted') return [];
       return [
         {

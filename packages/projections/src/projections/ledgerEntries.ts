@@ -1,4 +1,4 @@
-import type { CreditEvent } from '@astra/contracts';
+import { creditEventSchemas } from '@astra/contracts';
 import { balanceChange, creditEventReference, describeCreditEvent, grantedBy } from '@astra/ledger';
 import { sql } from 'kysely';
 import { actorOf, chunks, inCategory, occurredAt, type Projection } from './projection.ts';
@@ -8,7 +8,7 @@ export const ledgerEntriesProjection: Projection = {
   name: 'ledger_entries',
   tables: ['ledger_entries'],
   async apply(db, events) {
-    const credits = inCategory(events, 'credits');
+    const credits = inCategory(events, 'credits', creditEventSchemas);
     if (credits.length === 0) return;
     const users = [...new Set(credits.map((c) => c.id))];
     // Where each account stood before this batch: its latest entry.
@@ -34,7 +34,7 @@ export const ledgerEntriesProjection: Projection = {
     for (const { id, event } of credits) {
       const before = last.get(id) ?? { balance: 0, total: 0, revision: -1n };
       if (event.revision <= before.revision) continue; // applied already
-      const credit = { type: event.type, data: event.data } as CreditEvent;
+      const credit = event;
       const after = {
         balance: before.balance + balanceChange(credit),
         total: before.total + grantedBy(credit),

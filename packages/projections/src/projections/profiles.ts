@@ -1,5 +1,10 @@
-import type { BirthPlaceRecord, CreditEvent, UserEvent } from '@astra/contracts';
-import type { RecordedEvent } from '@astra/event-store';
+import {
+  type BirthPlaceRecord,
+  type CreditEvent,
+  creditEventSchemas,
+  type UserEvent,
+  userEventSchemas,
+} from '@astra/contracts';
 import {
   balanceChange,
   type CreditLot,
@@ -187,9 +192,13 @@ export const profilesProjection: Projection = {
   name: 'profiles',
   tables: ['profiles'],
   async apply(db, events) {
-    const touched = [...inCategory(events, 'user'), ...inCategory(events, 'credits')].sort(
-      (a, b) => (a.event.position < b.event.position ? -1 : 1),
-    );
+    const touched = [
+      ...inCategory(events, 'user', userEventSchemas).map((t) => ({ ...t, user: true as const })),
+      ...inCategory(events, 'credits', creditEventSchemas).map((t) => ({
+        ...t,
+        user: false as const,
+      })),
+    ].sort((a, b) => (a.event.position < b.event.position ? -1 : 1));
     if (touched.length === 0) return;
     const ids = [...new Set(touched.map((t) => t.id))];
     const rows = new Map<string, Row>();
@@ -203,20 +212,21 @@ export const profilesProjection: Projection = {
       }
     }
     const changed = new Set<string>();
-    for (const { id, event } of touched) {
+    for (const next of touched) {
+      const { id, event } = next;
       const at = occurredAt(event);
       let row = rows.get(id);
       if (!row) {
         row = blank(id, at);
         rows.set(id, row);
       }
-      if (event.stream.startsWith('user-')) {
+      if (next.user) {
         if (event.revision <= BigInt(row.user_revision)) continue; // applied already
-        applyUserEvent(row, event as RecordedEvent & UserEvent, at);
+        applyUserEvent(row, next.event, at);
         row.user_revision = event.revision.toString();
       } else {
         if (event.revision <= BigInt(row.credits_revision)) continue;
-        applyCreditEvent(row, event as RecordedEvent & CreditEvent, at);
+        applyCreditEvent(row, next.event, at);
         row.credits_revision = event.revision.toString();
       }
       row.updated_at = at;

@@ -1,5 +1,4 @@
-import type { ReadingEvent } from '@astra/contracts';
-import type { RecordedEvent } from '@astra/event-store';
+import { type ReadingEvent, readingEventSchemas } from '@astra/contracts';
 import { evolveVoice, initialVoice, type Voice, type VoiceEvent } from '@astra/ledger';
 import { sql } from 'kysely';
 import type { UsageLog } from '../schema.ts';
@@ -101,7 +100,7 @@ export const usageLogsProjection: Projection = {
   name: 'usage_logs',
   tables: ['usage_logs'],
   async apply(db, events) {
-    const readings = inCategory(events, 'reading');
+    const readings = inCategory(events, 'reading', readingEventSchemas);
     if (readings.length === 0) return;
     const ids = [...new Set(readings.map((r) => r.id))];
     const rows = new Map<string, Row>();
@@ -118,7 +117,7 @@ export const usageLogsProjection: Projection = {
     for (const { id, event } of readings) {
       const before = rows.get(id);
       if (before && event.revision <= BigInt(before.reading_revision)) continue; // applied already
-      const after = apply(before, event as RecordedEvent & ReadingEvent, occurredAt(event));
+      const after = apply(before, event, occurredAt(event));
       if (!after) continue;
       rows.set(id, { ...after, reading_revision: event.revision.toString() });
       changed.add(id);

@@ -9,6 +9,7 @@ import {
   type ReadingEvent,
   SCHEMA_VERSION,
   type StripeEvent,
+  streamDecoders,
   type UserEvent,
 } from '@astra/contracts';
 import { CommandHandler, type EventStore } from '@astra/event-store';
@@ -68,14 +69,28 @@ export class Ledger {
   private readonly feedbackHandler: CommandHandler<Feedback, FeedbackEvent>;
 
   constructor(readonly store: EventStore) {
-    this.creditHandler = new CommandHandler(store, creditAccountDecider);
-    this.userHandler = new CommandHandler(store, userDecider);
-    this.emailHandler = new CommandHandler(store, emailRegistryDecider);
-    this.allotmentHandler = new CommandHandler(store, freeAllotmentDecider);
-    this.readingHandler = new CommandHandler(store, readingDecider);
-    this.stripeEventHandler = new CommandHandler(store, stripeEventDecider, { cacheSize: 1000 });
+    this.creditHandler = new CommandHandler(store, creditAccountDecider, {
+      decode: streamDecoders.credits,
+    });
+    this.userHandler = new CommandHandler(store, userDecider, { decode: streamDecoders.user });
+    this.emailHandler = new CommandHandler(store, emailRegistryDecider, {
+      decode: streamDecoders.email,
+    });
+    this.allotmentHandler = new CommandHandler(store, freeAllotmentDecider, {
+      decode: streamDecoders.freeAllotment,
+    });
+    this.readingHandler = new CommandHandler(store, readingDecider, {
+      decode: streamDecoders.reading,
+    });
+    this.stripeEventHandler = new CommandHandler(store, stripeEventDecider, {
+      decode: streamDecoders.stripe,
+      cacheSize: 1000,
+    });
     // A feedback stream is written once and never read again: little worth caching.
-    this.feedbackHandler = new CommandHandler(store, feedbackDecider, { cacheSize: 100 });
+    this.feedbackHandler = new CommandHandler(store, feedbackDecider, {
+      decode: streamDecoders.feedback,
+      cacheSize: 100,
+    });
   }
 
   credits(userId: string, command: CreditCommand, context: CommandContext) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FreeAllotmentEvent } from '@astra/contracts';
+import { type FreeAllotmentEvent, streamDecoders } from '@astra/contracts';
 import {
   fold,
   freeAllotmentDecider,
@@ -122,7 +122,7 @@ async function claimFreeAllotment(
 async function readAllotment(ledger: Ledger, address: string) {
   const events: FreeAllotmentEvent[] = [];
   for await (const event of ledger.store.readStream(streams.freeAllotment(address))) {
-    events.push({ type: event.type, data: event.data } as FreeAllotmentEvent);
+    events.push(streamDecoders.freeAllotment(event));
   }
   return fold(freeAllotmentDecider, events);
 }

@@ -1,4 +1,4 @@
-import { SCHEMA_VERSION } from '@astra/contracts';
+import { SCHEMA_VERSION, streamDecoders } from '@astra/contracts';
 import { CommandHandler } from '@astra/event-store';
 import {
   ADMINS_STREAM,
@@ -17,7 +17,10 @@ const handlers = new WeakMap<Ledger, CommandHandler<AdminRegistry, AdminRegistry
 const handlerOf = (ledger: Ledger) => {
   let handler = handlers.get(ledger);
   if (!handler) {
-    handler = new CommandHandler(ledger.store, adminRegistryDecider, { cacheSize: 1 });
+    handler = new CommandHandler(ledger.store, adminRegistryDecider, {
+      decode: streamDecoders.admins,
+      cacheSize: 1,
+    });
     handlers.set(ledger, handler);
   }
   return handler;

@@ -1,9 +1,4 @@
-import type {
-  AdminActivityEntry,
-  AdminActivityPage,
-  CreditEvent,
-  UserEvent,
-} from '@astra/contracts';
+import { type AdminActivityEntry, type AdminActivityPage, decodeEvent } from '@astra/contracts';
 import type { EventStore, RecordedEvent } from '@astra/event-store';
 import { describeCreditEvent, streamId } from '@astra/ledger';
 import { occurredAtOf } from '@astra/projections';
@@ -49,11 +44,11 @@ const signed = (amount: number) => (amount > 0 ? `+${amount}` : `−${-amount}`)
 
 /** The one line the activity list shows for an event. */
 export const activityDetail = (recorded: RecordedEvent): string => {
-  const user = { type: recorded.type, data: recorded.data } as UserEvent;
-  switch (user.type) {
+  const event = decodeEvent(recorded);
+  switch (event.type) {
     case 'AdminUnlocked':
-      return user.data.until
-        ? `Unlocked the admin panel until ${user.data.until}`
+      return event.data.until
+        ? `Unlocked the admin panel until ${event.data.until}`
         : 'Unlocked the admin panel';
     case 'AdminUnlockFailed':
       return 'Wrong admin password';
@@ -62,21 +57,18 @@ export const activityDetail = (recorded: RecordedEvent): string => {
     case 'UserUnblocked':
       return 'Unblocked the user';
     case 'UserRoleChanged':
-      return `Changed the role to ${user.data.role}`;
+      return `Changed the role to ${event.data.role}`;
     case 'UserDeleted':
-      return `Deleted the user (${user.data.reason})`;
-  }
-  const credit = { type: recorded.type, data: recorded.data } as CreditEvent;
-  switch (credit.type) {
+      return `Deleted the user (${event.data.reason})`;
     case 'CreditsAdjusted':
-      return `${signed(credit.data.amount)} credits: ${credit.data.reason}`;
+      return `${signed(event.data.amount)} credits: ${event.data.reason}`;
     case 'CreditsForfeited':
-      return `${credit.data.amount} credits forfeited (${credit.data.reason})`;
+      return `${event.data.amount} credits forfeited (${event.data.reason})`;
     case 'CreditAccountClosed':
     case 'SubscriptionEnded':
-      return `${describeCreditEvent(credit)} (${credit.data.reason})`;
+      return `${describeCreditEvent(event)} (${event.data.reason})`;
     default:
-      return recorded.type;
+      return event.type;
   }
 };
 

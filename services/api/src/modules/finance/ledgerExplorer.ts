@@ -1,9 +1,9 @@
-import type {
-  Actor,
-  AuditEntry,
-  LedgerExplorerPage,
-  LedgerExplorerQuery,
-  UserEvent,
+import {
+  type Actor,
+  type AuditEntry,
+  type LedgerExplorerPage,
+  type LedgerExplorerQuery,
+  streamDecoders,
 } from '@astra/contracts';
 import type { EventStore, RecordedEvent } from '@astra/event-store';
 import { streamId, streams } from '@astra/ledger';
@@ -53,32 +53,21 @@ export class EmailBook {
 
   private async read(userId: string) {
     for await (const event of this.store.readStream(streams.user(userId))) {
-      if (event.type === 'UserRegistered') {
-        return (event.data as Extract<UserEvent, { type: 'UserRegistered' }>['data']).email;
-      }
+      const registered = streamDecoders.user(event);
+      if (registered.type === 'UserRegistered') return registered.data.email;
       // Registration is the stream's first event: a stream that starts otherwise names none.
       return null;
     }
     return null;
   }
 
-  /** The registration events of the users (for `CreditBooks`, whose e-mails they set). */
-  async registrations(userIds: Iterable<string>): Promise<RecordedEvent[]> {
-    const found: RecordedEvent[] = [];
+  /** The e-mails of those of the users who registered (for `CreditBooks`), by user. */
+  async emailsOf(userIds: Iterable<string>): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
     await Promise.all(
       [...new Set(userIds)].map(async (userId) => {
         const email = await this.of(userId);
-        if (email === null) return;
-        found.push({
-          id: '',
-          stream: streams.user(userId),
-          revision: 0n,
-          position: 0n,
-          type: 'UserRegistered',
-          data: { email },
-          metadata: {},
-          recordedAt: new Date(0),
-        });
+        if (email !== null) found.set(userId, email);
       }),
     );
     return found;
@@ -152,11 +141,11 @@ export async function explorePage(
     if (full) picked.pop();
     const wanted = new Set(picked.map((e) => e.id));
     const actors = picked.map(actingUserOf).filter((id): id is string => id !== null);
-    for (const registration of await emails.registrations([query.userId, ...actors])) {
-      books.apply(registration);
+    for (const [userId, email] of await emails.emailsOf([query.userId, ...actors])) {
+      books.learnEmail(userId, email);
     }
     for (const recorded of pending) {
-      const replayed = books.apply(recorded);
+      const replayed = books.apply(streamDecoders.credits(recorded));
       if (replayed && wanted.has(recorded.id)) replayedEntries.push(books.entryOf(replayed));
     }
     return {
@@ -211,8 +200,8 @@ export async function auditEntriesOf(
   });
   const books = new CreditBooks();
   const actors = events.map(actingUserOf).filter((id): id is string => id !== null);
-  for (const registration of await emails.registrations([...byAccount.keys(), ...actors])) {
-    books.apply(registration);
+  for (const [userId, email] of await emails.emailsOf([...byAccount.keys(), ...actors])) {
+    books.learnEmail(userId, email);
   }
   const entries: (AuditEntry | undefined)[] = new Array(events.length);
   await Promise.all(
@@ -226,7 +215,7 @@ export async function auditEntriesOf(
         if (wanted.has(recorded.id) && --left === 0) break;
       }
       for (const recorded of stream) {
-        const replayed = books.apply(recorded);
+        const replayed = books.apply(streamDecoders.credits(recorded));
         const index = wanted.get(recorded.id);
         if (replayed && index !== undefined) entries[index] = books.entryOf(replayed);
       }

@@ -1,11 +1,12 @@
 import {
+  type Decoded,
   type ReadingDraft,
   type ReadingEvent,
   type ReadingKind,
   readingKinds,
   readingTextFields,
+  streamDecoders,
 } from '@astra/contracts';
-import type { RecordedEvent } from '@astra/event-store';
 import { type Reading, readingDecider, streams } from '@astra/ledger';
 import type { Ledger } from '../../ledger/ledger.ts';
 
@@ -26,23 +27,23 @@ export interface Recorded {
 /** A reading from its own stream (the write side); null when it was never requested. */
 export async function recordedReading(ledger: Ledger, readingId: string): Promise<Recorded | null> {
   let state = readingDecider.initialState();
-  let requested: RecordedEvent | undefined;
-  let generated: RecordedEvent | undefined;
+  let requested: Decoded<Extract<ReadingEvent, { type: 'ReadingRequested' }>> | undefined;
+  let generated: Decoded<Extract<ReadingEvent, { type: 'ReadingGenerated' }>> | undefined;
   let refunded: boolean | null = null;
-  for await (const event of ledger.store.readStream(streams.reading(readingId))) {
-    state = readingDecider.evolve(state, event as unknown as ReadingEvent);
+  for await (const recorded of ledger.store.readStream(streams.reading(readingId))) {
+    const event = streamDecoders.reading(recorded);
+    state = readingDecider.evolve(state, event);
     if (event.type === 'ReadingRequested') requested = event;
     if (event.type === 'ReadingGenerated') generated = event;
-    if (event.type === 'ReadingRefundSettled')
-      refunded = (event.data as { refunded: boolean }).refunded;
+    if (event.type === 'ReadingRefundSettled') refunded = event.data.refunded;
   }
   if (!requested) return null;
   const occurredAt = requested.metadata.occurredAt;
   return {
     state,
-    requested: requested.data as Requested,
+    requested: requested.data,
     requestedAt: typeof occurredAt === 'string' ? occurredAt : requested.recordedAt.toISOString(),
-    result: generated ? (generated.data as { result: Record<string, unknown> }).result : null,
+    result: generated ? generated.data.result : null,
     completedAt: generated?.position ?? null,
     refunded,
   };

@@ -2,6 +2,7 @@ import {
   type ReadingKind,
   readingKinds,
   readingMessages,
+  streamDecoders,
   type VoiceConnection,
   type VoiceEndReason,
   type VoiceFailureReason,
@@ -174,12 +175,11 @@ export async function settleVoiceRefunds(
 async function readingContextOf(ledger: Ledger, readingId: string) {
   let firstName = '';
   let text = '';
-  for await (const event of ledger.store.readStream(streams.reading(readingId))) {
-    if (event.type === 'ReadingRequested') {
-      firstName = (event.data as { firstName: string | null }).firstName ?? '';
-    }
+  for await (const recorded of ledger.store.readStream(streams.reading(readingId))) {
+    const event = streamDecoders.reading(recorded);
+    if (event.type === 'ReadingRequested') firstName = event.data.firstName ?? '';
     if (event.type === 'ReadingGenerated') {
-      const { result } = event.data as { result: Record<string, unknown> };
+      const { result } = event.data;
       const field = ['fullReport', 'full_report', 'readingText', 'text'].find(
         (name) => typeof result[name] === 'string',
       );

@@ -1,0 +1,205 @@
+import type { z } from 'zod';
+import { type CreditEvent, creditEventSchemas } from './credits.ts';
+import { SCHEMA_VERSION } from './metadata.ts';
+import { type StripeEvent, stripeEventSchemas } from './payments.ts';
+import { type ReadingEvent, readingEventSchemas } from './readings.ts';
+import {
+  type AdminRegistryEvent,
+  adminRegistryEventSchemas,
+  type EmailEvent,
+  emailEventSchemas,
+  type FeedbackEvent,
+  type FreeAllotmentEvent,
+  feedbackEventSchemas,
+  freeAllotmentEventSchemas,
+  type UserEvent,
+  userEventSchemas,
+} from './users.ts';
+
+/**
+ * Stored events are decoded, never cast: every event read back from the log is brought up to the
+ * current `schemaVersion` by its type's upcasters, then parsed by its contract schema. An event
+ * that does not decode is an `EventDecodeError` naming where it is in the log (see docs/events.md,
+ * "Schema versions").
+ */
+
+/** An event as the store gives it back (the event store's `RecordedEvent`). */
+export interface StoredEvent {
+  id: string;
+  stream: string;
+  revision: bigint;
+  position: bigint;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  recordedAt: Date;
+}
+
+/** A stored event whose `type` and `data` are those of the contract (a union stays a union). */
+export type Decoded<E extends { type: string; data: unknown } = AppEvent> = E extends unknown
+  ? Omit<StoredEvent, 'type' | 'data'> & E
+  : never;
+
+/** A family of event schemas by type (`creditEventSchemas`, …). */
+export type EventSchemas = Record<string, z.ZodType>;
+type Schemas = EventSchemas;
+/** The events of a family of schemas (`creditEventSchemas`, …): `{type, data}` by type. */
+export type EventOf<S extends Schemas> = {
+  [K in keyof S & string]: { type: K; data: z.infer<S[K]> };
+}[keyof S & string];
+
+/** Every event type the app writes, with its current schema. */
+export const eventSchemas = {
+  ...creditEventSchemas,
+  ...readingEventSchemas,
+  ...userEventSchemas,
+  ...adminRegistryEventSchemas,
+  ...emailEventSchemas,
+  ...freeAllotmentEventSchemas,
+  ...feedbackEventSchemas,
+  ...stripeEventSchemas,
+} as const;
+export type AppEventType = keyof typeof eventSchemas;
+export type AppEvent =
+  | CreditEvent
+  | ReadingEvent
+  | UserEvent
+  | AdminRegistryEvent
+  | EmailEvent
+  | FreeAllotmentEvent
+  | FeedbackEvent
+  | StripeEvent;
+
+/** Turns a payload of version `from` into one of version `from + 1` (data only, no I/O). */
+type Upcaster = (data: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * The upcasters of each event type, keyed by the version they upcast from. A version bump needs
+ * one only for the types whose payload changed; the others read as they were written.
+ */
+export const upcasters: Partial<Record<AppEventType, Record<number, Upcaster>>> = {
+  // 1 → 2: `source` became required. Role changes written before it existed were all appended by
+  // sign-in because the address was in `ADMIN_EMAILS` (no other code gave roles).
+  UserRoleChanged: { 1: (data) => ({ ...data, source: data.source ?? 'admin_emails' }) },
+};
+
+/** A stored event that its contract cannot read: where it is, and what is wrong with it. */
+export class EventDecodeError extends Error {
+  override readonly name = 'EventDecodeError';
+  readonly stream: string;
+  readonly revision: bigint;
+  readonly position: bigint;
+  readonly type: string;
+  constructor(
+    event: Pick<StoredEvent, 'stream' | 'revision' | 'position' | 'type'>,
+    readonly problem: string,
+    readonly issues: readonly z.core.$ZodIssue[] = [],
+  ) {
+    super(
+      `Cannot decode event ${event.type} at position ${event.position} (stream ${event.stream}, revision ${event.revision}): ${problem}`,
+    );
+    this.stream = event.stream;
+    this.revision = event.revision;
+    this.position = event.position;
+    this.type = event.type;
+  }
+}
+
+const issuesText = (issues: readonly z.core.$ZodIssue[]) =>
+  issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(data)'}: ${issue.message}`)
+    .join('; ');
+
+/**
+ * The payload's version: events written before metadata carried one are version 1. A version
+ * above the current one was written by newer code, which this code cannot read.
+ */
+const versionOf = (event: StoredEvent): number => {
+  const version = event.metadata.schemaVersion ?? 1;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+    throw new EventDecodeError(event, `its schemaVersion ${JSON.stringify(version)} is not valid`);
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new EventDecodeError(
+      event,
+      `it was written at schemaVersion ${version}, newer than this code's ${SCHEMA_VERSION}`,
+    );
+  }
+  return version;
+};
+
+const decodeWith = (schemas: Schemas, family: string, event: StoredEvent) => {
+  const schema = Object.hasOwn(schemas, event.type) ? schemas[event.type] : undefined;
+  if (!schema) throw new EventDecodeError(event, `${event.type} is not ${family}`);
+  let data = event.data;
+  const version = versionOf(event);
+  if (version < SCHEMA_VERSION) {
+    const steps = upcasters[event.type as AppEventType];
+    for (let from = version; from < SCHEMA_VERSION; from++) {
+      const upcast = steps?.[from];
+      if (upcast && data !== null && typeof data === 'object') {
+        data = upcast(data as Record<string, unknown>);
+      }
+    }
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    throw new EventDecodeError(event, issuesText(parsed.error.issues), parsed.error.issues);
+  }
+  // Parsed by the schema of its type: the decoders' types only name what zod has checked.
+  return { ...event, data: parsed.data };
+};
+
+/** Decodes any event of the app (see `EventDecodeError`). */
+export const decodeEvent = (event: StoredEvent): Decoded =>
+  decodeWith(eventSchemas, 'an event type of the app', event) as Decoded;
+
+/**
+ * The decoder of one family of events (one kind of stream): an event of another family is an
+ * error too, e.g. for a `CommandHandler` of `credits-` streams.
+ */
+export const decoderOf =
+  <S extends Schemas>(schemas: S, family = 'an event of this stream') =>
+  (event: StoredEvent): Decoded<EventOf<S>> =>
+    decodeWith(schemas, family, event) as Decoded<EventOf<S>>;
+
+/** Whether a decoded event is of the family `schemas` (narrows its type). */
+export const isEventOf =
+  <S extends Schemas>(schemas: S) =>
+  (event: Decoded): event is Decoded<EventOf<S>> & Decoded =>
+    Object.hasOwn(schemas, event.type);
+
+/** The decoder of each kind of stream (a `CommandHandler`'s `decode`, a reader of one stream). */
+export const streamDecoders = {
+  credits: decoderOf(creditEventSchemas, 'an event of a credits- stream'),
+  user: decoderOf(userEventSchemas, 'an event of a user- stream'),
+  reading: decoderOf(readingEventSchemas, 'an event of a reading- stream'),
+  email: decoderOf(emailEventSchemas, 'an event of an email- stream'),
+  freeAllotment: decoderOf(freeAllotmentEventSchemas, 'an event of a free-allotment- stream'),
+  admins: decoderOf(adminRegistryEventSchemas, 'an event of the admins stream'),
+  stripe: decoderOf(stripeEventSchemas, 'an event of a stripe- stream'),
+  feedback: decoderOf(feedbackEventSchemas, 'an event of a feedback- stream'),
+};
+
+/** The app's kinds of stream by the start of their names (docs/events.md, "Streams"). */
+const streamKinds: readonly (readonly [string, (event: StoredEvent) => Decoded])[] = [
+  ['credits-', streamDecoders.credits],
+  ['reading-', streamDecoders.reading],
+  ['user-', streamDecoders.user],
+  ['feedback-', streamDecoders.feedback],
+  ['stripe-', streamDecoders.stripe],
+  ['email-', streamDecoders.email],
+  ['free-allotment-', streamDecoders.freeAllotment],
+];
+
+/**
+ * An event of the log decoded as its stream's kind requires; null when the stream is none of
+ * the app's (another writer's, e.g. a test's), which the app does not read.
+ */
+export const decodeLogEvent = (event: StoredEvent): Decoded | null => {
+  for (const [prefix, decode] of streamKinds) {
+    if (event.stream.startsWith(prefix)) return decode(event);
+  }
+  return event.stream === 'admins' ? streamDecoders.admins(event) : null;
+};
