@@ -1,5 +1,6 @@
 import type { EventMetadata } from '@astra/contracts';
 import type { RecordedEvent } from '@astra/event-store';
+import type { Write } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';
 
 /**
@@ -11,11 +12,52 @@ export interface Projection {
   /** Tables this projection alone writes (compared by the rebuild test). */
   readonly tables: readonly string[];
   apply(db: ReadDb, events: readonly RecordedEvent[]): Promise<void>;
+  /**
+   * A replay from position zero into empty tables (a rebuild): state carried in memory from
+   * batch to batch, rows written in bulk. Without it the replay runs `apply` batch by batch.
+   */
+  replay?(options?: ReplayOptions): Replay;
 }
 
-/** When the event happened by its metadata (the store's clock as a fallback). */
-export const occurredAt = (event: RecordedEvent) =>
-  new Date((event.metadata as Partial<EventMetadata>).occurredAt ?? event.recordedAt);
+export interface ReplayOptions {
+  /** Rows a projection keeps in memory before it writes them and lets them go (one per key). */
+  rowsInMemory?: number;
+}
+
+/**
+ * One projection's part of a replay (`replayInto`). Its writes are built as batches are folded
+ * and run while the next batch is folded, so the state lives in memory, never read back, unless
+ * the replay flushed part of it to keep its memory bounded.
+ */
+export interface Replay {
+  /**
+   * Folds the next batch into memory. `settled` waits until every write handed out so far has
+   * run: a replay awaits it before it reads rows it wrote back.
+   */
+  fold(
+    events: readonly RecordedEvent[],
+    db: ReadDb,
+    settled: () => Promise<void>,
+  ): void | Promise<void>;
+  /** The writes due now, built already: at the end (`final`), everything left. */
+  flush(final: boolean): Write[];
+}
+
+const occurred = new WeakMap<RecordedEvent, Date>();
+
+/**
+ * When the event happened by its metadata (the store's clock as a fallback). Parsed once per
+ * event however many projections ask (a replay asks three times for every event of the log); the
+ * date is shared, so nobody changes it.
+ */
+export const occurredAt = (event: RecordedEvent) => {
+  let at = occurred.get(event);
+  if (at === undefined) {
+    at = new Date((event.metadata as Partial<EventMetadata>).occurredAt ?? event.recordedAt);
+    occurred.set(event, at);
+  }
+  return at;
+};
 
 export const actorOf = (event: RecordedEvent) => {
   const actor = (event.metadata as Partial<EventMetadata>).actor;
