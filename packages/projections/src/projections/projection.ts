@@ -43,20 +43,20 @@ export interface Replay {
   flush(final: boolean): Write[];
 }
 
-const occurred = new WeakMap<RecordedEvent, Date>();
+/** Where `occurredAt` keeps an event's date once parsed (a symbol: not part of its JSON). */
+const OCCURRED_AT = Symbol('occurredAt');
 
 /**
  * When the event happened by its metadata (the store's clock as a fallback). Parsed once per
  * event however many projections ask (a replay asks three times for every event of the log); the
  * date is shared, so nobody changes it.
  */
-export const occurredAt = (event: RecordedEvent) => {
-  let at = occurred.get(event);
-  if (at === undefined) {
-    at = new Date((event.metadata as Partial<EventMetadata>).occurredAt ?? event.recordedAt);
-    occurred.set(event, at);
-  }
-  return at;
+export const occurredAt = (event: RecordedEvent): Date => {
+  const parsed = event as RecordedEvent & { [OCCURRED_AT]?: Date };
+  parsed[OCCURRED_AT] ??= new Date(
+    (event.metadata as Partial<EventMetadata>).occurredAt ?? event.recordedAt,
+  );
+  return parsed[OCCURRED_AT];
 };
 
 export const actorOf = (event: RecordedEvent) => {
@@ -68,12 +68,16 @@ export const actorOf = (event: RecordedEvent) => {
 };
 
 /** The events of one stream category (`credits`, `user`, …) with the id after the prefix. */
-export const inCategory = (events: readonly RecordedEvent[], category: string) =>
-  events.flatMap((event) =>
-    event.stream.startsWith(`${category}-`)
-      ? [{ id: event.stream.slice(category.length + 1), event }]
-      : [],
-  );
+export const inCategory = (events: readonly RecordedEvent[], category: string) => {
+  const prefix = `${category}-`;
+  const found: { id: string; event: RecordedEvent }[] = [];
+  for (const event of events) {
+    if (event.stream.startsWith(prefix)) {
+      found.push({ id: event.stream.slice(prefix.length), event });
+    }
+  }
+  return found;
+};
 
 export const chunks = <T>(items: readonly T[], size: number) =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) =>
