@@ -5,7 +5,7 @@ import { type Insertable, sql } from 'kysely';
 import { prepareInsert } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';
 import type { LedgerEntriesTable } from '../schema.ts';
-import { actorOf, chunks, inCategory, occurredAt, type Projection } from './projection.ts';
+import { actorOf, chunks, inCategory, occurredText, type Projection } from './projection.ts';
 
 /** Where an account stands after its latest entry. */
 interface Standing {
@@ -44,7 +44,7 @@ function entriesOf(last: Map<string, Standing>, events: readonly RecordedEvent[]
       actor_role: actor.role,
       reason: describeCreditEvent(credit),
       reference: reference && JSON.stringify(reference),
-      occurred_at: occurredAt(event),
+      occurred_at: occurredText(event),
     });
   }
   return entries;

@@ -59,6 +59,19 @@ export const occurredAt = (event: RecordedEvent): Date => {
   return parsed[OCCURRED_AT];
 };
 
+const CANONICAL_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/**
+ * `occurredAt` as ISO text for a row: the metadata's own text when it is already the canonical
+ * UTC form (as the app writes it), which spares formatting a date for every row of a replay.
+ */
+export const occurredText = (event: RecordedEvent): string => {
+  const text = (event.metadata as Partial<EventMetadata>).occurredAt;
+  return typeof text === 'string' && CANONICAL_INSTANT.test(text)
+    ? text
+    : occurredAt(event).toISOString();
+};
+
 export const actorOf = (event: RecordedEvent) => {
   const actor = (event.metadata as Partial<EventMetadata>).actor;
   if (!actor) return { kind: 'system', id: null, role: null };
