@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { CreditEvent } from '@astra/contracts';
-import { SCHEMA_VERSION } from '@astra/contracts';
+import { SCHEMA_VERSION, streamDecoders } from '@astra/contracts';
 import { CommandHandler, openStorage } from '@astra/event-store';
 import { createThrowawayDatabase } from '@astra/event-store/testing';
 import { type CreditAccount, creditAccountDecider, streams } from '@astra/ledger';
@@ -69,6 +69,7 @@ export async function crossProcessBenchmark() {
       const handler = new CommandHandler<CreditAccount, CreditEvent>(
         storage.store,
         creditAccountDecider,
+        { decode: streamDecoders.credits },
       );
       const metadata = () => ({
         occurredAt: new Date().toISOString(),

@@ -127,7 +127,7 @@ export async function rebuildBenchmark() {
           met: null,
         },
       ],
-      `${accounts.toLocaleString('en-US')} accounts of ${PER_ACCOUNT} events (grants and spends), replayed from position zero into a fresh schema (profiles, ledger_entries, admin_stats) in batches of 5,000 and swapped in; the time includes migrating the fresh schema and the swap. The projector decodes every event it reads (upcast, then parsed by its zod schema); the second row times that decoding alone, over the same log read again in the same pages, against the rebuild's time.`,
+      `${accounts.toLocaleString('en-US')} accounts of ${PER_ACCOUNT} events (grants and spends), replayed from position zero into a fresh schema (profiles, ledger_entries, admin_stats) in batches of 5,000: each account's state in memory, rows by COPY, the next batch folded while one is written, the secondary indexes built after the load; then swapped in. The time includes migrating the fresh schema, building its indexes and the swap. Every event read is decoded (upcast, then parsed by its zod schema); the second row times that decoding alone, over the same log read again in the same pages, against the rebuild's time.`,
     );
   } finally {
     await db.destroy();

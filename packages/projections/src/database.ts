@@ -1,16 +1,51 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { PostgresConnection } from '@astra/event-store';
 import {
   Kysely,
   type KyselyPlugin,
   PostgresDialect,
   type PostgresPool,
+  type PostgresPoolClient,
   type QueryResult,
+  sql,
   type UnknownRow,
 } from 'kysely';
+import { from as copyFromStdin } from 'pg-copy-streams';
 import type { ReadModels } from './schema.ts';
 
 /** Read models live in their own schema, so a rebuild can build a fresh one and swap it in. */
 export const READ_SCHEMA = 'read';
+
+/**
+ * `COPY table (columns) FROM STDIN` with the rows (COPY's text format) as its one parameter. Not
+ * SQL the server takes: the connections of `databaseFor` recognise it and run a COPY, so it runs
+ * through Kysely like any statement (in its transaction, after its `search_path`).
+ */
+export const copyRows = (table: string, columns: readonly string[], rows: string) =>
+  sql`COPY ${sql.id(table)} (${sql.join(columns.map((column) => sql.id(column)))}) FROM STDIN ${rows}`;
+
+const COPY_ROWS = /^COPY ([^;]+) FROM STDIN \$1$/s;
+
+/** A `pg` client that runs `copyRows` statements as COPY (through `pg-copy-streams`). */
+const copyingClient = (client: PostgresPoolClient): PostgresPoolClient =>
+  new Proxy(client, {
+    get(target, property, receiver) {
+      if (property !== 'query') {
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return async (text: string, parameters?: readonly unknown[]) => {
+        const copy = typeof text === 'string' ? COPY_ROWS.exec(text) : null;
+        if (!copy) return target.query(text, parameters as unknown[]);
+        const stream = (
+          target as unknown as { query: (s: unknown) => NodeJS.WritableStream }
+        ).query(copyFromStdin(`COPY ${copy[1]} FROM STDIN`)) as ReturnType<typeof copyFromStdin>;
+        await pipeline(Readable.from([String(parameters?.[0] ?? '')]), stream);
+        return { command: 'COPY', rowCount: stream.rowCount, rows: [] };
+      };
+    },
+  });
 
 /** Serves Kysely's Postgres driver from PGlite: a "connection" holds the shared mutex. */
 const pglitePool = (connection: Extract<PostgresConnection, { kind: 'pglite' }>): PostgresPool => ({
@@ -18,7 +53,13 @@ const pglitePool = (connection: Extract<PostgresConnection, { kind: 'pglite' }>)
     const release = await connection.mutex.acquire();
     return {
       query: async (text: string, parameters: readonly unknown[]) => {
-        const result = await connection.pglite.query(text, parameters as unknown[]);
+        // A `copyRows`: PGlite reads COPY's input from a blob.
+        const copy = COPY_ROWS.exec(text);
+        const result = copy
+          ? await connection.pglite.query(`COPY ${copy[1]} FROM '/dev/blob'`, [], {
+              blob: new Blob([String(parameters[0] ?? '')]),
+            })
+          : await connection.pglite.query(text, parameters as unknown[]);
         const command = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase();
         return { command, rowCount: result.affectedRows ?? result.rows.length, rows: result.rows };
       },
@@ -32,7 +73,11 @@ const pglitePool = (connection: Extract<PostgresConnection, { kind: 'pglite' }>)
 export function databaseFor(connection: PostgresConnection): Kysely<unknown> {
   const pool = connection.kind === 'postgres' ? connection.pool : pglitePool(connection);
   // Ending the pool is the connection's job, not Kysely's.
-  const borrowed: PostgresPool = { connect: () => pool.connect(), end: async () => {} };
+  const borrowed: PostgresPool = {
+    connect: async () =>
+      connection.kind === 'postgres' ? copyingClient(await pool.connect()) : pool.connect(),
+    end: async () => {},
+  };
   return new Kysely({ dialect: new PostgresDialect({ pool: borrowed }) });
 }
 

@@ -1,10 +1,10 @@
-import { decodeLogEvent, EventDecodeError } from '@astra/contracts';
+import { EventDecodeError } from '@astra/contracts';
 import type { EventStore, RecordedEvent } from '@astra/event-store';
 import { type Kysely, sql } from 'kysely';
 import { checkpointOf, lockProjections } from './checkpoints.ts';
 import { READ_SCHEMA, readModels } from './database.ts';
 import { CHECKPOINTS_CHANNEL, PositionWaiters, type ProjectionProgress } from './progress.ts';
-import type { LogEvent, Projection } from './projections/projection.ts';
+import { type LogEvent, logEventOf, type Projection } from './projections/projection.ts';
 
 /** Where the projector writes its lines: any logger with `info`/`error(fields, message)` (pino). */
 export interface ProjectorLogger {
@@ -72,7 +72,7 @@ const NOTHING_YET = Symbol('nothing yet');
  */
 const decodeInto = (batch: LogEvent[], event: RecordedEvent): EventDecodeError | null => {
   try {
-    batch.push(decodeLogEvent(event) ?? { ...event, foreign: true });
+    batch.push(logEventOf(event));
     return null;
   } catch (error) {
     if (error instanceof EventDecodeError) return error;

@@ -7,6 +7,7 @@ import { READ_SCHEMA } from './database.ts';
 import { migrateReadModels } from './migrations/index.ts';
 import { allProjections } from './projections/index.ts';
 import { Projector } from './projector.ts';
+import { replayInto } from './replay.ts';
 
 export interface RebuildReport {
   events: number;
@@ -35,6 +36,8 @@ export interface RebuildOptions {
   progressMs?: number;
   /** Who started it, as `rebuild_runs` records it. */
   source?: 'cli' | 'panel';
+  /** Rows a projection keeps in memory while it replays (see `ReplayOptions`). */
+  rowsInMemory?: number;
 }
 
 /** Catalogue tables seeded by migrations and edited in place: a rebuild carries them over. */
@@ -60,9 +63,11 @@ export class RebuildRunningError extends Error {
 
 /**
  * Replays every event from zero into fresh read-model tables in a schema of their own, then swaps
- * that schema in for the live one in one transaction. A projector running meanwhile keeps the
- * live tables current until the swap (it is held by the projections' locks during it) and
- * continues on the new ones after it.
+ * that schema in for the live one in one transaction. The log up to the start is replayed in bulk
+ * (`replayInto`: state in memory, rows by COPY, indexes built after the load); the projector then
+ * applies what came since, from the checkpoints the replay left, until it has caught up with the
+ * live tables. A projector running meanwhile keeps the live tables current until the swap (it is
+ * held by the projections' locks during it) and continues on the new ones after it.
  *
  * One rebuild runs at a time, across processes: it takes the one `running` row of
  * `rebuild_runs` first (else `RebuildRunningError`, code `rebuild_running`) and writes its
@@ -72,7 +77,13 @@ export class RebuildRunningError extends Error {
 export async function rebuildReadModels(
   store: EventStore,
   db: Kysely<unknown>,
-  { batchSize = 5000, onProgress, progressMs = HEARTBEAT_MS, source = 'cli' }: RebuildOptions = {},
+  {
+    batchSize = 5000,
+    onProgress,
+    progressMs = HEARTBEAT_MS,
+    source = 'cli',
+    rowsInMemory,
+  }: RebuildOptions = {},
 ): Promise<RebuildReport> {
   const started = performance.now();
   const target = `read_rebuild_${process.pid}_${Date.now()}`;
@@ -90,7 +101,10 @@ export async function rebuildReadModels(
     },
   );
   let events = 0;
-  const progress = () => ({ id, replayed: projector.applied, target: events, startedAt });
+  /** Events the bulk replay has folded; the projector counts those it applied after it. */
+  let replayed = 0;
+  const applied = () => replayed + projector.applied;
+  const progress = () => ({ id, replayed: applied(), target: events, startedAt });
   let heartbeat: NodeJS.Timeout | undefined;
   try {
     events = await eventCount(store, db);
@@ -100,7 +114,7 @@ export async function rebuildReadModels(
       onProgress?.(progress());
       // Progress is a record, not a step: a missed write is written by the next one.
       void runs(db)
-        .set({ replayed: projector.applied, heartbeat_at: sql<Date>`now()` })
+        .set({ replayed: applied(), heartbeat_at: sql<Date>`now()` })
         .where('id', '=', id)
         .where('state', '=', 'running')
         .execute()
@@ -110,6 +124,15 @@ export async function rebuildReadModels(
 
     await migrateReadModels(db, target);
     await copyReferenceTables(db, READ_SCHEMA, target);
+    // The log up to now in bulk; then the projector takes over from the checkpoints it left.
+    await replayInto(yieldingStore(store), db.withPlugin(yieldAfterEachQuery), allProjections, {
+      schema: target,
+      batchSize,
+      rowsInMemory,
+      onProgress: (folded) => {
+        replayed = folded;
+      },
+    });
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       await projector.catchUp();
       const position = projector.position;
@@ -122,7 +145,7 @@ export async function rebuildReadModels(
         await runs(trx, target)
           .set({
             state: 'done',
-            replayed: projector.applied,
+            replayed: applied(),
             finished_at: sql<Date>`now()`,
             heartbeat_at: sql<Date>`now()`,
           })
@@ -136,7 +159,7 @@ export async function rebuildReadModels(
       if (swapped) {
         clearInterval(heartbeat);
         onProgress?.(progress());
-        return { events: projector.applied, position, milliseconds: performance.now() - started };
+        return { events: applied(), position, milliseconds: performance.now() - started };
       }
     }
     throw new Error(
@@ -148,7 +171,7 @@ export async function rebuildReadModels(
     await runs(db)
       .set({
         state: 'failed',
-        replayed: projector.applied,
+        replayed: applied(),
         error: (error instanceof Error ? error.message : String(error)).slice(0, 2000),
         finished_at: sql<Date>`now()`,
         heartbeat_at: sql<Date>`now()`,

@@ -76,7 +76,7 @@ export interface LedgerEntriesTable {
   actor_id: string | null;
   actor_role: string | null;
   reason: string;
-  reference: Json<Record<string, string> | null>;
+  reference: Json<Record<string, string>> | null;
   occurred_at: Timestamp;
 }
 

@@ -1,6 +1,13 @@
-import { type CreditEvent, creditEventSchemas, userEventSchemas } from '@astra/contracts';
+import {
+  type CreditEvent,
+  creditEventSchemas,
+  type Decoded,
+  userEventSchemas,
+} from '@astra/contracts';
 import { grantedBy } from '@astra/ledger';
 import { sql } from 'kysely';
+import { prepareInsert } from '../bulkInsert.ts';
+import type { ReadDb } from '../database.ts';
 import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
 
 type Counter = 'active_users' | 'blocked_users' | 'deleted_users';
@@ -48,6 +55,167 @@ const moneyOf = (credit: CreditEvent): { currency: string; minor: number } | nul
   }
 };
 
+/** What a batch (or a whole replay) moves: the counters, the days and the users' standing. */
+interface Tally {
+  delta: {
+    total_users: number;
+    active_users: number;
+    blocked_users: number;
+    deleted_users: number;
+    total_credits_used: number;
+    total_credits_granted: number;
+  };
+  days: Map<string, DayDelta>;
+  /** The newest applied event's `occurredAt`. */
+  asOf: Date | null;
+}
+
+const emptyTally = (): Tally => ({
+  delta: {
+    total_users: 0,
+    active_users: 0,
+    blocked_users: 0,
+    deleted_users: 0,
+    total_credits_used: 0,
+    total_credits_granted: 0,
+  },
+  days: new Map(),
+  asOf: null,
+});
+
+const blank = (): Known => ({ status: null, user_revision: -1n, credits_revision: -1n });
+const DAY_MS = 86_400_000;
+
+/** Counts the events not counted yet into `tally`, moving each user's standing in `known`. */
+function count(
+  tally: Tally,
+  known: Map<string, Known>,
+  users: ReturnType<typeof inCategory<typeof userEventSchemas>>,
+  credits: ReturnType<typeof inCategory<typeof creditEventSchemas>>,
+) {
+  const { delta, days } = tally;
+  let current: { from: number; delta: DayDelta } = { from: Number.NaN, delta: undefined! };
+  /** The day of an applied event, which becomes the newest applied when it is. */
+  const dayOf = (event: Decoded) => {
+    const at = occurredAt(event);
+    if (tally.asOf === null || at > tally.asOf) tally.asOf = at;
+    // Consecutive events mostly share a day: its name is made once, not for every event.
+    const time = at.getTime();
+    if (!(time >= current.from && time < current.from + DAY_MS)) {
+      const day = at.toISOString().slice(0, 10);
+      let delta = days.get(day);
+      if (!delta) {
+        delta = { signups: 0, credits_used: 0, revenue: new Map() };
+        days.set(day, delta);
+      }
+      current = { from: Date.parse(day), delta };
+    }
+    return current.delta;
+  };
+
+  for (const { id, event } of users) {
+    const user = known.get(id) ?? blank();
+    if (event.revision <= user.user_revision) continue; // counted already
+    const day = dayOf(event);
+    if (event.type === 'UserRegistered') day.signups++;
+    const after = statusAfter[event.type];
+    if (after && after !== user.status) {
+      if (user.status === null) delta.total_users++;
+      else delta[counterOf[user.status]!]--;
+      delta[counterOf[after]!]++;
+    }
+    user.status = after ?? user.status;
+    user.user_revision = event.revision;
+    known.set(id, user);
+  }
+  for (const { id, event } of credits) {
+    const user = known.get(id) ?? blank();
+    if (event.revision <= user.credits_revision) continue;
+    const credit = event;
+    const day = dayOf(event);
+    const used =
+      credit.type === 'CreditsSpent'
+        ? credit.data.amount
+        : credit.type === 'SpendRefunded'
+          ? -credit.data.amount
+          : 0;
+    delta.total_credits_used += used;
+    day.credits_used += used;
+    const money = moneyOf(credit);
+    if (money) {
+      day.revenue.set(money.currency, (day.revenue.get(money.currency) ?? 0) + money.minor);
+    }
+    delta.total_credits_granted += grantedBy(credit);
+    user.credits_revision = event.revision;
+    known.set(id, user);
+  }
+}
+
+const userRows = (known: Map<string, Known>, ids: Iterable<string>) =>
+  [...ids].map((user_id) => {
+    const user = known.get(user_id)!;
+    return {
+      user_id,
+      status: user.status,
+      user_revision: user.user_revision.toString(),
+      credits_revision: user.credits_revision.toString(),
+    };
+  });
+
+/** Adds the tally to the stored days and counters. */
+async function addTally(db: ReadDb, { delta, days, asOf }: Tally) {
+  if (days.size > 0) {
+    // A day's revenue adds up by currency: the stored object and this batch's, key by key.
+    await db
+      .insertInto('admin_stats_daily')
+      .values(
+        [...days].map(([day, d]) => ({
+          day,
+          signups: d.signups,
+          credits_used: d.credits_used,
+          revenue_minor: JSON.stringify(Object.fromEntries(d.revenue)),
+        })),
+      )
+      .onConflict((oc) =>
+        oc.column('day').doUpdateSet({
+          signups: sql`admin_stats_daily.signups + excluded.signups`,
+          credits_used: sql`admin_stats_daily.credits_used + excluded.credits_used`,
+          revenue_minor: sql`(
+            SELECT coalesce(jsonb_object_agg(key, total), '{}'::jsonb)
+            FROM (
+              SELECT key, sum(value::bigint) AS total
+              FROM (
+                SELECT * FROM jsonb_each_text(admin_stats_daily.revenue_minor)
+                UNION ALL
+                SELECT * FROM jsonb_each_text(excluded.revenue_minor)
+              ) AS entries
+              GROUP BY key
+            ) AS sums
+          )`,
+        }),
+      )
+      .execute();
+  }
+  const moment = asOf;
+  if (moment !== null || Object.values(delta).some((n) => n !== 0)) {
+    await db
+      .updateTable('admin_stats')
+      .set((eb) => ({
+        ...Object.fromEntries(
+          Object.entries(delta).map(([column, n]) => [
+            column,
+            eb(eb.ref(column as 'total_users'), '+', n),
+          ]),
+        ),
+        ...(moment
+          ? { as_of: sql<Date>`GREATEST(as_of, ${moment.toISOString()}::timestamptz)` }
+          : {}),
+      }))
+      .where('id', '=', 1)
+      .execute();
+  }
+}
+
 /**
  * `admin_stats`: the admin dashboard's counters, moved by each event exactly once, the moment
  * they are as of (the newest applied event's `occurredAt`), and `admin_stats_daily`: per UTC day
@@ -61,14 +229,6 @@ export const adminStatsProjection: Projection = {
     const users = inCategory(events, 'user', userEventSchemas);
     const credits = inCategory(events, 'credits', creditEventSchemas);
     if (users.length + credits.length === 0) return;
-    const delta = {
-      total_users: 0,
-      active_users: 0,
-      blocked_users: 0,
-      deleted_users: 0,
-      total_credits_used: 0,
-      total_credits_granted: 0,
-    };
     const ids = [...new Set([...users, ...credits].map((u) => u.id))];
     const known = new Map<string, Known>();
     for (const part of chunks(ids, 1000)) {
@@ -84,70 +244,12 @@ export const adminStatsProjection: Projection = {
         });
       }
     }
-    const blank = (): Known => ({ status: null, user_revision: -1n, credits_revision: -1n });
-    const days = new Map<string, DayDelta>();
-    let asOf: Date | null = null;
-    /** The day of an applied event, which becomes the newest applied when it is. */
-    const dayOf = (event: (typeof events)[number]) => {
-      const at = occurredAt(event);
-      if (asOf === null || at > asOf) asOf = at;
-      const day = at.toISOString().slice(0, 10);
-      let delta = days.get(day);
-      if (!delta) {
-        delta = { signups: 0, credits_used: 0, revenue: new Map() };
-        days.set(day, delta);
-      }
-      return delta;
-    };
-
-    for (const { id, event } of users) {
-      const user = known.get(id) ?? blank();
-      if (event.revision <= user.user_revision) continue; // counted already
-      const day = dayOf(event);
-      if (event.type === 'UserRegistered') day.signups++;
-      const after = statusAfter[event.type];
-      if (after && after !== user.status) {
-        if (user.status === null) delta.total_users++;
-        else delta[counterOf[user.status]!]--;
-        delta[counterOf[after]!]++;
-      }
-      known.set(id, { ...user, status: after ?? user.status, user_revision: event.revision });
-    }
-    for (const { id, event } of credits) {
-      const user = known.get(id) ?? blank();
-      if (event.revision <= user.credits_revision) continue;
-      const credit = event;
-      const day = dayOf(event);
-      const used =
-        credit.type === 'CreditsSpent'
-          ? credit.data.amount
-          : credit.type === 'SpendRefunded'
-            ? -credit.data.amount
-            : 0;
-      delta.total_credits_used += used;
-      day.credits_used += used;
-      const money = moneyOf(credit);
-      if (money) {
-        day.revenue.set(money.currency, (day.revenue.get(money.currency) ?? 0) + money.minor);
-      }
-      delta.total_credits_granted += grantedBy(credit);
-      known.set(id, { ...user, credits_revision: event.revision });
-    }
-
+    const tally = emptyTally();
+    count(tally, known, users, credits);
     for (const part of chunks(ids, 1000)) {
       await db
         .insertInto('admin_stats_users')
-        .values(
-          part.map((user_id) => {
-            const user = known.get(user_id)!;
-            return {
-              user_id,
-              status: user.status,
-              user_revision: user.user_revision.toString(),
-              credits_revision: user.credits_revision.toString(),
-            };
-          }),
-        )
+        .values(userRows(known, part))
         .onConflict((oc) =>
           oc.column('user_id').doUpdateSet((eb) => ({
             status: eb.ref('excluded.status'),
@@ -157,55 +259,28 @@ export const adminStatsProjection: Projection = {
         )
         .execute();
     }
-    if (days.size > 0) {
-      // A day's revenue adds up by currency: the stored object and this batch's, key by key.
-      await db
-        .insertInto('admin_stats_daily')
-        .values(
-          [...days].map(([day, d]) => ({
-            day,
-            signups: d.signups,
-            credits_used: d.credits_used,
-            revenue_minor: JSON.stringify(Object.fromEntries(d.revenue)),
-          })),
-        )
-        .onConflict((oc) =>
-          oc.column('day').doUpdateSet({
-            signups: sql`admin_stats_daily.signups + excluded.signups`,
-            credits_used: sql`admin_stats_daily.credits_used + excluded.credits_used`,
-            revenue_minor: sql`(
-              SELECT coalesce(jsonb_object_agg(key, total), '{}'::jsonb)
-              FROM (
-                SELECT key, sum(value::bigint) AS total
-                FROM (
-                  SELECT * FROM jsonb_each_text(admin_stats_daily.revenue_minor)
-                  UNION ALL
-                  SELECT * FROM jsonb_each_text(excluded.revenue_minor)
-                ) AS entries
-                GROUP BY key
-              ) AS sums
-            )`,
-          }),
-        )
-        .execute();
-    }
-    const moment = asOf as Date | null;
-    if (moment !== null || Object.values(delta).some((n) => n !== 0)) {
-      await db
-        .updateTable('admin_stats')
-        .set((eb) => ({
-          ...Object.fromEntries(
-            Object.entries(delta).map(([column, n]) => [
-              column,
-              eb(eb.ref(column as 'total_users'), '+', n),
-            ]),
-          ),
-          ...(moment
-            ? { as_of: sql<Date>`GREATEST(as_of, ${moment.toISOString()}::timestamptz)` }
-            : {}),
-        }))
-        .where('id', '=', 1)
-        .execute();
-    }
+    await addTally(db, tally);
+  },
+  replay() {
+    // The whole replay is one tally, and every user's standing stays in memory: written at the end.
+    const known = new Map<string, Known>();
+    const tally = emptyTally();
+    return {
+      fold(events) {
+        count(
+          tally,
+          known,
+          inCategory(events, 'user', userEventSchemas),
+          inCategory(events, 'credits', creditEventSchemas),
+        );
+      },
+      flush(final) {
+        if (!final) return [];
+        return [
+          prepareInsert('admin_stats_users', userRows(known, known.keys())),
+          (db) => addTally(db, tally),
+        ];
+      },
+    };
   },
 };

@@ -2,6 +2,7 @@ import {
   type BirthPlaceRecord,
   type CreditEvent,
   creditEventSchemas,
+  isEventOf,
   type UserEvent,
   userEventSchemas,
 } from '@astra/contracts';
@@ -13,9 +14,9 @@ import {
   lotsAfter,
   lotTotals,
 } from '@astra/ledger';
-import { sql } from 'kysely';
 import type { Profile } from '../schema.ts';
-import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
+import { occurredAt } from './projection.ts';
+import { rowProjection } from './rowProjection.ts';
 
 type Row = Omit<
   Profile,
@@ -83,7 +84,7 @@ const profileColumns: Record<string, keyof Row> = {
   language: 'language',
 };
 
-/** Applies a user event to the row (the row belongs to this batch alone). */
+/** Applies a user event to the row (the row belongs to the projection alone). */
 const applyUserEvent = (row: Row, event: UserEvent, at: Date) => {
   switch (event.type) {
     case 'UserRegistered':
@@ -142,7 +143,7 @@ const endSubscription = (row: Row) => {
   row.next_renewal_date = null;
 };
 
-/** Applies a credit event to the row (the row belongs to this batch alone). */
+/** Applies a credit event to the row (the row belongs to the projection alone). */
 const applyCreditEvent = (row: Row, event: CreditEvent, at: Date) => {
   row.remaining_credits += balanceChange(event);
   row.credits += grantedBy(event);
@@ -187,58 +188,30 @@ const applyCreditEvent = (row: Row, event: CreditEvent, at: Date) => {
   }
 };
 
+const isUserEvent = isEventOf(userEventSchemas);
+
 /** `profiles`: identity and birth data from `user-{id}`, balances and subscription from `credits-{id}`. */
-export const profilesProjection: Projection = {
+export const profilesProjection = rowProjection({
   name: 'profiles',
-  tables: ['profiles'],
-  async apply(db, events) {
-    const touched = [
-      ...inCategory(events, 'user', userEventSchemas).map((t) => ({ ...t, user: true as const })),
-      ...inCategory(events, 'credits', creditEventSchemas).map((t) => ({
-        ...t,
-        user: false as const,
-      })),
-    ].sort((a, b) => (a.event.position < b.event.position ? -1 : 1));
-    if (touched.length === 0) return;
-    const ids = [...new Set(touched.map((t) => t.id))];
-    const rows = new Map<string, Row>();
-    for (const part of chunks(ids, 1000)) {
-      for (const row of await db
-        .selectFrom('profiles')
-        .selectAll()
-        .where('id', 'in', part)
-        .execute()) {
-        rows.set(row.id, row as Row);
-      }
+  table: 'profiles',
+  key: 'id',
+  categories: { user: userEventSchemas, credits: creditEventSchemas },
+  revision: (event) => (event.stream.startsWith('user-') ? 'user_revision' : 'credits_revision'),
+  decode: (row): Row => row,
+  encode: (row) => ({
+    ...row,
+    credit_lots: JSON.stringify(row.credit_lots),
+    birth_place: row.birth_place && JSON.stringify(row.birth_place),
+  }),
+  evolve(row, event, id) {
+    const at = occurredAt(event);
+    row ??= blank(id, at);
+    if (isUserEvent(event)) {
+      applyUserEvent(row, event, at);
+    } else {
+      applyCreditEvent(row, event, at);
     }
-    const changed = new Set<string>();
-    for (const next of touched) {
-      const { id, event } = next;
-      const at = occurredAt(event);
-      let row = rows.get(id);
-      if (!row) {
-        row = blank(id, at);
-        rows.set(id, row);
-      }
-      if (next.user) {
-        if (event.revision <= BigInt(row.user_revision)) continue; // applied already
-        applyUserEvent(row, next.event, at);
-        row.user_revision = event.revision.toString();
-      } else {
-        if (event.revision <= BigInt(row.credits_revision)) continue;
-        applyCreditEvent(row, next.event, at);
-        row.credits_revision = event.revision.toString();
-      }
-      row.updated_at = at;
-      changed.add(id);
-    }
-    // Each changed row is written whole: replace it.
-    for (const part of chunks([...changed], 1000)) {
-      await db.deleteFrom('profiles').where('id', 'in', part).execute();
-      await sql`INSERT INTO profiles
-        SELECT * FROM json_populate_recordset(NULL::profiles, ${JSON.stringify(part.map((id) => rows.get(id)))})`.execute(
-        db,
-      );
-    }
+    row.updated_at = at;
+    return row;
   },
-};
+});

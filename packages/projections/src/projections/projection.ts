@@ -1,5 +1,13 @@
-import { type Decoded, type EventMetadata, type EventSchemas, isEventOf } from '@astra/contracts';
+import {
+  type Decoded,
+  decodeLogEvent,
+  type EventMetadata,
+  type EventOf,
+  type EventSchemas,
+  isEventOf,
+} from '@astra/contracts';
 import type { RecordedEvent } from '@astra/event-store';
+import type { Write } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';
 
 /**
@@ -20,11 +28,61 @@ export interface Projection {
   /** Tables this projection alone writes (compared by the rebuild test). */
   readonly tables: readonly string[];
   apply(db: ReadDb, events: readonly LogEvent[]): Promise<void>;
+  /**
+   * A replay from position zero into empty tables (a rebuild): state carried in memory from
+   * batch to batch, rows written in bulk. Without it the replay runs `apply` batch by batch.
+   */
+  replay?(options?: ReplayOptions): Replay;
 }
 
-/** When the event happened by its metadata (the store's clock as a fallback). */
-export const occurredAt = (event: RecordedEvent) =>
-  new Date((event.metadata as Partial<EventMetadata>).occurredAt ?? event.recordedAt);
+export interface ReplayOptions {
+  /** Rows a projection keeps in memory before it writes them and lets them go (one per key). */
+  rowsInMemory?: number;
+}
+
+/**
+ * One projection's part of a replay (`replayInto`). Its writes are built as batches are folded
+ * and run while the next batch is folded, so the state lives in memory, never read back, unless
+ * the replay flushed part of it to keep its memory bounded.
+ */
+export interface Replay {
+  /**
+   * Folds the next batch into memory. `settled` waits until every write handed out so far has
+   * run: a replay awaits it before it reads rows it wrote back.
+   */
+  fold(events: readonly LogEvent[], db: ReadDb, settled: () => Promise<void>): void | Promise<void>;
+  /** The writes due now, built already: at the end (`final`), everything left. */
+  flush(final: boolean): Write[];
+}
+
+/** Where `occurredAt` keeps an event's date once parsed (a symbol: not part of its JSON). */
+const OCCURRED_AT = Symbol('occurredAt');
+
+/**
+ * When the event happened by its metadata (the store's clock as a fallback). Parsed once per
+ * event however many projections ask (a replay asks three times for every event of the log); the
+ * date is shared, so nobody changes it.
+ */
+export const occurredAt = (event: RecordedEvent): Date => {
+  const parsed = event as RecordedEvent & { [OCCURRED_AT]?: Date };
+  parsed[OCCURRED_AT] ??= new Date(
+    (event.metadata as Partial<EventMetadata>).occurredAt ?? event.recordedAt,
+  );
+  return parsed[OCCURRED_AT];
+};
+
+const CANONICAL_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/**
+ * `occurredAt` as ISO text for a row: the metadata's own text when it is already the canonical
+ * UTC form (as the app writes it), which spares formatting a date for every row of a replay.
+ */
+export const occurredText = (event: RecordedEvent): string => {
+  const text = (event.metadata as Partial<EventMetadata>).occurredAt;
+  return typeof text === 'string' && CANONICAL_INSTANT.test(text)
+    ? text
+    : occurredAt(event).toISOString();
+};
 
 export const actorOf = (event: RecordedEvent) => {
   const actor = (event.metadata as Partial<EventMetadata>).actor;
@@ -45,16 +103,23 @@ export const inCategory = <S extends EventSchemas>(
 ) => {
   const prefix = `${category}-`;
   const of = isEventOf(schemas);
-  return events.flatMap((event) => {
-    if ('foreign' in event || !event.stream.startsWith(prefix)) return [];
-    if (!of(event)) {
-      throw new Error(
-        `Event ${event.type} at position ${event.position} (stream ${event.stream}) is not an event of a ${prefix} stream`,
-      );
-    }
-    return [{ id: event.stream.slice(prefix.length), event }];
-  });
+  const found: { id: string; event: Decoded<EventOf<S>> & Decoded }[] = [];
+  for (const event of events) {
+    if ('foreign' in event || !event.stream.startsWith(prefix)) continue;
+    if (!of(event)) throw notOfCategory(event, prefix);
+    found.push({ id: event.stream.slice(prefix.length), event });
+  }
+  return found;
 };
+
+export const notOfCategory = (event: Decoded, prefix: string) =>
+  new Error(
+    `Event ${event.type} at position ${event.position} (stream ${event.stream}) is not an event of a ${prefix} stream`,
+  );
+
+/** An event of the log as projections receive it: decoded, unless its stream is not the app's. */
+export const logEventOf = (event: RecordedEvent): LogEvent =>
+  decodeLogEvent(event) ?? { ...event, foreign: true };
 
 export const chunks = <T>(items: readonly T[], size: number) =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) =>

@@ -1,8 +1,8 @@
 import { type ReadingEvent, readingEventSchemas } from '@astra/contracts';
 import { evolveVoice, initialVoice, type Voice, type VoiceEvent } from '@astra/ledger';
-import { sql } from 'kysely';
 import type { UsageLog } from '../schema.ts';
-import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
+import { occurredAt } from './projection.ts';
+import { rowProjection } from './rowProjection.ts';
 
 type Row = Omit<UsageLog, 'created_at'> & { created_at: Date };
 
@@ -32,7 +32,7 @@ const applyVoice = (row: Row, event: VoiceEvent, at: Date): Row => {
   };
 };
 
-/** Applies a reading event to its row (the row belongs to this batch alone). */
+/** A reading event applied to its row (a new row; the one given stays as it was). */
 const apply = (row: Row | undefined, event: ReadingEvent, at: Date): Row | undefined => {
   switch (event.type) {
     case 'ReadingRequested':
@@ -96,38 +96,18 @@ const apply = (row: Row | undefined, event: ReadingEvent, at: Date): Row | undef
  * `usage_logs`: the library, one row per reading (the spec's table). Deleted readings keep their
  * row with status 'deleted'; the library shows 'completed' ones.
  */
-export const usageLogsProjection: Projection = {
+export const usageLogsProjection = rowProjection({
   name: 'usage_logs',
-  tables: ['usage_logs'],
-  async apply(db, events) {
-    const readings = inCategory(events, 'reading', readingEventSchemas);
-    if (readings.length === 0) return;
-    const ids = [...new Set(readings.map((r) => r.id))];
-    const rows = new Map<string, Row>();
-    for (const part of chunks(ids, 1000)) {
-      for (const row of await db
-        .selectFrom('usage_logs')
-        .selectAll()
-        .where('log_id', 'in', part)
-        .execute()) {
-        rows.set(row.log_id, row as Row);
-      }
-    }
-    const changed = new Set<string>();
-    for (const { id, event } of readings) {
-      const before = rows.get(id);
-      if (before && event.revision <= BigInt(before.reading_revision)) continue; // applied already
-      const after = apply(before, event, occurredAt(event));
-      if (!after) continue;
-      rows.set(id, { ...after, reading_revision: event.revision.toString() });
-      changed.add(id);
-    }
-    for (const part of chunks([...changed], 500)) {
-      await db.deleteFrom('usage_logs').where('log_id', 'in', part).execute();
-      await sql`INSERT INTO usage_logs
-        SELECT * FROM json_populate_recordset(NULL::usage_logs, ${JSON.stringify(part.map((id) => rows.get(id)))})`.execute(
-        db,
-      );
-    }
-  },
-};
+  table: 'usage_logs',
+  key: 'log_id',
+  categories: { reading: readingEventSchemas },
+  revision: () => 'reading_revision',
+  decode: (row): Row => row,
+  encode: (row) => ({
+    ...row,
+    input_data: JSON.stringify(row.input_data),
+    reading_result_content: JSON.stringify(row.reading_result_content),
+    voice: JSON.stringify(row.voice),
+  }),
+  evolve: (row, event) => apply(row, event, occurredAt(event)),
+});
