@@ -174,7 +174,11 @@ export async function startServer(
   );
   const deps: AppDeps = {
     config,
-    ledger: new ObservedLedger(storage.store, metrics),
+    ledger: new ObservedLedger(storage.store, metrics, {
+      snapshots: storage.stateSnapshots,
+      onSnapshotError: (error, stream) =>
+        logger.warn({ err: error, stream }, 'Snapshot of a stream skipped'),
+    }),
     snapshots: storage.snapshots,
     horizonHold: storage.horizonHold,
     db,
@@ -296,6 +300,7 @@ export async function startServer(
       stopHorizonWatch();
       await projector?.stop();
       await db.destroy();
+      await deps.ledger.snapshotsSettled();
       await storage.close();
     },
   };

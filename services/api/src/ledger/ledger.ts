@@ -11,7 +11,12 @@ import {
   type StripeEvent,
   type UserEvent,
 } from '@astra/contracts';
-import { CommandHandler, type EventStore } from '@astra/event-store';
+import {
+  CommandHandler,
+  type CommandHandlerOptions,
+  type EventStore,
+  type SnapshotStore,
+} from '@astra/event-store';
 import {
   type CreditAccount,
   type CreditCommand,
@@ -57,6 +62,16 @@ const metadataOf = (context: CommandContext): EventMetadata => ({
   schemaVersion: SCHEMA_VERSION,
 });
 
+export interface LedgerOptions {
+  /**
+   * Where streams whose decider declares snapshots (credit accounts) keep their state, so that a
+   * cold command on a long stream replays only the events after the latest one.
+   */
+  snapshots?: SnapshotStore | null;
+  /** A snapshot not read or kept: logged, the command goes on without it. */
+  onSnapshotError?: CommandHandlerOptions['onSnapshotError'];
+}
+
 /** The write side: every command of every stream goes through here. */
 export class Ledger {
   private readonly creditHandler: CommandHandler<CreditAccount, CreditEvent>;
@@ -67,8 +82,14 @@ export class Ledger {
   private readonly stripeEventHandler: CommandHandler<StripeEventRecord, StripeEvent>;
   private readonly feedbackHandler: CommandHandler<Feedback, FeedbackEvent>;
 
-  constructor(readonly store: EventStore) {
-    this.creditHandler = new CommandHandler(store, creditAccountDecider);
+  constructor(
+    readonly store: EventStore,
+    options: LedgerOptions = {},
+  ) {
+    this.creditHandler = new CommandHandler(store, creditAccountDecider, {
+      snapshots: options.snapshots ?? undefined,
+      onSnapshotError: options.onSnapshotError,
+    });
     this.userHandler = new CommandHandler(store, userDecider);
     this.emailHandler = new CommandHandler(store, emailRegistryDecider);
     this.allotmentHandler = new CommandHandler(store, freeAllotmentDecider);
@@ -76,6 +97,11 @@ export class Ledger {
     this.stripeEventHandler = new CommandHandler(store, stripeEventDecider, { cacheSize: 1000 });
     // A feedback stream is written once and never read again: little worth caching.
     this.feedbackHandler = new CommandHandler(store, feedbackDecider, { cacheSize: 100 });
+  }
+
+  /** Resolves when the snapshots asked for so far are written (before the storage closes). */
+  snapshotsSettled() {
+    return this.creditHandler.snapshotsSettled();
   }
 
   credits(userId: string, command: CreditCommand, context: CommandContext) {
