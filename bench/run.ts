@@ -1,4 +1,5 @@
 import { adminStatsBenchmark } from './adminStats.ts';
+import { coldCommandBenchmark } from './coldCommand.ts';
 import { contendedBenchmark } from './contended.ts';
 import { financeBenchmark } from './finance.ts';
 import { meLoadBenchmark } from './meLoad.ts';
@@ -12,6 +13,7 @@ import { webBundleBenchmark } from './webBundle.ts';
 const benchmarks: Record<string, () => Promise<void>> = {
   spend: spendBenchmark,
   contended: contendedBenchmark,
+  'cold-command': coldCommandBenchmark,
   rebuild: rebuildBenchmark,
   'me-load': meLoadBenchmark,
   'web-bundle': webBundleBenchmark,

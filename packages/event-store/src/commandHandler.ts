@@ -247,12 +247,19 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
     entry.snapshotted = revision;
     const save = (async () => {
       try {
-        await store.save(stream, codec.kind, codec.version, {
-          revision,
-          position,
-          latestAt: new Date(entry.latestAt).toISOString(),
-          state: codec.encode(entry.state),
-        });
+        // Only the latest is ever read: it replaces the older ones.
+        await store.save(
+          stream,
+          codec.kind,
+          codec.version,
+          {
+            revision,
+            position,
+            latestAt: new Date(entry.latestAt).toISOString(),
+            state: codec.encode(entry.state),
+          },
+          { replace: true },
+        );
       } catch (error) {
         this.onSnapshotError(error, stream);
       }
