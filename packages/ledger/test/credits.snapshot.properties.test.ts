@@ -43,6 +43,17 @@ const rawEvent: fc.Arbitrary<CreditEvent> = fc.oneof(
       type: 'CreditsAdjusted' as const,
       data: { amount, reason: 'Correction', adminId: 'admin', adjustmentId: `adj-${id}` },
     })),
+  fc.integer({ min: 0, max: 3 }).map((id) => ({
+    type: 'CreditsGranted' as const,
+    data: {
+      grantId: `promo-${id}`,
+      kind: 'promotional' as const,
+      amount: 20,
+      reason: 'Promotion',
+      tierId: null,
+      reference: null,
+    },
+  })),
   fc.constantFrom<CreditEvent>(
     {
       type: 'SubscriptionCheckoutStarted',

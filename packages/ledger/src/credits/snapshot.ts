@@ -11,7 +11,10 @@ import type { CreditLot } from './lots.ts';
 /**
  * A credit account as a snapshot keeps it (plain JSON): its sets as lists, its records as entry
  * lists (a `jsonb` object would come back with its keys in another order, and the decider reads
- * some records in order), and an infinite refunded total (an old whole reversal) as null.
+ * some records in order), and an infinite refunded total (an old whole reversal) as null. An
+ * account's purchases are most of a long account's state (every pack bought stays refundable),
+ * so they are kept as `[grantId, paymentIntentId, granted, reversed]` rows, and `grantIds` keeps
+ * only the grants that are not purchases (each purchase's grant id is one of them already).
  * A change to `CreditAccount` or to `evolve` takes a new `CREDIT_ACCOUNT_SNAPSHOT_VERSION`: the
  * snapshots of the old one are ignored and the streams replayed (and snapshotted again).
  */
@@ -24,9 +27,10 @@ export interface StoredCreditAccount {
   totalGranted: number;
   lots: CreditLot[];
   freeAllotmentGranted: boolean;
-  grantIds: string[];
+  /** The grant ids that are not purchases'. */
+  otherGrantIds: string[];
   adjustmentIds: string[];
-  purchases: [string, Purchase][];
+  purchases: [grantId: string, paymentIntentId: string | null, granted: number, reversed: number][];
   pendingRefunds: [string, PendingRefund][];
   refundedMinor: [string, number | null][];
   recentSpends: RecentSpend[];
@@ -43,9 +47,16 @@ export const encodeCreditAccount = (account: CreditAccount): StoredCreditAccount
   totalGranted: account.totalGranted,
   lots: [...account.lots],
   freeAllotmentGranted: account.freeAllotmentGranted,
-  grantIds: [...account.grantIds],
+  otherGrantIds: [...account.grantIds].filter(
+    (grantId) => !Object.hasOwn(account.purchases, grantId),
+  ),
   adjustmentIds: [...account.adjustmentIds],
-  purchases: Object.entries(account.purchases),
+  purchases: Object.values(account.purchases).map((p) => [
+    p.grantId,
+    p.paymentIntentId,
+    p.granted,
+    p.reversed,
+  ]),
   pendingRefunds: Object.entries(account.pendingRefunds),
   refundedMinor: Object.entries(account.refundedMinor).map(([paymentIntentId, minor]) => [
     paymentIntentId,
@@ -65,9 +76,15 @@ export const decodeCreditAccount = (stored: StoredCreditAccount): CreditAccount 
   totalGranted: stored.totalGranted,
   lots: stored.lots,
   freeAllotmentGranted: stored.freeAllotmentGranted,
-  grantIds: new Set(stored.grantIds),
+  // A set is asked only whether it holds an id: the order of its ids does not matter.
+  grantIds: new Set([...stored.purchases.map(([grantId]) => grantId), ...stored.otherGrantIds]),
   adjustmentIds: new Set(stored.adjustmentIds),
-  purchases: Object.fromEntries(stored.purchases),
+  purchases: Object.fromEntries(
+    stored.purchases.map(([grantId, paymentIntentId, granted, reversed]): [string, Purchase] => [
+      grantId,
+      { grantId, paymentIntentId, granted, reversed },
+    ]),
+  ),
   pendingRefunds: Object.fromEntries(stored.pendingRefunds),
   refundedMinor: Object.fromEntries(
     stored.refundedMinor.map(([paymentIntentId, minor]) => [
