@@ -164,6 +164,18 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
           return { newEvents, state, revision: result.nextRevision, position: result.position };
         } catch (error) {
           if (!isWrongExpectedRevision(error)) throw error;
+          const { actual } = error;
+          if (current.revision !== null && (actual === 'no_stream' || actual < current.revision)) {
+            // The log is behind the state: it came from a snapshot of events this log does not
+            // hold (a log restored without emptying `snapshots`). Decide on the log itself.
+            this.onSnapshotError(
+              new Error(`Snapshot at revision ${current.revision}, log at ${actual}`),
+              stream,
+            );
+            this.cache.delete(stream);
+            current = await this.catchUp(stream, { snapshot: false });
+            continue;
+          }
           if (attempt >= this.retries) {
             // The cache is known stale: the next command must not start from it (with
             // `retries: 0` it would conflict on every command that follows).
@@ -181,8 +193,9 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
    * Reads what the stream gained since the cached revision; a stream not in the cache starts
    * from its latest snapshot, if any.
    */
-  private async catchUp(stream: string): Promise<Entry<State>> {
-    const start = this.cache.get(stream) ?? (await this.fromSnapshot(stream));
+  private async catchUp(stream: string, { snapshot = true } = {}): Promise<Entry<State>> {
+    const start =
+      this.cache.get(stream) ?? (snapshot ? await this.fromSnapshot(stream) : this.initial());
     let { state, revision, position, latestAt } = start;
     const from = revision === null ? 0n : revision + 1n;
     for await (const event of this.store.readStream(stream, { from })) {
@@ -198,13 +211,7 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
 
   /** The state of the latest snapshot of the stream (at this evolver's version), else the start. */
   private async fromSnapshot(stream: string): Promise<Entry<State>> {
-    const empty: Entry<State> = {
-      state: this.evolver.initialState(),
-      revision: null,
-      position: null,
-      latestAt: Number.NEGATIVE_INFINITY,
-      snapshotted: null,
-    };
+    const empty = this.initial();
     const codec = this.evolver.snapshots;
     if (!this.snapshotStore || !codec) return empty;
     try {
@@ -222,6 +229,16 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
       this.onSnapshotError(error, stream);
       return empty;
     }
+  }
+
+  private initial(): Entry<State> {
+    return {
+      state: this.evolver.initialState(),
+      revision: null,
+      position: null,
+      latestAt: Number.NEGATIVE_INFINITY,
+      snapshotted: null,
+    };
   }
 
   private remember(stream: string, entry: Entry<State>) {

@@ -28,9 +28,9 @@ export interface SnapshotStore {
   ): Promise<Snapshot<State> | null>;
   /**
    * Keeps a snapshot (one that exists already is left as it is: a fold of a log never changes).
-   * `replace`: drops the stream's older snapshots of this kind and those of older versions, for a
-   * reader that only ever starts from the latest (a newer version's are left to the processes
-   * that run it, while a deployment rolls).
+   * `replace`: this becomes the stream's one snapshot of this kind and version (the others, and
+   * those of older versions, are dropped), for a reader that only ever starts from the latest (a
+   * newer version's are left to the processes that run it, while a deployment rolls).
    */
   save<State>(
     stream: string,
@@ -67,7 +67,7 @@ LIMIT 1`;
 const replaceSql = `
 WITH replaced AS (
   DELETE FROM snapshots
-  WHERE stream_name = $1 AND kind = $2 AND (version < $3 OR (version = $3 AND revision < $4::bigint))
+  WHERE stream_name = $1 AND kind = $2 AND (version < $3 OR (version = $3 AND revision <> $4::bigint))
 )
 INSERT INTO snapshots (stream_name, kind, version, revision, position, latest_at, state)
 VALUES ($1, $2, $3, $4::bigint, $5::bigint, $6::timestamptz, $7::jsonb)

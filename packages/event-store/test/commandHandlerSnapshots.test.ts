@@ -267,6 +267,39 @@ describe.each(databases)('CommandHandler snapshots on %s', (_name, runs, connect
     },
   );
 
+  it.runIf(runs)(
+    'a snapshot ahead of the log (a log restored without emptying snapshots) is found out by the append, and the log replayed',
+    async () => {
+      const { store, snapshots, kept } = await open();
+      const stream = `tally-${randomUUID()}`;
+      await written(store, snapshots, stream, 150);
+      // Given a snapshot of events this log does not hold
+      await snapshots.save(stream, 'tally', 1, {
+        revision: 300n,
+        position: 1n,
+        latestAt: new Date().toISOString(),
+        state: { total: '1000000', tags: [] },
+      });
+      const failures: string[] = [];
+      const handler = coldHandler(
+        store,
+        1,
+        { onSnapshotError: (error) => failures.push((error as Error).message) },
+        snapshots,
+      );
+
+      // When a cold command runs: its append at revision 300 is refused at 149
+      const result = await handler.handle(stream, add(1), metadata());
+      await handler.snapshotsSettled();
+
+      // Then it decided on the log itself, and its snapshot took the place of the wrong one
+      expect(result.revision).toBe(150n);
+      expect(result.state).toEqual(await replayed(store, stream));
+      expect(failures).toEqual(['Snapshot at revision 300, log at 149']);
+      expect(await kept(stream)).toEqual(['v1@149']);
+    },
+  );
+
   it.runIf(runs)('a snapshot its codec cannot decode is passed over for the log', async () => {
     const { store, snapshots } = await open();
     const stream = `tally-${randomUUID()}`;

@@ -64,8 +64,8 @@ describe.each(databases)('snapshots on %s', (_name, runs, connect) => {
       expect(await snapshots.latest('s-1', 'fold', 2)).toEqual(snapshot(500, 5));
       expect(await snapshots.latest('s-3', 'fold', 1)).toBeNull();
 
-      // A snapshot that replaces: the older ones of its kind and of older versions go, the
-      // newer version's and other kinds' and streams' stay.
+      // A snapshot that replaces: the others of its kind and version and those of older versions
+      // go; a newer version's, other kinds' and other streams' stay.
       await snapshots.save('s-1', 'fold', 3, snapshot(600, 40));
       await snapshots.save('s-1', 'fold', 2, snapshot(400, 35), { replace: true });
       const { rows } = await connection.sql.query<{ stream: string; kind: string; v: string }>(
@@ -74,7 +74,6 @@ describe.each(databases)('snapshots on %s', (_name, runs, connect) => {
       );
       expect(rows).toEqual([
         { stream: 's-1', kind: 'fold', v: '2@400' },
-        { stream: 's-1', kind: 'fold', v: '2@500' },
         { stream: 's-1', kind: 'fold', v: '3@600' },
         { stream: 's-1', kind: 'other', v: '1@500' },
         { stream: 's-2', kind: 'fold', v: '1@500' },
