@@ -84,6 +84,8 @@ export interface CommandHandlerOptions {
  * expected revision. Commands on one stream run one at a time in this process; a conflict with
  * another process reloads the state and decides again. State stays cached between commands and
  * the append's expected revision proves it current, so a command usually costs one round trip.
+ * A stream not in the cache starts from its latest snapshot when the evolver declares them, and
+ * a new snapshot is kept in the background every `snapshotEvery` events.
  */
 export class CommandHandler<State, Event extends { type: string; data: unknown }> {
   private readonly cache = new Map<string, Entry<State>>();
@@ -164,6 +166,12 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
           return { newEvents, state, revision: result.nextRevision, position: result.position };
         } catch (error) {
           if (!isWrongExpectedRevision(error)) throw error;
+          if (attempt >= this.retries) {
+            // The cache is known stale: the next command must not start from it (with
+            // `retries: 0` it would conflict on every command that follows).
+            this.cache.delete(stream);
+            throw new ConcurrencyError(stream);
+          }
           const { actual } = error;
           if (current.revision !== null && (actual === 'no_stream' || actual < current.revision)) {
             // The log is behind the state: it came from a snapshot of events this log does not
@@ -175,12 +183,6 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
             this.cache.delete(stream);
             current = await this.catchUp(stream, { snapshot: false });
             continue;
-          }
-          if (attempt >= this.retries) {
-            // The cache is known stale: the next command must not start from it (with
-            // `retries: 0` it would conflict on every command that follows).
-            this.cache.delete(stream);
-            throw new ConcurrencyError(stream);
           }
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
           current = await this.catchUp(stream);
