@@ -243,6 +243,10 @@ export const grantedBy = (event: CreditEvent): number => {
   }
 };
 
+/**
+ * A change to what `evolve` makes of the events (or to `CreditAccount`) takes a new
+ * `CREDIT_ACCOUNT_SNAPSHOT_VERSION` (`snapshot.ts`): snapshots of the old fold are then ignored.
+ */
 export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount => {
   const next: CreditAccount = {
     ...state,
