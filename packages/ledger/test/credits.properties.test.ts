@@ -78,7 +78,7 @@ describe('credit ledger properties over random histories', () => {
               Math.max(highestRefund.get(c.paymentIntentId) ?? 0, c.refundedMinor),
             );
         }
-        for (const purchase of Object.values(state.purchases)) {
+        for (const purchase of state.purchases.values()) {
           const reversals = events.filter(
             (e) => e.type === 'PurchaseReversed' && e.data.grantId === purchase.grantId,
           );

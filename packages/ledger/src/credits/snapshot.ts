@@ -11,7 +11,7 @@ import type { CreditLot } from './lots.ts';
 /**
  * A credit account as a snapshot keeps it (plain JSON): its sets as lists, its records as entry
  * lists (a `jsonb` object would come back with its keys in another order, and the decider reads
- * some records in order), and an infinite refunded total (an old whole reversal) as null. An
+ * some records and maps in order), and an infinite refunded total (an old whole reversal) as null. An
  * account's purchases are most of a long account's state (every pack bought stays refundable),
  * so they are kept as `[grantId, paymentIntentId, granted, reversed]` rows, and `grantIds` keeps
  * only the grants that are not purchases (each purchase's grant id is one of them already).
@@ -47,11 +47,9 @@ export const encodeCreditAccount = (account: CreditAccount): StoredCreditAccount
   totalGranted: account.totalGranted,
   lots: [...account.lots],
   freeAllotmentGranted: account.freeAllotmentGranted,
-  otherGrantIds: [...account.grantIds].filter(
-    (grantId) => !Object.hasOwn(account.purchases, grantId),
-  ),
+  otherGrantIds: [...account.grantIds].filter((grantId) => !account.purchases.has(grantId)),
   adjustmentIds: [...account.adjustmentIds],
-  purchases: Object.values(account.purchases).map((p) => [
+  purchases: [...account.purchases.values()].map((p) => [
     p.grantId,
     p.paymentIntentId,
     p.granted,
@@ -79,7 +77,7 @@ export const decodeCreditAccount = (stored: StoredCreditAccount): CreditAccount 
   // A set is asked only whether it holds an id: the order of its ids does not matter.
   grantIds: new Set([...stored.purchases.map(([grantId]) => grantId), ...stored.otherGrantIds]),
   adjustmentIds: new Set(stored.adjustmentIds),
-  purchases: Object.fromEntries(
+  purchases: new Map(
     stored.purchases.map(([grantId, paymentIntentId, granted, reversed]): [string, Purchase] => [
       grantId,
       { grantId, paymentIntentId, granted, reversed },
