@@ -1,4 +1,5 @@
 import { adminStatsBenchmark } from './adminStats.ts';
+import { coldCommandBenchmark } from './coldCommand.ts';
 import { contendedBenchmark } from './contended.ts';
 import { crossProcessBenchmark } from './crossProcess.ts';
 import { financeBenchmark } from './finance.ts';
@@ -14,6 +15,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   spend: spendBenchmark,
   contended: contendedBenchmark,
   'cross-process': crossProcessBenchmark,
+  'cold-command': coldCommandBenchmark,
   rebuild: rebuildBenchmark,
   'me-load': meLoadBenchmark,
   'web-bundle': webBundleBenchmark,

@@ -4,11 +4,28 @@ import {
   isWrongExpectedRevision,
   type RecordedEvent,
 } from './port.ts';
+import type { SnapshotStore } from './snapshots.ts';
 
-/** What a command handler needs of a decider: its state and how an event changes it. */
+/**
+ * How a stream's state is kept in a snapshot: the fold's name (`kind`), the version of its shape
+ * and its codec to and from plain JSON (a state may hold sets, maps, dates, infinities…). A change
+ * to the state's shape or to `evolve` takes a new `version`: snapshots of the old one are ignored.
+ */
+export interface StateSnapshots<State> {
+  kind: string;
+  version: number;
+  encode(state: State): unknown;
+  decode(stored: unknown): State;
+}
+
+/**
+ * What a command handler needs of a decider: its state, how an event changes it and, for streams
+ * that grow long, how its state is kept in snapshots.
+ */
 export interface Evolver<State, Event> {
   initialState(): State;
   evolve(state: State, event: Event): State;
+  snapshots?: StateSnapshots<State>;
 }
 
 export interface Handled<State, Event> {
@@ -33,6 +50,19 @@ interface Cached<State> {
   revision: bigint | null;
 }
 
+/** A cache entry, with what a snapshot of it needs and the revision of the last one kept. */
+interface Entry<State> extends Cached<State> {
+  /** Global position of the event at `revision`. */
+  position: bigint | null;
+  /** The newest instant among the events folded in (ms; `occurredAt`, else when recorded). */
+  latestAt: number;
+  /** The revision of the latest snapshot known to be kept (or asked to be). */
+  snapshotted: bigint | null;
+}
+
+/** How often a snapshot is kept: a cold load replays at most about this many events. */
+export const SNAPSHOT_EVERY = 1_000;
+
 export interface CommandHandlerOptions<Event> {
   /**
    * Reads a stored event as the stream's event type: upcast and parsed, throwing on one it cannot
@@ -43,6 +73,15 @@ export interface CommandHandlerOptions<Event> {
   cacheSize?: number;
   /** Attempts after a conflict with another process. */
   retries?: number;
+  /**
+   * Where the state of streams whose evolver declares `snapshots` is kept, every `snapshotEvery`
+   * events: a cold load reads the latest snapshot and only the events after it. Absent: every
+   * cold load replays the whole stream.
+   */
+  snapshots?: SnapshotStore | undefined;
+  snapshotEvery?: number;
+  /** A snapshot not read or not kept (the command goes on without it); default `console.warn`. */
+  onSnapshotError?: (error: unknown, stream: string) => void;
 }
 
 /**
@@ -50,13 +89,20 @@ export interface CommandHandlerOptions<Event> {
  * expected revision. Commands on one stream run one at a time in this process; a conflict with
  * another process reloads the state and decides again. State stays cached between commands and
  * the append's expected revision proves it current, so a command usually costs one round trip.
+ * A stream not in the cache starts from its latest snapshot when the evolver declares them, and
+ * a new snapshot is kept in the background every `snapshotEvery` events.
  */
 export class CommandHandler<State, Event extends { type: string; data: unknown }> {
-  private readonly cache = new Map<string, Cached<State>>();
+  private readonly cache = new Map<string, Entry<State>>();
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly cacheSize: number;
   private readonly retries: number;
   private readonly decode: (recorded: RecordedEvent) => Event;
+  private readonly snapshotStore: SnapshotStore | undefined;
+  private readonly snapshotEvery: number;
+  private readonly onSnapshotError: (error: unknown, stream: string) => void;
+  /** Snapshots being written: never awaited by a command. */
+  private readonly saving = new Set<Promise<void>>();
 
   constructor(
     private readonly store: EventStore,
@@ -66,11 +112,22 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
     this.decode = options.decode;
     this.cacheSize = options.cacheSize ?? 10_000;
     this.retries = options.retries ?? 20;
+    this.snapshotStore = evolver.snapshots ? options.snapshots : undefined;
+    this.snapshotEvery = options.snapshotEvery ?? SNAPSHOT_EVERY;
+    this.onSnapshotError =
+      options.onSnapshotError ??
+      ((error, stream) => console.warn(`Snapshot of ${stream} skipped:`, error));
   }
 
   /** The current state of a stream, read through the cache. */
   async load(stream: string): Promise<Cached<State>> {
-    return this.serialized(stream, () => this.catchUp(stream));
+    const { state, revision } = await this.serialized(stream, () => this.catchUp(stream));
+    return { state, revision };
+  }
+
+  /** Resolves when the snapshots asked for so far are written (or given up). */
+  async snapshotsSettled(): Promise<void> {
+    while (this.saving.size) await Promise.all(this.saving);
   }
 
   handle(
@@ -106,7 +163,13 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
             { expected: current.revision ?? 'no_stream' },
           );
           const state = newEvents.reduce(this.evolver.evolve, current.state);
-          this.remember(stream, { state, revision: result.nextRevision });
+          this.remember(stream, {
+            ...current,
+            state,
+            revision: result.nextRevision,
+            position: result.position,
+            latestAt: Math.max(current.latestAt, instantOf(metadata, Date.now())),
+          });
           return { newEvents, state, revision: result.nextRevision, position: result.position };
         } catch (error) {
           if (!isWrongExpectedRevision(error)) throw error;
@@ -116,6 +179,18 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
             this.cache.delete(stream);
             throw new ConcurrencyError(stream);
           }
+          const { actual } = error;
+          if (current.revision !== null && (actual === 'no_stream' || actual < current.revision)) {
+            // The log is behind the state: it came from a snapshot of events this log does not
+            // hold (a log restored without emptying `snapshots`). Decide on the log itself.
+            this.onSnapshotError(
+              new Error(`Snapshot at revision ${current.revision}, log at ${actual}`),
+              stream,
+            );
+            this.cache.delete(stream);
+            current = await this.catchUp(stream, { snapshot: false });
+            continue;
+          }
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
           current = await this.catchUp(stream);
         }
@@ -123,28 +198,100 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
     });
   }
 
-  /** Reads what the stream gained since the cached revision. */
-  private async catchUp(stream: string): Promise<Cached<State>> {
-    const cached = this.cache.get(stream);
-    let state = cached?.state ?? this.evolver.initialState();
-    let revision = cached?.revision ?? null;
+  /**
+   * Reads what the stream gained since the cached revision; a stream not in the cache starts
+   * from its latest snapshot, if any.
+   */
+  private async catchUp(stream: string, { snapshot = true } = {}): Promise<Entry<State>> {
+    const start =
+      this.cache.get(stream) ?? (snapshot ? await this.fromSnapshot(stream) : this.initial());
+    let { state, revision, position, latestAt } = start;
     const from = revision === null ? 0n : revision + 1n;
     for await (const event of this.store.readStream(stream, { from })) {
       state = this.evolver.evolve(state, this.decode(event));
       revision = event.revision;
+      position = event.position;
+      latestAt = Math.max(latestAt, instantOf(event.metadata, event.recordedAt.getTime()));
     }
-    const current = { state, revision };
+    const current = { ...start, state, revision, position, latestAt };
     this.remember(stream, current);
     return current;
   }
 
-  private remember(stream: string, entry: Cached<State>) {
+  /** The state of the latest snapshot of the stream (at this evolver's version), else the start. */
+  private async fromSnapshot(stream: string): Promise<Entry<State>> {
+    const empty = this.initial();
+    const codec = this.evolver.snapshots;
+    if (!this.snapshotStore || !codec) return empty;
+    try {
+      const snapshot = await this.snapshotStore.latest(stream, codec.kind, codec.version);
+      if (!snapshot) return empty;
+      return {
+        state: codec.decode(snapshot.state),
+        revision: snapshot.revision,
+        position: snapshot.position,
+        latestAt: Date.parse(snapshot.latestAt),
+        snapshotted: snapshot.revision,
+      };
+    } catch (error) {
+      // A snapshot that cannot be read or decoded is no reason to refuse: replay the log.
+      this.onSnapshotError(error, stream);
+      return empty;
+    }
+  }
+
+  private initial(): Entry<State> {
+    return {
+      state: this.evolver.initialState(),
+      revision: null,
+      position: null,
+      latestAt: Number.NEGATIVE_INFINITY,
+      snapshotted: null,
+    };
+  }
+
+  private remember(stream: string, entry: Entry<State>) {
     this.cache.delete(stream);
     this.cache.set(stream, entry);
     if (this.cache.size > this.cacheSize) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
     }
+    this.keepSnapshot(stream, entry);
+  }
+
+  /**
+   * Keeps a snapshot once the state is `snapshotEvery` events past the last one, in the
+   * background: the command neither waits for it nor fails with it.
+   */
+  private keepSnapshot(stream: string, entry: Entry<State>) {
+    const codec = this.evolver.snapshots;
+    const store = this.snapshotStore;
+    const { revision, position } = entry;
+    if (!store || !codec || revision === null || position === null) return;
+    if (revision - (entry.snapshotted ?? -1n) < BigInt(this.snapshotEvery)) return;
+    entry.snapshotted = revision;
+    const save = (async () => {
+      try {
+        // Only the latest is ever read: it replaces the older ones.
+        await store.save(
+          stream,
+          codec.kind,
+          codec.version,
+          {
+            revision,
+            position,
+            latestAt: new Date(entry.latestAt).toISOString(),
+            state: codec.encode(entry.state),
+          },
+          { replace: true },
+        );
+      } catch (error) {
+        this.onSnapshotError(error, stream);
+      }
+    })();
+    this.saving.add(save);
+    void save.finally(() => this.saving.delete(save));
   }
 
   /** Chains work per stream so that this process never races itself. */
@@ -159,3 +306,9 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
     return run;
   }
 }
+
+/** When an event happened: its `occurredAt` when it has one, else `fallback` (ms). */
+const instantOf = (metadata: RecordedEvent['metadata'], fallback: number) => {
+  const at = typeof metadata.occurredAt === 'string' ? Date.parse(metadata.occurredAt) : Number.NaN;
+  return Number.isNaN(at) ? fallback : at;
+};

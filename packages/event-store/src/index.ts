@@ -4,6 +4,7 @@ export {
   ConcurrencyError,
   type Evolver,
   type Handled,
+  type StateSnapshots,
 } from './commandHandler.ts';
 export * from './port.ts';
 export {

@@ -26,12 +26,18 @@ export interface SnapshotStore {
     version: number,
     options?: { atOrBefore?: string },
   ): Promise<Snapshot<State> | null>;
-  /** Keeps a snapshot (one that exists already is left as it is: a fold of a log never changes). */
+  /**
+   * Keeps a snapshot (one that exists already is left as it is: a fold of a log never changes).
+   * `replace`: this becomes the stream's one snapshot of this kind and version (the others, and
+   * those of older versions, are dropped), for a reader that only ever starts from the latest (a
+   * newer version's are left to the processes that run it, while a deployment rolls).
+   */
   save<State>(
     stream: string,
     kind: string,
     version: number,
     snapshot: Snapshot<State>,
+    options?: { replace?: boolean },
   ): Promise<void>;
 }
 
@@ -57,6 +63,15 @@ FROM snapshots
 WHERE stream_name = $1 AND kind = $2 AND version = $3 AND ($4::timestamptz IS NULL OR latest_at <= $4::timestamptz)
 ORDER BY snapshots.revision DESC
 LIMIT 1`;
+
+const replaceSql = `
+WITH replaced AS (
+  DELETE FROM snapshots
+  WHERE stream_name = $1 AND kind = $2 AND (version < $3 OR (version = $3 AND revision <> $4::bigint))
+)
+INSERT INTO snapshots (stream_name, kind, version, revision, position, latest_at, state)
+VALUES ($1, $2, $3, $4::bigint, $5::bigint, $6::timestamptz, $7::jsonb)
+ON CONFLICT DO NOTHING`;
 
 const saveSql = `
 INSERT INTO snapshots (stream_name, kind, version, revision, position, latest_at, state)
@@ -94,9 +109,15 @@ export class PostgresSnapshotStore implements SnapshotStore {
     };
   }
 
-  async save<State>(stream: string, kind: string, version: number, snapshot: Snapshot<State>) {
+  async save<State>(
+    stream: string,
+    kind: string,
+    version: number,
+    snapshot: Snapshot<State>,
+    { replace = false }: { replace?: boolean } = {},
+  ) {
     await this.sql.query(
-      saveSql,
+      replace ? replaceSql : saveSql,
       [
         stream,
         kind,
@@ -106,7 +127,7 @@ export class PostgresSnapshotStore implements SnapshotStore {
         snapshot.latestAt,
         JSON.stringify(snapshot.state),
       ],
-      'snapshots_save',
+      replace ? 'snapshots_replace' : 'snapshots_save',
     );
   }
 }

@@ -33,6 +33,13 @@ export interface Storage {
   /** Folds of streams kept beside the log (in PostgreSQL / PGlite whichever holds the log). */
   snapshots: SnapshotStore;
   /**
+   * The snapshots a command handler may start a stream's state from: `snapshots` where they share
+   * the log's database (PostgreSQL / PGlite: backed up and restored with it); null with the log on
+   * KurrentDB, where a snapshot could come from another history than the log's, and a decision on
+   * it could still append at a revision the log has reached since.
+   */
+  stateSnapshots: SnapshotStore | null;
+  /**
    * The oldest transaction holding the log's horizon, and for how long (null: none; always with
    * the log on KurrentDB, which has no horizon).
    */
@@ -66,6 +73,7 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
       connection,
       store,
       snapshots,
+      stateSnapshots: config.kurrentdbConnectionString ? null : snapshots,
       horizonHold: config.kurrentdbConnectionString
         ? async () => null
         : () => horizonHold(connection.sql),

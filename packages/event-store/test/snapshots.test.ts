@@ -63,6 +63,21 @@ describe.each(databases)('snapshots on %s', (_name, runs, connect) => {
       expect(await snapshots.latest('s-1', 'fold', 1, { atOrBefore: at(9) })).toBeNull();
       expect(await snapshots.latest('s-1', 'fold', 2)).toEqual(snapshot(500, 5));
       expect(await snapshots.latest('s-3', 'fold', 1)).toBeNull();
+
+      // A snapshot that replaces: the others of its kind and version and those of older versions
+      // go; a newer version's, other kinds' and other streams' stay.
+      await snapshots.save('s-1', 'fold', 3, snapshot(600, 40));
+      await snapshots.save('s-1', 'fold', 2, snapshot(400, 35), { replace: true });
+      const { rows } = await connection.sql.query<{ stream: string; kind: string; v: string }>(
+        `SELECT stream_name AS stream, kind, version || '@' || revision AS v FROM snapshots
+         ORDER BY stream_name, kind, version, revision`,
+      );
+      expect(rows).toEqual([
+        { stream: 's-1', kind: 'fold', v: '2@400' },
+        { stream: 's-1', kind: 'fold', v: '3@600' },
+        { stream: 's-1', kind: 'other', v: '1@500' },
+        { stream: 's-2', kind: 'fold', v: '1@500' },
+      ]);
     },
   );
 });

@@ -8,7 +8,8 @@ const src = (file: string) => fileURLToPath(new URL(`../src/${file}`, import.met
 
 /**
  * Opens storage in a fresh Node process (the test runner's own module cache already holds the
- * client) and reports which `@kurrent/*` modules, the client and its native bridge, got loaded.
+ * client) and reports which `@kurrent/*` modules, the client and its native bridge, got loaded (and whether
+ * commands may start from snapshots).
  */
 const probe = `
 import { createRequire } from 'node:module';
@@ -27,7 +28,11 @@ const onKurrent = await openStorage({
 });
 const withKurrent = kurrent();
 await onKurrent.close();
-console.log(JSON.stringify({ withoutKurrent, withKurrent, kind: onKurrent.store.kind }));
+const stateSnapshots = {
+  plain: plain.stateSnapshots === plain.snapshots,
+  onKurrent: onKurrent.stateSnapshots,
+};
+console.log(JSON.stringify({ withoutKurrent, withKurrent, kind: onKurrent.store.kind, stateSnapshots }));
 `;
 
 describe('openStorage', () => {
@@ -42,5 +47,7 @@ describe('openStorage', () => {
     expect(loaded.kind).toBe('kurrentdb');
     expect(loaded.withKurrent.some((m: string) => m.includes('kurrentdb-client'))).toBe(true);
     expect(loaded.withKurrent.some((m: string) => m.endsWith('.node'))).toBe(true);
+    // Commands start from snapshots only where they share the log's database.
+    expect(loaded.stateSnapshots).toEqual({ plain: true, onKurrent: null });
   }, 60_000);
 });

@@ -9,83 +9,14 @@ import {
   isDomainError,
   lotsBalance,
   lotTotals,
-  type Tier,
 } from '../src/index.ts';
+import { creditCommand, PAID } from './creditCommands.ts';
 
 /**
  * Random histories of purchases, subscriptions, renewals, spends, refunds and partial refunds,
  * run through the credit decider as the command handler runs them (refused commands append
  * nothing). After every step the money rules must hold.
  */
-const tiers: Tier[] = [
-  { tierId: 1, tierName: 'Starter', creditsPerMonth: 60 },
-  { tierId: 2, tierName: 'Explorer', creditsPerMonth: 120 },
-];
-const PAID = 1799;
-const now = new Date('2026-11-21T10:00:00Z');
-
-const payment = fc.integer({ min: 0, max: 4 }).map((n) => `pi_${n}`);
-const command: fc.Arbitrary<CreditCommand> = fc.oneof(
-  fc
-    .record({
-      type: fc.constant('GrantCredits' as const),
-      grantId: payment.map((pi) => `checkout:${pi}`),
-      kind: fc.constant('purchase' as const),
-      amount: fc.constantFrom(40, 100, 320),
-      reason: fc.constant('Credit pack'),
-      tierId: fc.constant(2),
-      reference: fc.constant(null),
-    })
-    .map((c) => ({ ...c, reference: { paymentIntentId: c.grantId.slice('checkout:'.length) } })),
-  fc.record({
-    type: fc.constant('RefundPurchase' as const),
-    paymentIntentId: payment,
-    chargeId: fc.constant('ch'),
-    refundedMinor: fc.integer({ min: 0, max: PAID }),
-    paidMinor: fc.constant(PAID),
-    currency: fc.constant('usd'),
-  }),
-  fc.record({
-    type: fc.constant('ActivateSubscription' as const),
-    tier: fc.constantFrom(...tiers),
-    subscriptionId: fc.constantFrom('sub_1', 'sub_2'),
-    now: fc.constant(now),
-  }),
-  fc.record({
-    type: fc.constant('GrantMonthlyCredits' as const),
-    tier: fc.constantFrom(...tiers),
-    period: fc.integer({ min: 1, max: 12 }).map((m) => `2026-${String(m).padStart(2, '0')}`),
-    trigger: fc.constant('renewal' as const),
-    reference: fc.constant(null),
-    now: fc.constant(now),
-  }),
-  fc.record({ type: fc.constant('ChangePlan' as const), tier: fc.constantFrom(...tiers) }),
-  fc.constantFrom<CreditCommand>(
-    { type: 'CancelSubscription', reason: 'user_requested' },
-    { type: 'EndSubscription', reason: 'stripe' },
-    { type: 'GrantFreeAllotment', amount: 10 },
-  ),
-  fc.record({
-    type: fc.constant('SpendCredits' as const),
-    spendId: fc.integer({ min: 0, max: 30 }).map((n) => `s${n}`),
-    amount: fc.integer({ min: 1, max: 60 }),
-    purpose: fc.constant('reading' as const),
-    description: fc.constant('Reading'),
-    appId: fc.constant(null),
-    readingId: fc.constant(null),
-  }),
-  fc.record({
-    type: fc.constant('RefundSpend' as const),
-    spendId: fc.integer({ min: 0, max: 30 }).map((n) => `s${n}`),
-    reason: fc.constant('generation_failed'),
-  }),
-  fc.record({
-    type: fc.constant('AdjustCredits' as const),
-    amount: fc.integer({ min: -50, max: 50 }).filter((n) => n !== 0),
-    reason: fc.constant('Correction'),
-    adminId: fc.constant('admin'),
-  }),
-);
 
 /** Runs the commands like the command handler: decide, append, evolve; refusals change nothing. */
 const run = (commands: CreditCommand[]) => {
@@ -127,7 +58,7 @@ const checkEvent = (before: CreditAccount, after: CreditAccount, event: CreditEv
 describe('credit ledger properties over random histories', () => {
   it('never goes below zero, never forfeits purchased credits, keeps lots and balance equal', () => {
     fc.assert(
-      fc.property(fc.array(command, { maxLength: 60 }), (commands) => {
+      fc.property(fc.array(creditCommand, { maxLength: 60 }), (commands) => {
         run(commands);
       }),
       { numRuns: 500 },
@@ -136,7 +67,7 @@ describe('credit ledger properties over random histories', () => {
 
   it('reverses at most what a purchase granted, in proportion to the money refunded', () => {
     fc.assert(
-      fc.property(fc.array(command, { maxLength: 60 }), (commands) => {
+      fc.property(fc.array(creditCommand, { maxLength: 60 }), (commands) => {
         const { state, steps } = run(commands);
         const events = steps.flatMap((s) => s.events);
         const highestRefund = new Map<string, number>();
@@ -147,7 +78,7 @@ describe('credit ledger properties over random histories', () => {
               Math.max(highestRefund.get(c.paymentIntentId) ?? 0, c.refundedMinor),
             );
         }
-        for (const purchase of Object.values(state.purchases)) {
+        for (const purchase of state.purchases.values()) {
           const reversals = events.filter(
             (e) => e.type === 'PurchaseReversed' && e.data.grantId === purchase.grantId,
           );
@@ -168,7 +99,7 @@ describe('credit ledger properties over random histories', () => {
 
   it("records each payment's refunded money once: the PaymentRefunded amounts sum to its highest refund", () => {
     fc.assert(
-      fc.property(fc.array(command, { maxLength: 60 }), (commands) => {
+      fc.property(fc.array(creditCommand, { maxLength: 60 }), (commands) => {
         const { steps } = run(commands);
         const highest = new Map<string, number>();
         const recorded = new Map<string, number>();
@@ -200,7 +131,7 @@ describe('credit ledger properties over random histories', () => {
 
   it('a Stripe refund delivered again changes nothing', () => {
     fc.assert(
-      fc.property(fc.array(command, { maxLength: 40 }), (commands) => {
+      fc.property(fc.array(creditCommand, { maxLength: 40 }), (commands) => {
         const { state, steps } = run(commands);
         const last = steps.findLast((s) => s.command.type === 'RefundPurchase');
         if (!last) return;

@@ -177,7 +177,11 @@ export async function startServer(
   );
   const deps: AppDeps = {
     config,
-    ledger: new ObservedLedger(storage.store, metrics),
+    ledger: new ObservedLedger(storage.store, metrics, {
+      snapshots: storage.stateSnapshots,
+      onSnapshotError: (error, stream) =>
+        logger.warn({ err: error, stream }, 'Snapshot of a stream skipped'),
+    }),
     snapshots: storage.snapshots,
     horizonHold: storage.horizonHold,
     db,
@@ -299,6 +303,7 @@ export async function startServer(
       stopHorizonWatch();
       await projector?.stop();
       await db.destroy();
+      await deps.ledger.snapshotsSettled();
       await storage.close();
     },
   };

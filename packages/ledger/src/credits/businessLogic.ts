@@ -322,7 +322,7 @@ const grantCredits = (command: Cmd<'GrantCredits'>, state: CreditAccount): Credi
   const pending = paymentIntentId ? state.pendingRefunds[paymentIntentId] : undefined;
   if (command.kind !== 'purchase' || !pending) return withinCeiling(state, [granted]);
   const after = evolve(state, granted);
-  const purchase = after.purchases[command.grantId];
+  const purchase = after.purchases.get(command.grantId);
   return withinCeiling(
     state,
     purchase ? [granted, ...reversalOf(purchase, pending, after)] : [granted],
@@ -526,7 +526,7 @@ const refundPurchase = (command: Cmd<'RefundPurchase'>, state: CreditAccount): C
   requireRefundOfPaid(refund);
   // The money first, whether or not a credit moves.
   const money = refundMoney(state, refund);
-  const purchase = Object.values(state.purchases).find(
+  const purchase = [...state.purchases.values()].find(
     (p) => p.paymentIntentId === command.paymentIntentId,
   );
   if (purchase) return [...money, ...reversalOf(purchase, refund, state)];

@@ -65,8 +65,11 @@ export interface CreditAccount {
   grantIds: ReadonlySet<string>;
   /** Admin adjustments made, by id: each is made once. */
   adjustmentIds: ReadonlySet<string>;
-  /** Credit packs bought, by grant id. */
-  purchases: Readonly<Record<string, Purchase>>;
+  /**
+   * Credit packs bought, by grant id, in the order they were bought (a map: a long account holds
+   * thousands, copied at every pack).
+   */
+  purchases: ReadonlyMap<string, Purchase>;
   /** Refunds that came before their purchase, by payment intent. */
   pendingRefunds: Readonly<Record<string, PendingRefund>>;
   /**
@@ -98,7 +101,7 @@ export const initialCreditAccount = (): CreditAccount => ({
   freeAllotmentGranted: false,
   grantIds: new Set(),
   adjustmentIds: new Set(),
-  purchases: {},
+  purchases: new Map(),
   pendingRefunds: {},
   refundedMinor: {},
   recentSpends: [],
@@ -243,6 +246,10 @@ export const grantedBy = (event: CreditEvent): number => {
   }
 };
 
+/**
+ * A change to what `evolve` makes of the events (or to `CreditAccount`) takes a new
+ * `CREDIT_ACCOUNT_SNAPSHOT_VERSION` (`snapshot.ts`): snapshots of the old fold are then ignored.
+ */
 export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount => {
   const next: CreditAccount = {
     ...state,
@@ -261,19 +268,16 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
         grantIds: new Set(state.grantIds).add(event.data.grantId),
         purchases:
           event.data.kind === 'purchase'
-            ? {
-                ...state.purchases,
-                [event.data.grantId]: {
-                  grantId: event.data.grantId,
-                  paymentIntentId: event.data.reference?.paymentIntentId ?? null,
-                  granted: event.data.amount,
-                  reversed: 0,
-                },
-              }
+            ? new Map(state.purchases).set(event.data.grantId, {
+                grantId: event.data.grantId,
+                paymentIntentId: event.data.reference?.paymentIntentId ?? null,
+                granted: event.data.amount,
+                reversed: 0,
+              })
             : state.purchases,
       };
     case 'PurchaseReversed': {
-      const purchase = state.purchases[event.data.grantId];
+      const purchase = state.purchases.get(event.data.grantId);
       if (!purchase) return next;
       // An old reversal (no `refund`) took the whole purchase back.
       const reversed = event.data.refund
@@ -294,7 +298,7 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
             purchase.paymentIntentId
             ? withRefunded(state.refundedMinor, purchase.paymentIntentId, Number.POSITIVE_INFINITY)
             : state.refundedMinor,
-        purchases: { ...state.purchases, [purchase.grantId]: { ...purchase, reversed } },
+        purchases: new Map(state.purchases).set(purchase.grantId, { ...purchase, reversed }),
       };
     }
     case 'PurchaseRefundPending':

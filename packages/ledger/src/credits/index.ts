@@ -1,6 +1,12 @@
 import type { Decider } from '../decider.ts';
 import { type CreditCommand, decide } from './businessLogic.ts';
 import { type CreditAccount, type CreditEvent, evolve, initialCreditAccount } from './credits.ts';
+import {
+  CREDIT_ACCOUNT_SNAPSHOT_VERSION,
+  decodeCreditAccount,
+  encodeCreditAccount,
+  type StoredCreditAccount,
+} from './snapshot.ts';
 
 export {
   type CreditCommand,
@@ -38,9 +44,22 @@ export {
   lotTotals,
   SPENDING_ORDER,
 } from './lots.ts';
+export {
+  CREDIT_ACCOUNT_SNAPSHOT_VERSION,
+  decodeCreditAccount,
+  encodeCreditAccount,
+  type StoredCreditAccount,
+} from './snapshot.ts';
 
 export const creditAccountDecider: Decider<CreditAccount, CreditCommand, CreditEvent> = {
   initialState: initialCreditAccount,
   evolve,
   decide,
+  // An account's stream grows with every spend: a cold command starts from its snapshot.
+  snapshots: {
+    kind: 'credit-account',
+    version: CREDIT_ACCOUNT_SNAPSHOT_VERSION,
+    encode: encodeCreditAccount,
+    decode: (stored) => decodeCreditAccount(stored as StoredCreditAccount),
+  },
 };

@@ -12,7 +12,12 @@ import {
   streamDecoders,
   type UserEvent,
 } from '@astra/contracts';
-import { CommandHandler, type EventStore } from '@astra/event-store';
+import {
+  CommandHandler,
+  type CommandHandlerOptions,
+  type EventStore,
+  type SnapshotStore,
+} from '@astra/event-store';
 import {
   type CreditAccount,
   type CreditCommand,
@@ -58,6 +63,16 @@ const metadataOf = (context: CommandContext): EventMetadata => ({
   schemaVersion: SCHEMA_VERSION,
 });
 
+export interface LedgerOptions {
+  /**
+   * Where streams whose decider declares snapshots (credit accounts) keep their state, so that a
+   * cold command on a long stream replays only the events after the latest one.
+   */
+  snapshots?: SnapshotStore | null;
+  /** A snapshot not read or kept: logged, the command goes on without it. */
+  onSnapshotError?: CommandHandlerOptions<CreditEvent>['onSnapshotError'];
+}
+
 /** The write side: every command of every stream goes through here. */
 export class Ledger {
   private readonly creditHandler: CommandHandler<CreditAccount, CreditEvent>;
@@ -68,9 +83,14 @@ export class Ledger {
   private readonly stripeEventHandler: CommandHandler<StripeEventRecord, StripeEvent>;
   private readonly feedbackHandler: CommandHandler<Feedback, FeedbackEvent>;
 
-  constructor(readonly store: EventStore) {
+  constructor(
+    readonly store: EventStore,
+    options: LedgerOptions = {},
+  ) {
     this.creditHandler = new CommandHandler(store, creditAccountDecider, {
       decode: streamDecoders.credits,
+      snapshots: options.snapshots ?? undefined,
+      onSnapshotError: options.onSnapshotError,
     });
     this.userHandler = new CommandHandler(store, userDecider, { decode: streamDecoders.user });
     this.emailHandler = new CommandHandler(store, emailRegistryDecider, {
@@ -91,6 +111,11 @@ export class Ledger {
       decode: streamDecoders.feedback,
       cacheSize: 100,
     });
+  }
+
+  /** Resolves when the snapshots asked for so far are written (before the storage closes). */
+  snapshotsSettled() {
+    return this.creditHandler.snapshotsSettled();
   }
 
   credits(userId: string, command: CreditCommand, context: CommandContext) {

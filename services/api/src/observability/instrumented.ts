@@ -6,7 +6,7 @@ import {
   type WriteOptions,
   writerTexts,
 } from '@astra/readings';
-import { type CommandContext, Ledger } from '../ledger/ledger.ts';
+import { type CommandContext, Ledger, type LedgerOptions } from '../ledger/ledger.ts';
 import type { Metrics } from './metrics.ts';
 
 /** A stream's category: its name up to the id (`credits-…` → `credits`). */
@@ -51,8 +51,9 @@ export class ObservedLedger extends Ledger {
   constructor(
     store: EventStore,
     private readonly metrics: Metrics,
+    options: LedgerOptions = {},
   ) {
-    super(conflictCountingStore(store, metrics));
+    super(conflictCountingStore(store, metrics), options);
   }
 
   private async observe<T extends Handled>(category: string, run: () => Promise<T>) {

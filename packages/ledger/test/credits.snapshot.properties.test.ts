@@ -1,0 +1,187 @@
+import type { CreditEvent } from '@astra/contracts';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type CreditAccount,
+  type CreditCommand,
+  creditAccountDecider,
+  decodeCreditAccount,
+  encodeCreditAccount,
+  isDomainError,
+  type StoredCreditAccount,
+} from '../src/index.ts';
+import { creditCommand, now, PAID } from './creditCommands.ts';
+
+/**
+ * A credit account's snapshot (what a cold command starts from) must give back the state that
+ * replaying its events gives, so that every decision on it is the one a full replay would make.
+ * Histories mix commands (decided and applied as the command handler applies them) with events
+ * no command makes any more but old streams hold (a whole reversal without its refund, which
+ * leaves an infinite refunded total) and with the few fields commands here do not reach.
+ */
+const payment = fc.integer({ min: 0, max: 4 }).map((n) => `pi_${n}`);
+const rawEvent: fc.Arbitrary<CreditEvent> = fc.oneof(
+  payment.map((pi) => ({
+    type: 'PurchaseReversed' as const,
+    data: { grantId: `checkout:${pi}`, amount: 0, shortfall: 0, reference: null },
+  })),
+  fc
+    .record({ pi: payment, refundedMinor: fc.integer({ min: 0, max: PAID }) })
+    .map(({ pi, refundedMinor }) => ({
+      type: 'PurchaseRefundPending' as const,
+      data: {
+        paymentIntentId: pi,
+        chargeId: 'ch',
+        refundedMinor,
+        paidMinor: PAID,
+        currency: 'usd',
+      },
+    })),
+  fc
+    .record({ amount: fc.integer({ min: 1, max: 50 }), id: fc.integer({ min: 0, max: 3 }) })
+    .map(({ amount, id }) => ({
+      type: 'CreditsAdjusted' as const,
+      data: { amount, reason: 'Correction', adminId: 'admin', adjustmentId: `adj-${id}` },
+    })),
+  fc.integer({ min: 0, max: 3 }).map((id) => ({
+    type: 'CreditsGranted' as const,
+    data: {
+      grantId: `promo-${id}`,
+      kind: 'promotional' as const,
+      amount: 20,
+      reason: 'Promotion',
+      tierId: null,
+      reference: null,
+    },
+  })),
+  fc.constantFrom<CreditEvent>(
+    {
+      type: 'SubscriptionCheckoutStarted',
+      data: { sessionId: 'cs_1', url: 'https://checkout/cs_1', tierId: 2, expiresAt: now.toJSON() },
+    },
+    { type: 'SubscriptionCheckoutClosed', data: { sessionId: 'cs_1', outcome: 'expired' } },
+    { type: 'CreditAccountClosed', data: { reason: 'account_deleted' } },
+  ),
+);
+const step = fc.oneof(
+  { arbitrary: creditCommand.map((command) => ({ command })), weight: 4 },
+  { arbitrary: rawEvent.map((event) => ({ event })), weight: 1 },
+);
+
+/** The account's events: commands decided on the state so far (refusals append nothing). */
+const history = (steps: ({ command: CreditCommand } | { event: CreditEvent })[]) => {
+  const events: CreditEvent[] = [{ type: 'CreditAccountOpened', data: { userId: 'u' } }];
+  let state = creditAccountDecider.evolve(creditAccountDecider.initialState(), events[0]!);
+  for (const s of steps) {
+    let next: CreditEvent[] = [];
+    if ('event' in s) next = [s.event];
+    else
+      try {
+        next = creditAccountDecider.decide(s.command, state);
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+      }
+    for (const event of next) state = creditAccountDecider.evolve(state, event);
+    events.push(...next);
+  }
+  return events;
+};
+
+const fold = (events: CreditEvent[]) =>
+  events.reduce(creditAccountDecider.evolve, creditAccountDecider.initialState());
+
+/**
+ * What `jsonb` does to a JSON value: it comes back as text with every object's keys in its own
+ * order (shorter keys first, then bytewise).
+ */
+const throughJsonb = (value: unknown): unknown => {
+  const reorder = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(reorder);
+    if (v === null || typeof v !== 'object') return v;
+    const keys = Object.keys(v).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+    return Object.fromEntries(keys.map((k) => [k, reorder((v as Record<string, unknown>)[k])]));
+  };
+  return JSON.parse(JSON.stringify(reorder(JSON.parse(JSON.stringify(value)))));
+};
+
+const snapshotOf = (state: CreditAccount) =>
+  decodeCreditAccount(throughJsonb(encodeCreditAccount(state)) as StoredCreditAccount);
+
+/** A decision as data: the events, or the refusal's code. */
+const decision = (command: CreditCommand, state: CreditAccount) => {
+  try {
+    return { events: creditAccountDecider.decide(command, state) };
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    return { refused: error.code };
+  }
+};
+
+describe('credit account snapshots', () => {
+  it('decode(encode(fold(events))) through jsonb is fold(events), records in their order', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 80 }), (steps) => {
+        const state = fold(history(steps));
+        const restored = snapshotOf(state);
+        expect(restored).toEqual(state);
+        expect([...restored.purchases.keys()]).toEqual([...state.purchases.keys()]);
+        for (const key of ['pendingRefunds', 'refundedMinor'] as const)
+          expect(Object.keys(restored[key])).toEqual(Object.keys(state[key]));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('every next command is decided on a snapshot as on the full replay', () => {
+    fc.assert(
+      fc.property(
+        fc.array(step, { maxLength: 60 }),
+        fc.array(creditCommand, { minLength: 1, maxLength: 10 }),
+        (steps, next) => {
+          const events = history(steps);
+          // A snapshot taken part way, then the rest of the history as a cold load reads it.
+          const cut = Math.floor(events.length / 2);
+          const fromSnapshot = events
+            .slice(cut)
+            .reduce(creditAccountDecider.evolve, snapshotOf(fold(events.slice(0, cut))));
+          const replayed = fold(events);
+          for (const command of next)
+            expect(decision(command, fromSnapshot)).toEqual(decision(command, replayed));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps the infinite refunded total of an old whole reversal: a later refund records nothing', () => {
+    const given: CreditEvent[] = [
+      { type: 'CreditAccountOpened', data: { userId: 'u' } },
+      {
+        type: 'CreditsGranted',
+        data: {
+          grantId: 'checkout:pi_1',
+          kind: 'purchase',
+          amount: 100,
+          reason: 'Credit pack',
+          tierId: 2,
+          reference: { paymentIntentId: 'pi_1' },
+        },
+      },
+      {
+        type: 'PurchaseReversed',
+        data: { grantId: 'checkout:pi_1', amount: 100, shortfall: 0, reference: null },
+      },
+    ];
+    const restored = snapshotOf(fold(given));
+    expect(restored.refundedMinor).toEqual({ pi_1: Number.POSITIVE_INFINITY });
+    const refund: CreditCommand = {
+      type: 'RefundPurchase',
+      paymentIntentId: 'pi_1',
+      chargeId: 'ch',
+      refundedMinor: PAID,
+      paidMinor: PAID,
+      currency: 'usd',
+    };
+    expect(decision(refund, restored)).toEqual({ events: [] });
+  });
+});

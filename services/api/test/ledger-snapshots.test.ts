@@ -1,0 +1,95 @@
+/**
+ * The API's credit accounts keep snapshots: after 1,000 events the API's own handler has kept
+ * one (in the background), and another replica, cold, starts the account from it and reads only
+ * the events after it, deciding on the state a full replay gives.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventStore } from '@astra/event-store';
+import {
+  CREDIT_ACCOUNT_SNAPSHOT_VERSION,
+  type CreditEvent,
+  creditAccountDecider,
+  fold,
+  streams,
+} from '@astra/ledger';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ledger, systemContext } from '../src/ledger/ledger.ts';
+import { startTestServer, type TestServer } from './support.ts';
+
+/** Delegates to a store and records where each stream read began and what it delivered. */
+function counted(store: EventStore) {
+  const reads: { from: bigint; events: number }[] = [];
+  const spy: EventStore = {
+    kind: store.kind,
+    append: (stream, events, options) => store.append(stream, events, options),
+    async *readStream(stream, options) {
+      const read = { from: options?.from ?? 0n, events: 0 };
+      reads.push(read);
+      for await (const event of store.readStream(stream, options)) {
+        read.events++;
+        yield event;
+      }
+    },
+    readAll: (options) => store.readAll(options),
+    subscribeAll: (options) => store.subscribeAll(options),
+    close: () => store.close(),
+  };
+  return { spy, reads };
+}
+
+const spend = () =>
+  ({
+    type: 'SpendCredits',
+    spendId: randomUUID(),
+    amount: 1,
+    purpose: 'reading',
+    description: 'Tarot reading',
+    appId: 3,
+    readingId: null,
+  }) as const;
+
+describe('credit account snapshots in the API', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  it('keeps a snapshot of a long account, and a cold replica starts from it', async () => {
+    const { ledger, snapshots } = server.deps;
+    const id = randomUUID();
+    const stream = streams.credits(id);
+    // Given an account of 1,002 events, written through the API's own ledger
+    await ledger.credits(id, { type: 'OpenAccount', userId: id }, systemContext());
+    await ledger.credits(
+      id,
+      {
+        type: 'GrantCredits',
+        grantId: 'welcome',
+        kind: 'promotional',
+        amount: 5000,
+        reason: 'Welcome',
+        tierId: null,
+        reference: null,
+      },
+      systemContext(),
+    );
+    for (let i = 0; i < 1000; i++) await ledger.credits(id, spend(), systemContext());
+    await ledger.snapshotsSettled();
+    const kept = await snapshots.latest(stream, 'credit-account', CREDIT_ACCOUNT_SNAPSHOT_VERSION);
+    expect(kept?.revision).toBe(999n);
+
+    // When another replica, cold, takes a command on it
+    const { spy, reads } = counted(ledger.store);
+    const replica = new Ledger(spy, { snapshots });
+    const result = await replica.credits(id, spend(), systemContext());
+
+    // Then it read the two events after the snapshot, and decided as a full replay would
+    expect(reads).toEqual([{ from: 1000n, events: 2 }]);
+    const events: CreditEvent[] = [];
+    for await (const e of ledger.store.readStream(stream))
+      events.push({ type: e.type, data: e.data } as CreditEvent);
+    expect(result.state).toEqual(fold(creditAccountDecider, events));
+    expect(result.state.balance).toBe(5000 - 1001);
+  }, 120_000);
+});
