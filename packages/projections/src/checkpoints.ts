@@ -42,6 +42,10 @@ const PROJECTION_LOCK_SPACE = 730_512;
  * Projector batches hold their projections' locks; a rebuild holds all of them while it swaps.
  */
 export async function lockProjections(trx: Kysely<unknown>, names: readonly string[]) {
-  await sql`SELECT pg_advisory_xact_lock(${PROJECTION_LOCK_SPACE}, hashtext(name))
-    FROM unnest(${[...names]}::text[]) AS name ORDER BY name`.execute(trx);
+  await lockProjectionsSql(names).execute(trx);
 }
+
+/** `lockProjections`' query, for a statement that does more in the same round trip. */
+export const lockProjectionsSql = (names: readonly string[]) =>
+  sql`SELECT pg_advisory_xact_lock(${PROJECTION_LOCK_SPACE}, hashtext(name))
+    FROM unnest(${[...names]}::text[]) AS name ORDER BY name`;

@@ -1,10 +1,10 @@
 import { EventDecodeError } from '@astra/contracts';
 import type { EventStore, RecordedEvent } from '@astra/event-store';
 import { type Kysely, sql } from 'kysely';
-import { checkpointOf, lockProjections } from './checkpoints.ts';
+import { checkpointOf, lockProjectionsSql } from './checkpoints.ts';
 import { READ_SCHEMA, readModels } from './database.ts';
 import { CHECKPOINTS_CHANNEL, PositionWaiters, type ProjectionProgress } from './progress.ts';
-import { type LogEvent, logEventOf, type Projection } from './projections/projection.ts';
+import { type LogEvent, logEventOf, type Projection, touches } from './projections/projection.ts';
 
 /** Where the projector writes its lines: any logger with `info`/`error(fields, message)` (pino). */
 export interface ProjectorLogger {
@@ -362,31 +362,24 @@ export class Projector implements ProjectionProgress {
     await this.db.transaction().execute(async (trx) => {
       failures.length = 0;
       cleared.length = 0;
-      await lockProjections(
-        trx,
-        projections.map((p) => p.name),
-      );
+      const names = projections.map((p) => p.name);
       // Unqualified table names in a projection's SQL mean this projector's schema. The commit
       // need not wait for the disk: rows and checkpoint are lost together in a crash and the
       // events are applied again from the durable log. The commit tells API processes waiting
-      // for these checkpoints (`PolledProgress`) to look at them.
+      // for these checkpoints (`PolledProgress`) to look at them. One statement with the locks
+      // (a batch is short: every round trip shows in how soon a write is readable).
       await sql`SELECT set_config('search_path', ${this.schema}, true),
         set_config('synchronous_commit', 'off', true),
-        pg_notify(${CHECKPOINTS_CHANNEL}, ${batch.at(-1)!.position.toString()})`.execute(trx);
+        pg_notify(${CHECKPOINTS_CHANNEL}, ${batch.at(-1)!.position.toString()}),
+        (SELECT count(*) FROM (${lockProjectionsSql(names)}) AS locked)`.execute(trx);
       const read = readModels(trx, this.schema);
       const stored = new Map(
-        (
-          await read
-            .selectFrom('checkpoints')
-            .selectAll()
-            .where(
-              'name',
-              'in',
-              projections.map((p) => p.name),
-            )
-            .execute()
-        ).map((row) => [row.name, BigInt(row.position)]),
+        (await read.selectFrom('checkpoints').selectAll().where('name', 'in', names).execute()).map(
+          (row) => [row.name, BigInt(row.position)],
+        ),
       );
+      /** The checkpoints the batch moves, written together at its end. */
+      const reached: { name: string; position: string }[] = [];
       for (const projection of projections) {
         const checkpoint = stored.get(projection.name) ?? 0n;
         if (isolated && checkpoint < from) {
@@ -400,22 +393,20 @@ export class Projector implements ProjectionProgress {
         }
         const fresh = batch.filter((event) => event.position > checkpoint);
         if (fresh.length === 0) continue;
-        const apply = async () => {
-          await projection.apply(read, fresh);
-          const position = fresh.at(-1)!.position.toString();
-          await read
-            .insertInto('checkpoints')
-            .values({ name: projection.name, position })
-            .onConflict((oc) => oc.column('name').doUpdateSet({ position }))
-            .execute();
-        };
+        const position = fresh.at(-1)!.position.toString();
+        // Nothing of its kinds: its checkpoint moves, nothing else runs (no savepoint either).
+        if (projection.categories && !touches(fresh, projection.categories)) {
+          reached.push({ name: projection.name, position });
+          continue;
+        }
         if (!isolated) {
-          await apply();
+          await projection.apply(read, fresh);
+          reached.push({ name: projection.name, position });
           continue;
         }
         await sql`SAVEPOINT projection`.execute(trx);
         try {
-          await apply();
+          await projection.apply(read, fresh);
           if (this.recorded.has(projection.name)) {
             await read
               .deleteFrom('projection_failures')
@@ -424,10 +415,20 @@ export class Projector implements ProjectionProgress {
             cleared.push(projection.name);
           }
           await sql`RELEASE SAVEPOINT projection`.execute(trx);
+          reached.push({ name: projection.name, position });
         } catch (error) {
           await sql`ROLLBACK TO SAVEPOINT projection`.execute(trx);
           failures.push({ projection, position: checkpoint, error });
         }
+      }
+      if (reached.length > 0) {
+        await read
+          .insertInto('checkpoints')
+          .values(reached)
+          .onConflict((oc) =>
+            oc.column('name').doUpdateSet((eb) => ({ position: eb.ref('excluded.position') })),
+          )
+          .execute();
       }
       for (const failure of failures) {
         const row = {

@@ -225,6 +225,7 @@ async function addTally(db: ReadDb, { delta, days, asOf }: Tally) {
 export const adminStatsProjection: Projection = {
   name: 'admin_stats',
   tables: ['admin_stats', 'admin_stats_users', 'admin_stats_daily'],
+  categories: ['user', 'credits'],
   async apply(db, events) {
     const users = inCategory(events, 'user', userEventSchemas);
     const credits = inCategory(events, 'credits', creditEventSchemas);

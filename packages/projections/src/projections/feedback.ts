@@ -8,6 +8,7 @@ import { chunks, inCategory, occurredAt, type Projection } from './projection.ts
 export const feedbackProjection: Projection = {
   name: 'feedback',
   tables: ['feedback'],
+  categories: ['feedback'],
   async apply(db, events) {
     const rows = inCategory(events, 'feedback', feedbackEventSchemas).flatMap(({ event }) => {
       const feedback = event;

@@ -82,6 +82,7 @@ async function standings(db: ReadDb, users: readonly string[]) {
 export const ledgerEntriesProjection: Projection = {
   name: 'ledger_entries',
   tables: ['ledger_entries'],
+  categories: ['credits'],
   async apply(db, events) {
     const credits = inCategory(events, 'credits', creditEventSchemas);
     if (credits.length === 0) return;

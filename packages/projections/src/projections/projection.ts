@@ -27,6 +27,11 @@ export interface Projection {
   readonly name: string;
   /** Tables this projection alone writes (compared by the rebuild test). */
   readonly tables: readonly string[];
+  /**
+   * The stream categories whose events it reads (`credits` for `credits-{id}`, …): a batch with
+   * none of them costs it nothing but its checkpoint. Absent: every batch is applied.
+   */
+  readonly categories?: readonly string[];
   apply(db: ReadDb, events: readonly LogEvent[]): Promise<void>;
   /**
    * A replay from position zero into empty tables (a rebuild): state carried in memory from
@@ -115,6 +120,14 @@ export const inCategory = <S extends EventSchemas>(
 export const notOfCategory = (event: Decoded, prefix: string) =>
   new Error(
     `Event ${event.type} at position ${event.position} (stream ${event.stream}) is not an event of a ${prefix} stream`,
+  );
+
+/** Whether any of `events` is of one of `categories` (an app stream of those kinds). */
+export const touches = (events: readonly LogEvent[], categories: readonly string[]) =>
+  events.some(
+    (event) =>
+      !('foreign' in event) &&
+      categories.some((category) => event.stream.startsWith(`${category}-`)),
   );
 
 /** An event of the log as projections receive it: decoded, unless its stream is not the app's. */

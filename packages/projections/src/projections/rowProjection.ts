@@ -137,6 +137,7 @@ export function rowProjection<
   return {
     name: spec.name,
     tables: [spec.table, ...(spec.tables ?? [])],
+    categories: Object.keys(spec.categories),
     async apply(db, events) {
       const found = touched(events);
       if (found.length === 0) return;
