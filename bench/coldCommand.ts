@@ -11,6 +11,7 @@ import {
 import { databaseFor } from '@astra/projections';
 import { sql } from 'kysely';
 import { Ledger, systemContext } from '../services/api/src/ledger/ledger.ts';
+import { benchSpend } from './creditAccounts.ts';
 import { loadSyntheticCreditLog, syntheticUserId } from './finance.ts';
 import { writeSection } from './report.ts';
 
@@ -18,15 +19,7 @@ const EVENTS = Number(process.env.BENCH_COLD_EVENTS ?? 100_000);
 const RUNS = 100;
 const WARM_UP = 10;
 
-const spend = (): CreditCommand => ({
-  type: 'SpendCredits',
-  spendId: randomUUID(),
-  amount: 1,
-  purpose: 'reading',
-  description: 'Benchmark reading',
-  appId: 3,
-  readingId: null,
-});
+const spend = benchSpend;
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);

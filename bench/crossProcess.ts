@@ -4,12 +4,13 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { CreditEvent } from '@astra/contracts';
-import { SCHEMA_VERSION, streamDecoders } from '@astra/contracts';
+import { streamDecoders } from '@astra/contracts';
 import { CommandHandler, openStorage } from '@astra/event-store';
 import { createThrowawayDatabase } from '@astra/event-store/testing';
-import { type CreditAccount, creditAccountDecider, streams } from '@astra/ledger';
+import { type CreditAccount, creditAccountDecider } from '@astra/ledger';
 import { databaseFor, migrateReadModels, READ_SCHEMA } from '@astra/projections';
 import pg from 'pg';
+import { openFundedAccounts } from './creditAccounts.ts';
 import { writeSection } from './report.ts';
 
 const RATE = Number(process.env.BENCH_RATE ?? 500);
@@ -71,37 +72,7 @@ export async function crossProcessBenchmark() {
         creditAccountDecider,
         { decode: streamDecoders.credits },
       );
-      const metadata = () => ({
-        occurredAt: new Date().toISOString(),
-        actor: { kind: 'system' as const },
-        correlationId: randomUUID(),
-        causationId: null,
-        schemaVersion: SCHEMA_VERSION,
-      });
-      for (const id of accounts) {
-        await handler.handle(
-          streams.credits(id),
-          (s) => creditAccountDecider.decide({ type: 'OpenAccount', userId: id }, s),
-          metadata(),
-        );
-        await handler.handle(
-          streams.credits(id),
-          (s) =>
-            creditAccountDecider.decide(
-              {
-                type: 'GrantCredits',
-                grantId: 'bench',
-                kind: 'promotional',
-                amount: 100_000_000,
-                reason: 'Benchmark',
-                tierId: null,
-                reference: null,
-              },
-              s,
-            ),
-          metadata(),
-        );
-      }
+      await openFundedAccounts(handler, accounts);
       // The read models exist before the processes start (each would migrate them at once).
       const db = databaseFor(storage.connection);
       await migrateReadModels(db, READ_SCHEMA);

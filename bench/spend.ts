@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { CreditEvent } from '@astra/contracts';
-import { SCHEMA_VERSION, streamDecoders } from '@astra/contracts';
+import { streamDecoders } from '@astra/contracts';
 import { CommandHandler, openStorage } from '@astra/event-store';
 import { createThrowawayDatabase } from '@astra/event-store/testing';
 import { type CreditAccount, creditAccountDecider, streams } from '@astra/ledger';
+import { benchSpend, openFundedAccounts, systemMetadata } from './creditAccounts.ts';
 import { writeSection } from './report.ts';
 
 const ACCOUNTS = 16;
@@ -40,37 +41,7 @@ export async function spendBenchmark() {
       { decode: streamDecoders.credits },
     );
     const ids = Array.from({ length: ACCOUNTS }, () => randomUUID());
-    const metadata = () => ({
-      occurredAt: new Date().toISOString(),
-      actor: { kind: 'system' as const },
-      correlationId: randomUUID(),
-      causationId: null,
-      schemaVersion: SCHEMA_VERSION,
-    });
-    for (const id of ids) {
-      await handler.handle(
-        streams.credits(id),
-        (s) => creditAccountDecider.decide({ type: 'OpenAccount', userId: id }, s),
-        metadata(),
-      );
-      await handler.handle(
-        streams.credits(id),
-        (s) =>
-          creditAccountDecider.decide(
-            {
-              type: 'GrantCredits',
-              grantId: 'bench',
-              kind: 'promotional',
-              amount: 100_000_000,
-              reason: 'Benchmark',
-              tierId: null,
-              reference: null,
-            },
-            s,
-          ),
-        metadata(),
-      );
-    }
+    await openFundedAccounts(handler, ids);
     await pool.query(
       'CREATE TABLE profiles (id text PRIMARY KEY, remaining_credits integer NOT NULL)',
     );
@@ -80,20 +51,8 @@ export async function spendBenchmark() {
       handler
         .handle(
           streams.credits(ids[account]!),
-          (s) =>
-            creditAccountDecider.decide(
-              {
-                type: 'SpendCredits',
-                spendId: randomUUID(),
-                amount: 1,
-                purpose: 'reading',
-                description: 'Benchmark reading',
-                appId: 3,
-                readingId: null,
-              },
-              s,
-            ),
-          metadata(),
+          (s) => creditAccountDecider.decide(benchSpend(), s),
+          systemMetadata(),
         )
         .then(() => {});
     const naive = (account: number) =>

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { openStorage } from '@astra/event-store';
 import {
   allProjections,
@@ -8,6 +7,7 @@ import {
   READ_SCHEMA,
 } from '@astra/projections';
 import { Ledger, systemContext } from '../../services/api/src/ledger/ledger.ts';
+import { benchSpend } from '../creditAccounts.ts';
 
 /**
  * One API process of the cross-process benchmark: the API's write path (its `Ledger`: the credit
@@ -45,19 +45,7 @@ let failures = 0;
 
 async function spend(account: string, measured: boolean) {
   const started = performance.now();
-  const { position } = await ledger.credits(
-    account,
-    {
-      type: 'SpendCredits',
-      spendId: randomUUID(),
-      amount: 1,
-      purpose: 'reading',
-      description: 'Benchmark reading',
-      appId: 3,
-      readingId: null,
-    },
-    systemContext(),
-  );
+  const { position } = await ledger.credits(account, benchSpend(), systemContext());
   const answered = performance.now();
   if (position === null) throw new Error('a spend appended nothing');
   const visible = await progress.waitFor(position, timeoutMs);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import type { EventStore } from './port.ts';
 
 export const postgresAdminUrl =
   process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -166,3 +167,27 @@ export async function kurrentDbForTests(): Promise<KurrentDbForTests | null> {
 
 const firstLine = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).split('\n')[0];
+
+/**
+ * Delegates to a store and records, for each stream read, where it began and how many events it
+ * delivered: what a test of a cache or of snapshots needs to see what was read.
+ */
+export function readCountingStore(store: EventStore) {
+  const reads: { from: bigint; events: number }[] = [];
+  const spy: EventStore = {
+    kind: store.kind,
+    append: (stream, events, options) => store.append(stream, events, options),
+    async *readStream(stream, options) {
+      const read = { from: options?.from ?? 0n, events: 0 };
+      reads.push(read);
+      for await (const event of store.readStream(stream, options)) {
+        read.events++;
+        yield event;
+      }
+    },
+    readAll: (options) => store.readAll(options),
+    subscribeAll: (options) => store.subscribeAll(options),
+    close: () => store.close(),
+  };
+  return { spy, reads };
+}

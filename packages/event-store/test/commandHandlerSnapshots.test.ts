@@ -19,7 +19,12 @@ import {
   type SnapshotStore,
   type StateSnapshots,
 } from '../src/index.ts';
-import { createThrowawayDatabase, pgliteTemplate, postgresForTests } from '../src/testing.ts';
+import {
+  createThrowawayDatabase,
+  pgliteTemplate,
+  postgresForTests,
+  readCountingStore,
+} from '../src/testing.ts';
 
 /** A counter whose state holds what JSON cannot: a bigint total and a set. */
 type TallyEvent = { type: 'Added'; data: { n: number; tag: string } };
@@ -60,27 +65,6 @@ const EVERY = 100;
 
 /** The snapshots kept of a stream, as `v{version}@{revision}`. */
 type Kept = (stream: string) => Promise<string[]>;
-
-/** Delegates to a store and counts the events each stream read delivers, and where it began. */
-function counted(store: EventStore) {
-  const reads: { from: bigint; events: number }[] = [];
-  const spy: EventStore = {
-    kind: store.kind,
-    append: (stream, events, options) => store.append(stream, events, options),
-    async *readStream(stream, options) {
-      const read = { from: options?.from ?? 0n, events: 0 };
-      reads.push(read);
-      for await (const event of store.readStream(stream, options)) {
-        read.events++;
-        yield event;
-      }
-    },
-    readAll: (options) => store.readAll(options),
-    subscribeAll: (options) => store.subscribeAll(options),
-    close: () => store.close(),
-  };
-  return { spy, reads };
-}
 
 /** The state replayed from the log itself, past every cache and snapshot. */
 async function replayed(store: EventStore, stream: string) {
@@ -175,7 +159,7 @@ describe.each(databases)('CommandHandler snapshots on %s', (_name, runs, connect
       expect(await kept(stream)).toEqual(['v1@199']);
 
       // When a new handler (a cold cache) takes a command on it
-      const { spy, reads } = counted(store);
+      const { spy, reads } = readCountingStore(store);
       const cold = coldHandler(spy, 1, {}, snapshots);
       const result = await cold.handle(stream, add(1000), metadata());
 
@@ -205,7 +189,7 @@ describe.each(databases)('CommandHandler snapshots on %s', (_name, runs, connect
       expect(kept?.state).toEqual(codec(1).encode(await replayed(store, stream)));
 
       // Then the next cold handler reads nothing but the snapshot
-      const { spy, reads } = counted(store);
+      const { spy, reads } = readCountingStore(store);
       const { state } = await coldHandler(spy, 1, {}, snapshots).load(stream);
       expect(reads).toEqual([{ from: 250n, events: 0 }]);
       expect(state).toEqual(await replayed(store, stream));
@@ -228,7 +212,7 @@ describe.each(databases)('CommandHandler snapshots on %s', (_name, runs, connect
       });
 
       // When a handler of version 2 takes a command, cold
-      const { spy, reads } = counted(store);
+      const { spy, reads } = readCountingStore(store);
       const v2 = coldHandler(spy, 2, {}, snapshots);
       const result = await v2.handle(stream, add(1), metadata());
       await v2.snapshotsSettled();

@@ -4,7 +4,7 @@
  * the events after it, deciding on the state a full replay gives.
  */
 import { randomUUID } from 'node:crypto';
-import type { EventStore } from '@astra/event-store';
+import { readCountingStore } from '@astra/event-store/testing';
 import {
   CREDIT_ACCOUNT_SNAPSHOT_VERSION,
   type CreditEvent,
@@ -15,27 +15,6 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger, systemContext } from '../src/ledger/ledger.ts';
 import { startTestServer, type TestServer } from './support.ts';
-
-/** Delegates to a store and records where each stream read began and what it delivered. */
-function counted(store: EventStore) {
-  const reads: { from: bigint; events: number }[] = [];
-  const spy: EventStore = {
-    kind: store.kind,
-    append: (stream, events, options) => store.append(stream, events, options),
-    async *readStream(stream, options) {
-      const read = { from: options?.from ?? 0n, events: 0 };
-      reads.push(read);
-      for await (const event of store.readStream(stream, options)) {
-        read.events++;
-        yield event;
-      }
-    },
-    readAll: (options) => store.readAll(options),
-    subscribeAll: (options) => store.subscribeAll(options),
-    close: () => store.close(),
-  };
-  return { spy, reads };
-}
 
 const spend = () =>
   ({
@@ -80,7 +59,7 @@ describe('credit account snapshots in the API', () => {
     expect(kept?.revision).toBe(999n);
 
     // When another replica, cold, takes a command on it
-    const { spy, reads } = counted(ledger.store);
+    const { spy, reads } = readCountingStore(ledger.store);
     const replica = new Ledger(spy, { snapshots });
     const result = await replica.credits(id, spend(), systemContext());
 
