@@ -284,6 +284,14 @@ const announceSql = {
   text: `SELECT set_config('synchronous_commit', 'off', true), pg_notify('${EVENTS_CHANNEL}', $1)`,
 };
 
+/**
+ * The least time between two announcements of one process. Under a steady stream of appends
+ * the announcements would otherwise run back to back, each a statement and a commit taking
+ * PostgreSQL's notification lock: a millisecond's wait folds every append of that millisecond
+ * into one announcement, and a reader in another process learns of them at most that much later.
+ */
+const ANNOUNCE_EVERY_MS = 1;
+
 export class PostgresEventStore implements EventStore {
   readonly kind: string;
   private readonly appended = new Wakeup();
@@ -519,6 +527,7 @@ export class PostgresEventStore implements EventStore {
       await this.sql
         .query(announceSql.text, [position.toString()], announceSql.name)
         .catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, ANNOUNCE_EVERY_MS));
     }
   }
 
