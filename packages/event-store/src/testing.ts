@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { EventStore } from './port.ts';
+import { connectPostgres, type PostgresConnection } from './postgres/connection.ts';
 
 export const postgresAdminUrl =
   process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -190,4 +191,38 @@ export function readCountingStore(store: EventStore) {
     close: () => store.close(),
   };
   return { spy, reads };
+}
+
+/**
+ * The two SQL engines a test runs on, for `describe.each`: [name, whether it runs here, a fresh
+ * database's connection]. PGlite always runs; PostgreSQL when `available`. `closeLater` keeps
+ * something to close (a connection, a store) for `closeAll`, which closes those, newest first,
+ * then drops the throwaway PostgreSQL databases made (call it in `afterAll`).
+ */
+export function sqlEngines(available: boolean) {
+  const closers: (() => Promise<void>)[] = [];
+  const drops: (() => Promise<void>)[] = [];
+  const engines: [string, boolean, () => Promise<PostgresConnection>][] = [
+    [
+      'PGlite',
+      true,
+      async () => connectPostgres({ dataDir: null, template: await pgliteTemplate() }),
+    ],
+    [
+      'PostgreSQL',
+      available,
+      async () => {
+        const database = await createThrowawayDatabase();
+        drops.push(database.drop);
+        return connectPostgres({ databaseUrl: database.url });
+      },
+    ],
+  ];
+  const closeLater = (close: () => Promise<void>) => {
+    closers.unshift(close);
+  };
+  const closeAll = async () => {
+    for (const close of [...closers, ...drops]) await close();
+  };
+  return { engines, closeLater, closeAll };
 }

@@ -10,21 +10,14 @@ import { z } from 'zod';
 import {
   CommandHandler,
   type CommandHandlerOptions,
-  connectPostgres,
   type EventStore,
-  type PostgresConnection,
   PostgresEventStore,
   PostgresSnapshotStore,
   type RecordedEvent,
   type SnapshotStore,
   type StateSnapshots,
 } from '../src/index.ts';
-import {
-  createThrowawayDatabase,
-  pgliteTemplate,
-  postgresForTests,
-  readCountingStore,
-} from '../src/testing.ts';
+import { postgresForTests, readCountingStore, sqlEngines } from '../src/testing.ts';
 
 /** A counter whose state holds what JSON cannot: a bigint total and a set. */
 type TallyEvent = { type: 'Added'; data: { n: number; tag: string } };
@@ -91,28 +84,8 @@ async function written(
   await handler.snapshotsSettled();
 }
 
-const available = await postgresForTests();
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of closers) await close();
-});
-
-const databases: [string, boolean, () => Promise<PostgresConnection>][] = [
-  [
-    'PGlite',
-    true,
-    async () => connectPostgres({ dataDir: null, template: await pgliteTemplate() }),
-  ],
-  [
-    'PostgreSQL',
-    available,
-    async () => {
-      const database = await createThrowawayDatabase();
-      closers.push(database.drop);
-      return connectPostgres({ databaseUrl: database.url });
-    },
-  ],
-];
+const { engines: databases, closeLater, closeAll } = sqlEngines(await postgresForTests());
+afterAll(closeAll);
 
 describe.each(databases)('CommandHandler snapshots on %s', (_name, runs, connect) => {
   let opened:
@@ -120,7 +93,7 @@ describe.each(databases)('CommandHandler snapshots on %s', (_name, runs, connect
     | undefined;
   const open = () => {
     opened ??= connect().then(async (connection) => {
-      closers.unshift(() => connection.close());
+      closeLater(() => connection.close());
       return {
         store: await PostgresEventStore.open(connection.sql, { kind: connection.kind }),
         snapshots: await PostgresSnapshotStore.open(connection.sql),

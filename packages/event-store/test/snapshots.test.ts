@@ -1,36 +1,16 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectPostgres, type PostgresConnection, PostgresSnapshotStore } from '../src/index.ts';
-import { createThrowawayDatabase, pgliteTemplate, postgresForTests } from '../src/testing.ts';
+import { PostgresSnapshotStore } from '../src/index.ts';
+import { postgresForTests, sqlEngines } from '../src/testing.ts';
 
-const available = await postgresForTests();
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of closers) await close();
-});
-
-const databases: [string, boolean, () => Promise<PostgresConnection>][] = [
-  [
-    'PGlite',
-    true,
-    async () => connectPostgres({ dataDir: null, template: await pgliteTemplate() }),
-  ],
-  [
-    'PostgreSQL',
-    available,
-    async () => {
-      const database = await createThrowawayDatabase();
-      closers.push(database.drop);
-      return connectPostgres({ databaseUrl: database.url });
-    },
-  ],
-];
+const { engines: databases, closeLater, closeAll } = sqlEngines(await postgresForTests());
+afterAll(closeAll);
 
 describe.each(databases)('snapshots on %s', (_name, runs, connect) => {
   it.runIf(runs)(
     'gives the latest snapshot of a fold at its version, up to an instant',
     async () => {
       const connection = await connect();
-      closers.unshift(() => connection.close());
+      closeLater(() => connection.close());
       const snapshots = await PostgresSnapshotStore.open(connection.sql);
       const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`;
       const snapshot = (revision: number, second: number) => ({
