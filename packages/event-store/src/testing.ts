@@ -226,3 +226,17 @@ export function sqlEngines(available: boolean) {
   };
   return { engines, closeLater, closeAll };
 }
+
+/** Polls `check` until it holds (no fixed sleeps), failing after `timeoutMs`; its value. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

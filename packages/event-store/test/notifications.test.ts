@@ -6,17 +6,12 @@ import {
   type RecordedEvent,
 } from '../src/index.ts';
 import { readAllSql } from '../src/postgres/postgres-event-store.ts';
-import { createThrowawayDatabase, postgresForTests } from '../src/testing.ts';
+import { createThrowawayDatabase, eventually, postgresForTests } from '../src/testing.ts';
 
 const available = await postgresForTests();
 
 /** A poll interval no test waits out: only an announcement explains a delivery before it. */
 const NEVER = 10_000;
-
-const until = async (condition: () => Promise<boolean>) => {
-  for (let pause = 5; !(await condition()); pause = Math.min(pause * 2, 100))
-    await new Promise((resolve) => setTimeout(resolve, pause));
-};
 
 describe.runIf(available)('Cross-process wake-up (PostgreSQL LISTEN/NOTIFY)', () => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -85,7 +80,7 @@ describe.runIf(available)('Cross-process wake-up (PostgreSQL LISTEN/NOTIFY)', ()
         })
       ).position;
     const delivered = (position: bigint) =>
-      until(async () => received.some((event) => event.position === position));
+      eventually(async () => received.some((event) => event.position === position));
     return { writer, listeners, append, delivered, received, reads: () => reads };
   }
 
@@ -95,7 +90,7 @@ describe.runIf(available)('Cross-process wake-up (PostgreSQL LISTEN/NOTIFY)', ()
       const { listeners, append, delivered, received } = await twoProcesses({
         pollIntervalMs: NEVER,
       });
-      await until(async () => (await listeners()).length === 1);
+      await eventually(async () => (await listeners()).length === 1);
       for (let n = 0; n < 3; n++) await delivered(await append(n));
       expect(received.map((event) => event.data)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }]);
     },
@@ -108,7 +103,7 @@ describe.runIf(available)('Cross-process wake-up (PostgreSQL LISTEN/NOTIFY)', ()
       const { writer, listeners, append, delivered, received, reads } = await twoProcesses({
         pollIntervalMs: NEVER,
       });
-      await until(async () => (await listeners()).length === 1);
+      await eventually(async () => (await listeners()).length === 1);
       // An older transaction with an id holds the log's horizon: nothing after it can be read.
       const older = await writer.connection.pool.connect();
       try {
@@ -117,7 +112,7 @@ describe.runIf(available)('Cross-process wake-up (PostgreSQL LISTEN/NOTIFY)', ()
         const before = reads();
         const position = await append(1);
         // Woken by the announcement, the subscription finds nothing yet, and looks again.
-        await until(async () => reads() >= before + 3);
+        await eventually(async () => reads() >= before + 3);
         expect(received).toEqual([]);
         // Its end is announced to nobody: only looking again for the announced event delivers it.
         await older.query('COMMIT');
@@ -136,10 +131,10 @@ describe.runIf(available)('Cross-process wake-up (PostgreSQL LISTEN/NOTIFY)', ()
       pollIntervalMs: 100,
       reconnectMs: 60_000,
     });
-    await until(async () => (await listeners()).length === 1);
+    await eventually(async () => (await listeners()).length === 1);
     const [pid] = await listeners();
     await writer.connection.sql.query('SELECT pg_terminate_backend($1)', [pid]);
-    await until(async () => (await listeners()).length === 0);
+    await eventually(async () => (await listeners()).length === 0);
     await delivered(await append(1));
     expect(await listeners()).toEqual([]);
   });
@@ -150,11 +145,11 @@ describe.runIf(available)('Cross-process wake-up (PostgreSQL LISTEN/NOTIFY)', ()
       const { writer, listeners, append, delivered } = await twoProcesses({
         pollIntervalMs: NEVER,
       });
-      await until(async () => (await listeners()).length === 1);
+      await eventually(async () => (await listeners()).length === 1);
       await delivered(await append(1));
       const [lost] = await listeners();
       await writer.connection.sql.query('SELECT pg_terminate_backend($1)', [lost]);
-      await until(async () => {
+      await eventually(async () => {
         const now = await listeners();
         return now.length === 1 && now[0] !== lost;
       });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CreditEvent, EventDecodeError, streamDecoders } from '@astra/contracts';
 import { CommandHandler } from '@astra/event-store';
+import { eventually } from '@astra/event-store/testing';
 import {
   type CreditAccount,
   type CreditCommand,
@@ -11,17 +12,6 @@ import { afterEach, expect, it } from 'vitest';
 import { allProjections, LedgerExport, Projector, readModels } from '../src/index.ts';
 import { onEachDatabase } from './databases.ts';
 import { metadataAt, openTestStorage } from './support.ts';
-
-/** Polls `check` until it holds (no fixed sleeps), failing after `timeoutMs`. */
-async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const grant = (amount: number): CreditCommand => ({
   type: 'GrantCredits',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CreditEvent, type ReadingEvent, streamDecoders } from '@astra/contracts';
 import { CommandHandler, type EventStore } from '@astra/event-store';
+import { eventually } from '@astra/event-store/testing';
 import {
   type CreditAccount,
   type CreditCommand,
@@ -45,17 +46,6 @@ const grant = (amount: number, grantId = randomUUID()): CreditCommand => ({
   tierId: null,
   reference: null,
 });
-
-/** Polls `check` until it holds (no fixed sleeps), failing after `timeoutMs`. */
-async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 onEachDatabase('hardening: credit amounts past 2^31', (kind) => {
   let storage: Awaited<ReturnType<typeof openTestStorage>> | undefined;

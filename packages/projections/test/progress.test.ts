@@ -4,7 +4,7 @@ import {
   openStorage,
   PostgresEventStore,
 } from '@astra/event-store';
-import { createThrowawayDatabase, postgresForTests } from '@astra/event-store/testing';
+import { createThrowawayDatabase, eventually, postgresForTests } from '@astra/event-store/testing';
 import { describe, expect, it } from 'vitest';
 import {
   allProjections,
@@ -19,11 +19,6 @@ const available = await postgresForTests();
 
 /** A poll interval no test waits out: only an announcement explains progress seen before it. */
 const NEVER = 10_000;
-
-const until = async (condition: () => Promise<boolean>) => {
-  for (let pause = 5; !(await condition()); pause = Math.min(pause * 2, 100))
-    await new Promise((resolve) => setTimeout(resolve, pause));
-};
 
 describe.runIf(available)('Progress of a projector in another process (PostgreSQL)', () => {
   it(
@@ -46,7 +41,7 @@ describe.runIf(available)('Progress of a projector in another process (PostgreSQ
         api.notifications,
       );
       try {
-        await until(async () => {
+        await eventually(async () => {
           const { rows } = await api.sql.query(
             `SELECT 1 FROM pg_stat_activity
            WHERE datname = current_database() AND application_name = $1 AND query LIKE 'LISTEN%'`,
