@@ -15,24 +15,24 @@ export async function checkpointOf(db: Kysely<unknown>, schema: string, names: r
 
 /**
  * The position the named projections that are not failed have reached (all of them when every
- * one is): a failed projection (`projection_failures`) is not waited for.
+ * one is): a failed projection (`projection_failures`) is not waited for. One query: the API's
+ * wait reads it on every wake-up.
  */
 export async function liveCheckpointOf(
   db: Kysely<unknown>,
   schema: string,
   names: readonly string[],
 ) {
-  const failed = new Set(
-    (
-      await readModels(db, schema)
-        .selectFrom('projection_failures')
-        .select('name')
-        .where('name', 'in', [...names])
-        .execute()
-    ).map((row) => row.name),
+  const { rows } = await sql<{ position: string | null; failed: boolean }>`
+    SELECT checkpoint.position, EXISTS (
+        SELECT 1 FROM ${sql.table(`${schema}.projection_failures`)} AS failure
+        WHERE failure.name = wanted.name) AS failed
+    FROM unnest(${[...names]}::text[]) AS wanted(name)
+    LEFT JOIN ${sql.table(`${schema}.checkpoints`)} AS checkpoint ON checkpoint.name = wanted.name`.execute(
+    db,
   );
-  const live = names.filter((name) => !failed.has(name));
-  return checkpointOf(db, schema, live.length ? live : names);
+  const live = rows.filter((row) => !row.failed);
+  return earliest((live.length ? live : rows).map((row) => BigInt(row.position ?? 0)));
 }
 
 const PROJECTION_LOCK_SPACE = 730_512;

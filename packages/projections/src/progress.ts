@@ -3,8 +3,29 @@ import type { Kysely } from 'kysely';
 import { liveCheckpointOf } from './checkpoints.ts';
 import { READ_SCHEMA } from './database.ts';
 
-/** Where projector batches announce their commit; the payload is the batch's last position. */
+/** Where projector batches announce their commit (the payload: `checkpointsAnnouncement`). */
 export const CHECKPOINTS_CHANNEL = 'astra_checkpoints';
+
+/** What a committed batch announces: the projections of `schema` named have passed `position`. */
+export interface CheckpointsAnnouncement {
+  schema: string;
+  position: bigint;
+  names: readonly string[];
+}
+
+/** The payload of `CHECKPOINTS_CHANNEL`: `schema position name,name,…`. */
+export const checkpointsAnnouncement = ({ schema, position, names }: CheckpointsAnnouncement) =>
+  `${schema} ${position} ${names.join(',')}`;
+
+const ANNOUNCEMENT = /^(\S+) (\d+) (\S+)$/;
+
+/** The announcement in a payload of `CHECKPOINTS_CHANNEL` (null when it is none). */
+export const readCheckpointsAnnouncement = (payload: string): CheckpointsAnnouncement | null => {
+  const parts = ANNOUNCEMENT.exec(payload);
+  return parts
+    ? { schema: parts[1]!, position: BigInt(parts[2]!), names: parts[3]!.split(',') }
+    : null;
+};
 
 /** How far the read models are: commands wait on it to answer with their own writes visible. */
 export interface ProjectionProgress {
@@ -52,11 +73,13 @@ export class PositionWaiters {
 }
 
 /**
- * Progress of a projector in another process, read from the checkpoints table while someone
- * waits (the API's view when the projector runs on its own). With `notifications`, a projector's
- * commit (`CHECKPOINTS_CHANNEL`) has it read the checkpoints at once; polling every `intervalMs`
- * stays, for notifications lost. Like the projector's own `position`, it does not wait for a
- * projection recorded as failed.
+ * Progress of a projector in another process (the API's view when the projector runs on its
+ * own). With `notifications`, each projector batch's commit (`CHECKPOINTS_CHANNEL`) says which
+ * projections passed which position: once every projection waited for was announced past a
+ * position, the waits up to it are over without a query. Otherwise (a projection announced by no
+ * batch: failed, or its projector not started) an announcement has it read the checkpoints at
+ * once, and polling every `intervalMs` stays, for notifications lost. Like the projector's own
+ * `position`, the read does not wait for a projection recorded as failed.
  */
 export class PolledProgress implements ProjectionProgress {
   private readonly waiters = new PositionWaiters();
@@ -65,6 +88,8 @@ export class PolledProgress implements ProjectionProgress {
   /** A commit was announced since the last read of the checkpoints began. */
   private announced = false;
   private stopListening: (() => void) | undefined;
+  /** Each projection's newest announced position. */
+  private readonly announcedAt = new Map<string, bigint>();
 
   constructor(
     private readonly db: Kysely<unknown>,
@@ -73,11 +98,29 @@ export class PolledProgress implements ProjectionProgress {
     notifications?: Listen,
   ) {
     this.stopListening = notifications?.listen(CHECKPOINTS_CHANNEL, (payload) => {
-      // A batch ending where every waiter is already released changes nothing for them.
-      if (payload && /^\d+$/.test(payload) && BigInt(payload) <= this.waiters.position) return;
+      const announcement = payload ? readCheckpointsAnnouncement(payload) : null;
+      if (announcement && announcement.schema !== READ_SCHEMA) return; // a rebuild's schema
+      if (announcement) {
+        this.heard(announcement);
+        // A batch ending where every waiter is already released changes nothing for them.
+        if (announcement.position <= this.waiters.position) return;
+      }
       this.announced = true;
       this.wakeup.wake();
     });
+  }
+
+  /** Releases the waits up to the earliest position every projection waited for was announced at. */
+  private heard({ position, names }: CheckpointsAnnouncement) {
+    for (const name of names) {
+      if (position > (this.announcedAt.get(name) ?? 0n)) this.announcedAt.set(name, position);
+    }
+    let earliest: bigint | null = null;
+    for (const name of this.names) {
+      const at = this.announcedAt.get(name) ?? 0n;
+      if (earliest === null || at < earliest) earliest = at;
+    }
+    if (earliest !== null) this.waiters.advance(earliest);
   }
 
   get position() {

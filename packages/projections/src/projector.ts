@@ -3,7 +3,12 @@ import type { EventStore, RecordedEvent } from '@astra/event-store';
 import { type Kysely, sql } from 'kysely';
 import { checkpointOf, lockProjectionsSql } from './checkpoints.ts';
 import { READ_SCHEMA, readModels } from './database.ts';
-import { CHECKPOINTS_CHANNEL, PositionWaiters, type ProjectionProgress } from './progress.ts';
+import {
+  CHECKPOINTS_CHANNEL,
+  checkpointsAnnouncement,
+  PositionWaiters,
+  type ProjectionProgress,
+} from './progress.ts';
 import { type LogEvent, logEventOf, type Projection, touches } from './projections/projection.ts';
 
 /** Where the projector writes its lines: any logger with `info`/`error(fields, message)` (pino). */
@@ -115,8 +120,8 @@ const logStatus = (status: ProjectionStatus, logger: ProjectorLogger) => {
  * batch, every projection's rows and its checkpoint commit in one transaction. Checkpoints are
  * read again under the projections' locks, so a second projector or a replay applies nothing twice.
  *
- * Each projection applies its part of a batch under a savepoint: one that throws is rolled back
- * alone and marked failed (in memory, `status()`, and in `projection_failures`), and the others
+ * A projection that throws is rolled back alone (the batch runs again, each projection's part
+ * under a savepoint) and marked failed (in memory, `status()`, and in `projection_failures`), and the others
  * commit and go on. The failed one leaves the batches and retries on its own from its checkpoint,
  * with backoff; once it has caught up, the batches take it back.
  */
@@ -347,15 +352,32 @@ export class Projector implements ProjectionProgress {
   }
 
   /**
-   * Applies `batch` (the events after `from`) to `projections` in one transaction. Isolated, each
-   * projection's part runs under a savepoint: the ones that throw are rolled back alone, recorded
-   * and returned. Otherwise the first that throws fails the whole batch.
+   * Applies `batch` (the events after `from`) to `projections` in one transaction. Isolated, the
+   * projections that throw are rolled back alone, recorded and returned: the batch runs with
+   * every projection together first (savepoints cost two round trips a projection, and a live
+   * batch is a few rows), and when one throws, it is rolled back whole and runs again with each
+   * projection's part under a savepoint. Otherwise the first that throws fails the whole batch.
    */
   private async applyBatch(
     batch: readonly LogEvent[],
     from: bigint,
     projections: readonly Projection[],
     isolated: boolean,
+  ): Promise<BatchFailure[]> {
+    if (!isolated) return this.applyInTransaction(batch, from, projections, false, false);
+    try {
+      return await this.applyInTransaction(batch, from, projections, true, false);
+    } catch {
+      return this.applyInTransaction(batch, from, projections, true, true);
+    }
+  }
+
+  private async applyInTransaction(
+    batch: readonly LogEvent[],
+    from: bigint,
+    projections: readonly Projection[],
+    isolated: boolean,
+    savepoints: boolean,
   ): Promise<BatchFailure[]> {
     const failures: BatchFailure[] = [];
     const cleared: string[] = [];
@@ -366,11 +388,18 @@ export class Projector implements ProjectionProgress {
       // Unqualified table names in a projection's SQL mean this projector's schema. The commit
       // need not wait for the disk: rows and checkpoint are lost together in a crash and the
       // events are applied again from the durable log. The commit tells API processes waiting
-      // for these checkpoints (`PolledProgress`) to look at them. One statement with the locks
-      // (a batch is short: every round trip shows in how soon a write is readable).
+      // (`PolledProgress`) that these projections passed the batch: each one applied it, or
+      // failed on it and is recorded as failed in this transaction, which no wait waits for.
+      // One statement with the locks (a batch is short: every round trip shows in how soon a
+      // write is readable).
+      const announcement = checkpointsAnnouncement({
+        schema: this.schema,
+        position: batch.at(-1)!.position,
+        names,
+      });
       await sql`SELECT set_config('search_path', ${this.schema}, true),
         set_config('synchronous_commit', 'off', true),
-        pg_notify(${CHECKPOINTS_CHANNEL}, ${batch.at(-1)!.position.toString()}),
+        pg_notify(${CHECKPOINTS_CHANNEL}, ${announcement}),
         (SELECT count(*) FROM (${lockProjectionsSql(names)}) AS locked)`.execute(trx);
       const read = readModels(trx, this.schema);
       const stored = new Map(
@@ -399,24 +428,20 @@ export class Projector implements ProjectionProgress {
           reached.push({ name: projection.name, position });
           continue;
         }
-        if (!isolated) {
-          await projection.apply(read, fresh);
-          reached.push({ name: projection.name, position });
-          continue;
-        }
-        await sql`SAVEPOINT projection`.execute(trx);
+        if (savepoints) await sql`SAVEPOINT projection`.execute(trx);
         try {
           await projection.apply(read, fresh);
-          if (this.recorded.has(projection.name)) {
+          if (isolated && this.recorded.has(projection.name)) {
             await read
               .deleteFrom('projection_failures')
               .where('name', '=', projection.name)
               .execute();
             cleared.push(projection.name);
           }
-          await sql`RELEASE SAVEPOINT projection`.execute(trx);
+          if (savepoints) await sql`RELEASE SAVEPOINT projection`.execute(trx);
           reached.push({ name: projection.name, position });
         } catch (error) {
+          if (!savepoints) throw error;
           await sql`ROLLBACK TO SAVEPOINT projection`.execute(trx);
           failures.push({ projection, position: checkpoint, error });
         }

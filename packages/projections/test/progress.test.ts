@@ -17,6 +17,19 @@ import {
 
 const available = await postgresForTests();
 
+/** Until the API's listening connection is listening. */
+const listening = (
+  api: Extract<Awaited<ReturnType<typeof connectPostgres>>, { kind: 'postgres' }>,
+) =>
+  eventually(async () => {
+    const { rows } = await api.sql.query(
+      `SELECT 1 FROM pg_stat_activity
+       WHERE datname = current_database() AND application_name = $1 AND query LIKE 'LISTEN%'`,
+      [LISTENER_APPLICATION],
+    );
+    return rows.length === 1;
+  });
+
 /** A poll interval no test waits out: only an announcement explains progress seen before it. */
 const NEVER = 10_000;
 
@@ -41,14 +54,7 @@ describe.runIf(available)('Progress of a projector in another process (PostgreSQ
         api.notifications,
       );
       try {
-        await eventually(async () => {
-          const { rows } = await api.sql.query(
-            `SELECT 1 FROM pg_stat_activity
-           WHERE datname = current_database() AND application_name = $1 AND query LIKE 'LISTEN%'`,
-            [LISTENER_APPLICATION],
-          );
-          return rows.length === 1;
-        });
+        await listening(api);
         const projector = new Projector(projecting.store, projectorDb, allProjections);
         for (let n = 0; n < 3; n++) {
           const { position } = await apiStore.append(
@@ -65,6 +71,52 @@ describe.runIf(available)('Progress of a projector in another process (PostgreSQ
       } finally {
         progress.close();
         await apiStore.close();
+        await apiDb.destroy();
+        await api.close();
+        await projectorDb.destroy();
+        await projecting.close();
+        await database.drop();
+      }
+    },
+    NEVER / 2,
+  );
+  it(
+    'releases a wait only once every projection waited for has passed it, in the read models it reads',
+    async () => {
+      const database = await createThrowawayDatabase();
+      const projecting = await openStorage({ databaseUrl: database.url, dataDir: null });
+      const projectorDb = databaseFor(projecting.connection);
+      await migrateReadModels(projectorDb, READ_SCHEMA);
+      await migrateReadModels(projectorDb, 'rebuilding');
+      const api = await connectPostgres({ databaseUrl: database.url });
+      if (api.kind !== 'postgres') throw new Error('expected PostgreSQL');
+      const apiDb = databaseFor(api);
+      const progress = new PolledProgress(
+        apiDb,
+        allProjections.map((p) => p.name),
+        NEVER,
+        api.notifications,
+      );
+      try {
+        await listening(api);
+        const { position } = await projecting.store.append(
+          'progress-0',
+          [{ type: 'Noted', data: {} }],
+          { expected: 'no_stream' },
+        );
+        const [first, ...others] = allProjections;
+        // Every projection passes it in another schema (a rebuild), one of them in the live one.
+        await new Projector(projecting.store, projectorDb, allProjections, {
+          schema: 'rebuilding',
+        }).catchUp();
+        await new Projector(projecting.store, projectorDb, [first!]).catchUp();
+        expect(await progress.waitFor(position, 300)).toBe(false);
+        // The others in a projector of their own: now every one has.
+        const waiting = progress.waitFor(position, NEVER);
+        await new Projector(projecting.store, projectorDb, others).catchUp();
+        expect(await waiting).toBe(true);
+      } finally {
+        progress.close();
         await apiDb.destroy();
         await api.close();
         await projectorDb.destroy();

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { BULK_COLUMNS, insertRows } from '../src/bulkInsert.ts';
+import { BULK_COLUMNS, prepareInsert, writeRows } from '../src/bulkInsert.ts';
+import type { ReadDb } from '../src/database.ts';
 import {
   allProjections,
   Projector,
@@ -58,7 +59,7 @@ onEachDatabase('rebuild', (kind) => {
     expect((await verifyLedger(store, db)).differences).toEqual([]);
   }, 300_000);
 
-  it('the typed bulk insert: its column maps are the tables of a migrated schema, it keeps any text, and refuses a value its column cannot hold', async () => {
+  it('the typed bulk insert, by COPY and in one statement: its column maps are the tables of a migrated schema, it keeps any text, refuses a value its column cannot hold, and replaces a row by its key', async () => {
     const { db } = await open();
     const { rows } = await sql<{ table: string; column: string; type: string }>`
       SELECT c.relname AS table, a.attname AS column, format_type(a.atttypid, a.atttypmod) AS type
@@ -81,16 +82,21 @@ onEachDatabase('rebuild', (kind) => {
     expect(maps).toEqual(catalog);
 
     const read = readModels(db);
-    // The bulk insert writes to the transaction's `search_path`, as the projector sets it.
-    const insert = (rows: Parameters<typeof insertRows<'usage_logs'>>[2]) =>
-      db.transaction().execute(async (trx) => {
-        await sql`SELECT set_config('search_path', ${READ_SCHEMA}, true)`.execute(trx);
-        await insertRows(readModels(trx), 'usage_logs', rows);
-      });
+    type Row = Parameters<typeof writeRows<'usage_logs'>>[2][number];
+    const ways = {
+      copy: (trx: ReadDb, rows: Row[]) => prepareInsert('usage_logs', rows)(trx),
+      statement: (trx: ReadDb, rows: Row[]) => writeRows(trx, 'usage_logs', rows, 'log_id'),
+    };
     const awkward = 'tab\there, line\nbreak, back\\slash, "quotes", {braces}, \\N, NULL, é ☾';
-    const id = randomUUID();
-    await insert([
-      {
+    for (const [way, write] of Object.entries(ways)) {
+      // The bulk insert writes to the transaction's `search_path`, as the projector sets it.
+      const insert = (rows: Row[]) =>
+        db.transaction().execute(async (trx) => {
+          await sql`SELECT set_config('search_path', ${READ_SCHEMA}, true)`.execute(trx);
+          await write(readModels(trx), rows);
+        });
+      const id = randomUUID();
+      const row: Row = {
         log_id: id,
         user_id: awkward,
         app_id: 3,
@@ -109,29 +115,42 @@ onEachDatabase('rebuild', (kind) => {
         voice: '{}',
         voice_requested_at: '2026-11-27T09:00:00+02:00',
         voice_refund_owed: false,
-      },
-    ]);
-    const stored = await read
-      .selectFrom('usage_logs')
-      .selectAll()
-      .where('log_id', '=', id)
-      .executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({
-      user_id: awkward,
-      app_name: '',
-      question: null,
-      first_name: null,
-      input_data: { question: awkward },
-      credits_charged: 4,
-      voice_reactivation: true,
-      created_at: new Date('2026-11-27T08:00:00.123Z'),
-      reading_revision: '0',
-      voice_requested_at: new Date('2026-11-27T07:00:00Z'),
-      voice_session_status: null,
-    });
-    const json = { input_data: '{}', reading_result_content: '{}', voice: '{}' };
-    await expect(
-      insert([{ ...stored, ...json, log_id: randomUUID(), credits_charged: 1.5 }]),
-    ).rejects.toThrow(/usage_logs\.credits_charged: not an integer: 1\.5/);
+      };
+      await insert([row]);
+      const stored = () =>
+        read
+          .selectFrom('usage_logs')
+          .selectAll()
+          .where('log_id', '=', id)
+          .executeTakeFirstOrThrow();
+      expect(await stored(), way).toMatchObject({
+        user_id: awkward,
+        app_name: '',
+        question: null,
+        first_name: null,
+        input_data: { question: awkward },
+        credits_charged: 4,
+        voice_reactivation: true,
+        created_at: new Date('2026-11-27T08:00:00.123Z'),
+        reading_revision: '0',
+        voice_requested_at: new Date('2026-11-27T07:00:00Z'),
+        voice_session_status: null,
+      });
+      const json = { input_data: '{}', reading_result_content: '{}', voice: '{}' };
+      await expect(
+        insert([{ ...(await stored()), ...json, log_id: randomUUID(), credits_charged: 1.5 }]),
+        way,
+      ).rejects.toThrow(/usage_logs\.credits_charged: not an integer: 1\.5/);
+      if (way === 'statement') {
+        // Written again under its key: the stored row is replaced, every column of it.
+        await insert([{ ...row, user_id: 'someone', question: 'Why?', voice_requested_at: null }]);
+        expect(await stored()).toMatchObject({
+          user_id: 'someone',
+          question: 'Why?',
+          voice_requested_at: null,
+          credits_charged: 4,
+        });
+      }
+    }
   });
 });

@@ -6,7 +6,7 @@ import {
 } from '@astra/contracts';
 import { grantedBy } from '@astra/ledger';
 import { sql } from 'kysely';
-import { prepareInsert } from '../bulkInsert.ts';
+import { prepareInsert, writeRows } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';
 import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
 
@@ -162,25 +162,28 @@ const userRows = (known: Map<string, Known>, ids: Iterable<string>) =>
     };
   });
 
-/** Adds the tally to the stored days and counters. */
+/** Adds the tally to the stored days and counters, in one statement. */
 async function addTally(db: ReadDb, { delta, days, asOf }: Tally) {
-  if (days.size > 0) {
-    // A day's revenue adds up by currency: the stored object and this batch's, key by key.
-    await db
-      .insertInto('admin_stats_daily')
-      .values(
-        [...days].map(([day, d]) => ({
-          day,
-          signups: d.signups,
-          credits_used: d.credits_used,
-          revenue_minor: JSON.stringify(Object.fromEntries(d.revenue)),
-        })),
-      )
-      .onConflict((oc) =>
-        oc.column('day').doUpdateSet({
-          signups: sql`admin_stats_daily.signups + excluded.signups`,
-          credits_used: sql`admin_stats_daily.credits_used + excluded.credits_used`,
-          revenue_minor: sql`(
+  // Every applied event tallies its day (before anything else): no days, nothing applied.
+  if (days.size === 0) return;
+  await db
+    .with('days', (db) =>
+      db
+        .insertInto('admin_stats_daily')
+        .values(
+          [...days].map(([day, d]) => ({
+            day,
+            signups: d.signups,
+            credits_used: d.credits_used,
+            revenue_minor: JSON.stringify(Object.fromEntries(d.revenue)),
+          })),
+        )
+        .onConflict((oc) =>
+          oc.column('day').doUpdateSet({
+            signups: sql`admin_stats_daily.signups + excluded.signups`,
+            credits_used: sql`admin_stats_daily.credits_used + excluded.credits_used`,
+            // A day's revenue adds up by currency: the stored object and this one, key by key.
+            revenue_minor: sql`(
             SELECT coalesce(jsonb_object_agg(key, total), '{}'::jsonb)
             FROM (
               SELECT key, sum(value::bigint) AS total
@@ -192,28 +195,21 @@ async function addTally(db: ReadDb, { delta, days, asOf }: Tally) {
               GROUP BY key
             ) AS sums
           )`,
-        }),
-      )
-      .execute();
-  }
-  const moment = asOf;
-  if (moment !== null || Object.values(delta).some((n) => n !== 0)) {
-    await db
-      .updateTable('admin_stats')
-      .set((eb) => ({
-        ...Object.fromEntries(
-          Object.entries(delta).map(([column, n]) => [
-            column,
-            eb(eb.ref(column as 'total_users'), '+', n),
-          ]),
+          }),
         ),
-        ...(moment
-          ? { as_of: sql<Date>`GREATEST(as_of, ${moment.toISOString()}::timestamptz)` }
-          : {}),
-      }))
-      .where('id', '=', 1)
-      .execute();
-  }
+    )
+    .updateTable('admin_stats')
+    .set((eb) => ({
+      ...Object.fromEntries(
+        Object.entries(delta).map(([column, n]) => [
+          column,
+          eb(eb.ref(column as 'total_users'), '+', n),
+        ]),
+      ),
+      ...(asOf ? { as_of: sql<Date>`GREATEST(as_of, ${asOf.toISOString()}::timestamptz)` } : {}),
+    }))
+    .where('id', '=', 1)
+    .execute();
 }
 
 /**
@@ -247,19 +243,7 @@ export const adminStatsProjection: Projection = {
     }
     const tally = emptyTally();
     count(tally, known, users, credits);
-    for (const part of chunks(ids, 1000)) {
-      await db
-        .insertInto('admin_stats_users')
-        .values(userRows(known, part))
-        .onConflict((oc) =>
-          oc.column('user_id').doUpdateSet((eb) => ({
-            status: eb.ref('excluded.status'),
-            user_revision: eb.ref('excluded.user_revision'),
-            credits_revision: eb.ref('excluded.credits_revision'),
-          })),
-        )
-        .execute();
-    }
+    await writeRows(db, 'admin_stats_users', userRows(known, ids), 'user_id');
     await addTally(db, tally);
   },
   replay() {

@@ -1,7 +1,7 @@
 import { creditEventSchemas } from '@astra/contracts';
 import { balanceChange, creditEventReference, describeCreditEvent, grantedBy } from '@astra/ledger';
 import { type Insertable, sql } from 'kysely';
-import { prepareInsert } from '../bulkInsert.ts';
+import { prepareInsert, writeRows } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';
 import type { LedgerEntriesTable } from '../schema.ts';
 import {
@@ -87,7 +87,7 @@ export const ledgerEntriesProjection: Projection = {
     const credits = inCategory(events, 'credits', creditEventSchemas);
     if (credits.length === 0) return;
     const last = await standings(db, [...new Set(credits.map((c) => c.id))]);
-    await prepareInsert('ledger_entries', entriesOf(last, events))(db);
+    await writeRows(db, 'ledger_entries', entriesOf(last, events));
   },
   replay() {
     // Append-only: each account's standing stays in memory, the batch's entries go out at once.

@@ -1,6 +1,6 @@
 import { type Decoded, type EventOf, type EventSchemas, isEventOf } from '@astra/contracts';
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
-import { type BulkTable, prepareInsert, type Write } from '../bulkInsert.ts';
+import { type BulkTable, prepareInsert, type Write, writeRows } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';
 import type { ReadModels } from '../schema.ts';
 import {
@@ -109,7 +109,7 @@ export function rowProjection<
     }
   };
 
-  /** Replaces the rows of `keys` (deleting those of `stored` first) with their state. */
+  /** The replay's writes: the rows of `keys` (those of `stored` deleted first) by COPY. */
   const replace = (
     rows: Map<string, S>,
     keys: Iterable<string>,
@@ -143,9 +143,13 @@ export function rowProjection<
       if (found.length === 0) return;
       const rows = new Map<string, S>();
       await load(db, [...new Set(found.map((t) => t.id))], rows);
-      const stored = new Set(rows.keys());
-      const changed = new Set(fold(rows, found));
-      for (const write of replace(rows, changed, (id) => stored.has(id))) await write(db);
+      const changed = [...new Set(fold(rows, found))];
+      await writeRows(
+        db,
+        spec.table,
+        changed.map((id) => spec.encode(rows.get(id)!)),
+        spec.key,
+      );
     },
     replay({ rowsInMemory = ROWS_IN_MEMORY } = {}): Replay {
       const rows = new Map<string, S>();
