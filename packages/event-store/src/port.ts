@@ -27,6 +27,11 @@ export interface RecordedEvent<Type extends string = string, Data = unknown> {
   data: Data;
   metadata: EventMetadata;
   recordedAt: Date;
+  /**
+   * A read with `elideFrom` left this event's `data` and `metadata` out (null and `{}`): it
+   * happened at or after that instant.
+   */
+  elided?: true;
 }
 
 export interface AppendResult {
@@ -61,6 +66,12 @@ export interface ReadAllOptions {
   /** `forwards` (the default): oldest first. `backwards`: newest first. */
   direction?: 'forwards' | 'backwards';
   filter?: ReadAllFilter;
+  /**
+   * An instant in `toISOString`'s form: events whose `metadata.occurredAt` (in that form) is at or
+   * after it may come without their data and metadata (`elided`), for a reader that only needs
+   * to know that they are later (a report of an earlier month). A store may send them whole.
+   */
+  elideFrom?: string;
 }
 
 export interface SubscribeAllOptions {

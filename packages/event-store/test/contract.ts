@@ -37,6 +37,8 @@ export interface ContractOptions {
   appendsPerWriter?: number;
   maxHoldMs?: number;
   timeoutMs?: number;
+  /** The store leaves out what `elideFrom` allows (else it may send every event whole). */
+  elides?: boolean;
 }
 
 const event = (type: string, data: unknown = {}): NewEvent => ({
@@ -295,6 +297,59 @@ export function eventStoreContract(
         expected(() => true),
       );
       expect(await collect(store.readAll({ filter: { types: [`Never${tag}`] } }))).toEqual([]);
+    });
+
+    it('reads every event with `elideFrom`, leaving out only the data of events that happened at or after it', async () => {
+      const { store } = await fresh();
+      const tag = `e${randomUUID().slice(0, 8)}`;
+      const stream = `${tag}credits-${randomUUID()}`;
+      const other = `${tag}user-${randomUUID()}`;
+      const at = (occurredAt: unknown, data: unknown = { n: 1 }) => ({
+        ...event(`Happened${tag}`, data),
+        metadata: { occurredAt },
+      });
+      const cut = '2026-04-01T00:00:00.000Z';
+      const written = [
+        at('2026-03-31T23:59:59.999Z'),
+        at(cut),
+        at('2026-03-15T00:00:00.000Z'), // earlier again: whole
+        at('2026-05-01T00:00:00.000Z'),
+        at('2026-05-01T02:00:00+02:00'), // another form: whole, whatever instant it is
+        at(null),
+        { ...event(`Happened${tag}`), metadata: {} },
+      ];
+      await store.append(stream, written.slice(0, 4), { expected: 'no_stream' });
+      const { position } = await store.append(other, written.slice(4), { expected: 'no_stream' });
+      await visible(store, position);
+      const later = new Set([written[1]!.id, written[3]!.id]);
+
+      for (const batch of [1, 3, 1000]) {
+        const read = (await collect(store.readAll({ batch, elideFrom: cut }))).filter((e) =>
+          e.stream.startsWith(tag),
+        );
+        expect(
+          read.map((e) => e.id),
+          `batch ${batch}`,
+        ).toEqual(written.map((e) => e.id));
+        for (const [i, e] of read.entries()) {
+          if (e.elided) {
+            expect(later.has(e.id)).toBe(true);
+            expect([e.data, e.metadata]).toEqual([null, {}]);
+          } else {
+            expect([e.data, e.metadata]).toEqual([written[i]!.data, written[i]!.metadata]);
+          }
+        }
+        if (options.elides) {
+          expect(read.filter((e) => e.elided).map((e) => e.id)).toEqual([...later]);
+        }
+        // With a filter too: other streams are left out, the rest as without it.
+        const filtered = await collect(
+          store.readAll({ batch, elideFrom: cut, filter: { streamPrefixes: [stream] } }),
+        );
+        expect(filtered.map((e) => [e.id, e.elided ?? false])).toEqual(
+          read.filter((e) => e.stream === stream).map((e) => [e.id, e.elided ?? false]),
+        );
+      }
     });
 
     it('reads the global log backwards, newest first, before a position, filtered or not', async () => {

@@ -52,21 +52,23 @@ type PageEvent = [
   data: unknown,
   metadata: Record<string, unknown> | null,
   recordedAtMs: number,
-  /** Reads filtered by stream prefix: whether the stream is one of the filter's. */
+  /** Reads filtered by stream prefix or eliding: whether the stream is one of the filter's. */
   wanted?: boolean,
+  /** Reads filtered by stream prefix or eliding: whether the event is elided (`elideFrom`). */
+  later?: boolean,
 ];
 
 /** The columns a page's rows have (its inner select), before `pageSql` turns them into JSON. */
 const columns = 'position, stream_name, revision, event_id, type, data, metadata, recorded_at';
 
 /**
- * Turns a select of `columns` (and `wanted`, for reads filtered by stream prefix) into one row,
- * `page`: the JSON array of its events in position order (null when there are none). Positions
- * travel as text: they pass 2^53.
+ * Turns a select of `columns` (and `wanted` and `later`, for reads filtered by stream prefix or
+ * eliding) into one row, `page`: the JSON array of its events in position order (null when there
+ * are none). Positions travel as text: they pass 2^53.
  */
-const pageSql = (rows: string, direction: 'forwards' | 'backwards', wanted = false) => `
+const pageSql = (rows: string, direction: 'forwards' | 'backwards', flags = false) => `
 SELECT json_agg(json_build_array(position::text, stream_name, revision, event_id, type, data,
-  metadata, floor(extract(epoch FROM recorded_at) * 1000)${wanted ? ', wanted' : ''})
+  metadata, floor(extract(epoch FROM recorded_at) * 1000)${flags ? ', wanted, later' : ''})
   ORDER BY position${direction === 'backwards' ? ' DESC' : ''})::text AS page
 FROM (${rows}) AS events`;
 
@@ -154,22 +156,30 @@ WHERE events.position < ${horizonSql}`,
   'forwards',
 );
 
-/** A filter as the SQL takes it: distinct types, and `LIKE` patterns of the stream prefixes. */
+/**
+ * A filter as the SQL takes it: distinct types, `LIKE` patterns of the stream prefixes, and the
+ * instant from which events are elided.
+ */
 export interface SqlFilter {
   types: string[] | null;
   patterns: string[] | null;
+  elideFrom: string | null;
 }
 
 /** `LIKE` patterns of names that start with each prefix (its `%`, `_` and backslashes are literal). */
 export const prefixPatterns = (prefixes: readonly string[]) =>
   prefixes.map((prefix) => `${prefix.replace(/[\\%_]/g, '\\$&')}%`);
 
-export const sqlFilterOf = (filter: ReadAllFilter | undefined): SqlFilter => {
+export const sqlFilterOf = (
+  filter: ReadAllFilter | undefined,
+  elideFrom: string | null = null,
+): SqlFilter => {
   const types = [...new Set(filter?.types ?? [])];
   const prefixes = [...new Set(filter?.streamPrefixes ?? [])];
   return {
     types: types.length ? types : null,
     patterns: prefixes.length ? prefixPatterns(prefixes) : null,
+    elideFrom,
   };
 };
 
@@ -207,22 +217,32 @@ export function filteredReadSql(direction: 'forwards' | 'backwards', filter: Sql
         .join('\n  UNION ALL ')}) AS merged
   ${order} LIMIT $2`
     : `SELECT * FROM events WHERE ${range} ${order} LIMIT $2`;
-  // Other streams' events come back as their position only: the reader pages on by them.
-  const selected = filter.patterns
-    ? `position, stream_name, revision, event_id, type, CASE WHEN wanted THEN data END AS data,
-  CASE WHEN wanted THEN metadata END AS metadata, recorded_at, wanted
-  FROM (SELECT *, stream_name LIKE ANY($${types.length + 3}::text[]) AS wanted FROM (${page}) AS page)`
+  // Other streams' events come back without their data: the reader pages on by them. So do the
+  // events that happened at or after `elideFrom` (as text: both are in `toISOString`'s form).
+  const flags = filter.patterns !== null || filter.elideFrom !== null;
+  let parameter = types.length + 3;
+  const wanted = filter.patterns ? `stream_name LIKE ANY($${parameter++}::text[])` : 'true';
+  const occurredAt = "metadata->>'occurredAt'";
+  const later = filter.elideFrom
+    ? `coalesce(${occurredAt} >= $${parameter++}::text AND length(${occurredAt}) = 24 AND ${occurredAt} LIKE '%Z', false)`
+    : 'false';
+  const selected = flags
+    ? `position, stream_name, revision, event_id, type,
+  CASE WHEN wanted AND NOT later THEN data END AS data,
+  CASE WHEN wanted AND NOT later THEN metadata END AS metadata, recorded_at, wanted, later
+  FROM (SELECT *, ${wanted} AS wanted, ${later} AS later FROM (${page}) AS page)`
     : `${columns} FROM (${page})`;
   const rows = forwards
     ? `SELECT ${selected} AS events WHERE events.position < ${horizonSql}`
     : `SELECT ${selected} AS events`;
-  return pageSql(rows, direction, filter.patterns !== null);
+  return pageSql(rows, direction, flags);
 }
 
 /** The parameters of `filteredReadSql` after `$1` and `$2`. */
 export const filteredReadParams = (filter: SqlFilter): unknown[] => [
   ...(filter.types ?? []),
   ...(filter.patterns ? [filter.patterns] : []),
+  ...(filter.elideFrom ? [filter.elideFrom] : []),
 ];
 
 /** Before every position: where a backwards read without `from` starts. */
@@ -411,10 +431,17 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async *readAll({ from, batch = 1000, direction = 'forwards', filter }: ReadAllOptions = {}) {
+  async *readAll({
+    from,
+    batch = 1000,
+    direction = 'forwards',
+    filter,
+    elideFrom,
+  }: ReadAllOptions = {}) {
     if (!(batch >= 1)) throw new Error(`readAll needs a batch of at least 1, not ${batch}`);
-    const sqlFilter = sqlFilterOf(filter);
-    const plain = direction === 'forwards' && !sqlFilter.types && !sqlFilter.patterns;
+    const sqlFilter = sqlFilterOf(filter, elideFrom ?? null);
+    const plain =
+      direction === 'forwards' && !sqlFilter.types && !sqlFilter.patterns && !sqlFilter.elideFrom;
     const text = plain ? readAllSql : filteredReadSql(direction, sqlFilter);
     const extra = filteredReadParams(sqlFilter);
     let checkpoint = from ?? (direction === 'forwards' ? 0n : END_OF_LOG);
@@ -438,7 +465,9 @@ export class PostgresEventStore implements EventStore {
         for (const row of page) {
           const event = toRecorded(row);
           checkpoint = event.position;
-          if (row[8] !== false) yield event;
+          if (row[8] === false) continue;
+          if (row[9]) event.elided = true;
+          yield event;
         }
         if (full) continue;
         if (direction === 'backwards' || final) return;

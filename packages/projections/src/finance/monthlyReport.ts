@@ -95,13 +95,14 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
   let through = 0n;
 
   const books = await CreditBooks.forLog(store);
-  for await (const recorded of store.readAll({ batch: READ_BATCH })) {
+  // Events after the month only end their account's month: they come without their data.
+  for await (const recorded of store.readAll({ batch: READ_BATCH, elideFrom: to })) {
     const userId = streamId(recorded.stream, 'credits');
     if (userId === null) continue;
     const was = period.get(userId) ?? BEFORE;
     if (was === AFTER) continue;
-    const at = occurredAtOf(recorded);
-    const now = Math.max(was, before(at) ? BEFORE : within(at) ? IN : AFTER);
+    const at = recorded.elided ? null : occurredAtOf(recorded);
+    const now = at === null ? AFTER : Math.max(was, before(at) ? BEFORE : within(at) ? IN : AFTER);
     if (now !== was) {
       period.set(userId, now);
       if (was === BEFORE) {

@@ -1,0 +1,41 @@
+import type { EventStore } from '@astra/event-store';
+import { afterEach, expect, it } from 'vitest';
+import { monthlyReport } from '../src/index.ts';
+import { onEachDatabase } from './databases.ts';
+import { openTestStorage, randomHistory } from './support.ts';
+
+/** The store read whole: `readAll` without the `elideFrom` hint. */
+const readingWhole = (store: EventStore): EventStore => ({
+  kind: store.kind,
+  append: (stream, events, options) => store.append(stream, events, options),
+  readStream: (stream, options) => store.readStream(stream, options),
+  readAll: ({ elideFrom: _, ...options } = {}) => store.readAll(options),
+  subscribeAll: (options) => store.subscribeAll(options),
+  close: () => store.close(),
+});
+
+onEachDatabase('The monthly report', (kind) => {
+  let storage: Awaited<ReturnType<typeof openTestStorage>> | undefined;
+  afterEach(async () => {
+    await storage?.dispose();
+    storage = undefined;
+  });
+
+  it('reads the events after its month without their data, and reports exactly what a whole read does', async () => {
+    storage = await openTestStorage(kind);
+    const { store } = storage;
+    // About 40 days of commands from 2026-01-01: January, and part of February after it.
+    await randomHistory(store, { commands: 1_500, users: 12, seed: 7 });
+    let elided = 0;
+    for await (const event of store.readAll({ elideFrom: '2026-02-01T00:00:00.000Z' })) {
+      if (event.elided) elided++;
+    }
+    expect(elided).toBeGreaterThan(50);
+
+    for (const month of ['2025-12', '2026-01', '2026-02']) {
+      const report = await monthlyReport(store, month);
+      expect(report, month).toEqual(await monthlyReport(readingWhole(store), month));
+      expect(report.flags, month).toEqual([]);
+    }
+  }, 60_000);
+});
