@@ -1,4 +1,4 @@
-import { type Insertable, sql } from 'kysely';
+import { CompiledQuery, type Insertable } from 'kysely';
 import { copyRows, type ReadDb } from './database.ts';
 import type { ReadModels } from './schema.ts';
 
@@ -208,7 +208,7 @@ export async function writeRows<T extends BulkTable>(
   const columns = Object.entries(BULK_COLUMNS[table]) as [string, SqlType][];
   const arrays = columns.map(([column, type]) => {
     const element = elements[type];
-    const values = rows.map((row) => {
+    return rows.map((row) => {
       const value = (row as Record<string, unknown>)[column];
       if (value === null || value === undefined) return null;
       try {
@@ -217,17 +217,29 @@ export async function writeRows<T extends BulkTable>(
         throw new TypeError(`${table}.${column}: ${(error as Error).message}`);
       }
     });
-    return sql`${values}::${sql.raw(type)}[]`;
   });
-  const names = sql.join(columns.map(([column]) => sql.id(column)));
-  const replace = replacing
-    ? sql` ON CONFLICT (${sql.id(replacing)}) DO UPDATE SET ${sql.join(
-        columns
+  // Compiled as it is: the live batches' every write, not worth Kysely's plugins walking it.
+  await db.executeQuery(CompiledQuery.raw(writeRowsSql(table, replacing), arrays));
+}
+
+const writeStatements = new Map<string, string>();
+
+/** `writeRows`' statement for a table (and key), made once: `$n` is the n-th column's array. */
+function writeRowsSql(table: BulkTable, replacing: string | undefined) {
+  const name = `${table} ${replacing ?? ''}`;
+  let text = writeStatements.get(name);
+  if (!text) {
+    const columns = Object.entries(BULK_COLUMNS[table]) as [string, SqlType][];
+    const id = (name: string) => `"${name.replaceAll('"', '""')}"`;
+    const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+    const replace = replacing
+      ? ` ON CONFLICT (${id(replacing)}) DO UPDATE SET ${columns
           .filter(([column]) => column !== replacing)
-          .map(([column]) => sql`${sql.id(column)} = EXCLUDED.${sql.id(column)}`),
-      )}`
-    : sql``;
-  await sql`INSERT INTO ${sql.id(table)} (${names}) SELECT * FROM unnest(${sql.join(arrays)})${replace}`.execute(
-    db,
-  );
+          .map(([column]) => `${id(column)} = EXCLUDED.${id(column)}`)
+          .join(', ')}`
+      : '';
+    text = `INSERT INTO ${id(table)} (${columns.map(([column]) => id(column)).join(', ')}) SELECT * FROM unnest(${arrays})${replace}`;
+    writeStatements.set(name, text);
+  }
+  return text;
 }
