@@ -342,9 +342,13 @@ export function eventStoreContract(
         if (options.elides) {
           expect(read.filter((e) => e.elided).map((e) => e.id)).toEqual([...later]);
         }
-        // With a filter too: other streams are left out, the rest as without it.
+        // With a filter too (types and prefixes): other streams are left out, the rest as without it.
         const filtered = await collect(
-          store.readAll({ batch, elideFrom: cut, filter: { streamPrefixes: [stream] } }),
+          store.readAll({
+            batch,
+            elideFrom: cut,
+            filter: { streamPrefixes: [stream], types: [`Happened${tag}`, `Never${tag}`] },
+          }),
         );
         expect(filtered.map((e) => [e.id, e.elided ?? false])).toEqual(
           read.filter((e) => e.stream === stream).map((e) => [e.id, e.elided ?? false]),

@@ -19,6 +19,12 @@ export const checkpointsAnnouncement = ({ schema, position, names }: Checkpoints
 
 const ANNOUNCEMENT = /^(\S+) (\d+) (\S+)$/;
 
+/**
+ * What a rebuild's swap announces: the read models of `schema` are new, and their checkpoints
+ * may be behind what was announced of the old ones.
+ */
+export const readModelsSwapped = (schema: string) => `${schema} swapped`;
+
 /** The announcement in a payload of `CHECKPOINTS_CHANNEL` (null when it is none). */
 export const readCheckpointsAnnouncement = (payload: string): CheckpointsAnnouncement | null => {
   const parts = ANNOUNCEMENT.exec(payload);
@@ -88,7 +94,7 @@ export class PolledProgress implements ProjectionProgress {
   /** A commit was announced since the last read of the checkpoints began. */
   private announced = false;
   private stopListening: (() => void) | undefined;
-  /** Each projection's newest announced position. */
+  /** Each projection's newest announced position (since the read models were last swapped). */
   private readonly announcedAt = new Map<string, bigint>();
 
   constructor(
@@ -100,6 +106,7 @@ export class PolledProgress implements ProjectionProgress {
     this.stopListening = notifications?.listen(CHECKPOINTS_CHANNEL, (payload) => {
       const announcement = payload ? readCheckpointsAnnouncement(payload) : null;
       if (announcement && announcement.schema !== READ_SCHEMA) return; // a rebuild's schema
+      if (payload === readModelsSwapped(READ_SCHEMA)) this.announcedAt.clear();
       if (announcement) {
         this.heard(announcement);
         // A batch ending where every waiter is already released changes nothing for them.
@@ -141,12 +148,20 @@ export class PolledProgress implements ProjectionProgress {
     this.stopListening = undefined;
   }
 
+  /**
+   * Reads the checkpoints while waits are pending: at once without notifications; listening,
+   * only when an announcement did not release them all, or after `intervalMs` (notifications
+   * lost), since the projector's next commit names what it passed.
+   */
   private async poll() {
-    do {
+    let wait = this.stopListening !== undefined;
+    for (;;) {
+      if (wait && !this.announced) await this.wakeup.wait(this.intervalMs);
+      if (this.waiters.pending === 0) return;
       this.announced = false;
       this.waiters.advance(await liveCheckpointOf(this.db, READ_SCHEMA, this.names));
       // Announced during the read: it may have missed that commit, so read again at once.
-      if (this.waiters.pending > 0 && !this.announced) await this.wakeup.wait(this.intervalMs);
-    } while (this.waiters.pending > 0);
+      wait = true;
+    }
   }
 }

@@ -5,6 +5,7 @@ import { type Kysely, type KyselyPlugin, sql } from 'kysely';
 import { checkpointOf, lockProjections } from './checkpoints.ts';
 import { READ_SCHEMA } from './database.ts';
 import { migrateReadModels } from './migrations/index.ts';
+import { CHECKPOINTS_CHANNEL, readModelsSwapped } from './progress.ts';
 import { allProjections } from './projections/index.ts';
 import { Projector } from './projector.ts';
 import { replayInto } from './replay.ts';
@@ -154,6 +155,10 @@ export async function rebuildReadModels(
         await sql`ALTER SCHEMA ${sql.id(READ_SCHEMA)} RENAME TO ${sql.id(retired)}`.execute(trx);
         await sql`ALTER SCHEMA ${sql.id(target)} RENAME TO ${sql.id(READ_SCHEMA)}`.execute(trx);
         await sql`DROP SCHEMA ${sql.id(retired)} CASCADE`.execute(trx);
+        // API processes forget what was announced of the old tables (`PolledProgress`).
+        await sql`SELECT pg_notify(${CHECKPOINTS_CHANNEL}, ${readModelsSwapped(READ_SCHEMA)})`.execute(
+          trx,
+        );
         return true;
       });
       if (swapped) {

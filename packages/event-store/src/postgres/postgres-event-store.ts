@@ -186,7 +186,8 @@ export const sqlFilterOf = (
 /**
  * The reads of the global log other than the plain forward page (`readAllSql`): `$1` the
  * checkpoint (forwards: after it; backwards: before it), `$2` the page size, then one parameter
- * per type, then the stream-name patterns when the filter has them (see `filteredReadParams`).
+ * per type, then the stream-name patterns and the instant `elideFrom` when the filter has them
+ * (see `filteredReadParams`).
  *
  * - Forwards, the page is taken first and then cut at the visibility bound, as in `readAllSql`:
  *   what is left is a prefix of the filtered log that no late commit can change.
@@ -218,13 +219,14 @@ export function filteredReadSql(direction: 'forwards' | 'backwards', filter: Sql
   ${order} LIMIT $2`
     : `SELECT * FROM events WHERE ${range} ${order} LIMIT $2`;
   // Other streams' events come back without their data: the reader pages on by them. So do the
-  // events that happened at or after `elideFrom` (as text: both are in `toISOString`'s form).
+  // events that happened at or after `elideFrom` (compared as text, byte by byte, only when both
+  // are in `toISOString`'s form: as the report's own test of an instant does).
   const flags = filter.patterns !== null || filter.elideFrom !== null;
   let parameter = types.length + 3;
   const wanted = filter.patterns ? `stream_name LIKE ANY($${parameter++}::text[])` : 'true';
   const occurredAt = "metadata->>'occurredAt'";
   const later = filter.elideFrom
-    ? `coalesce(${occurredAt} >= $${parameter++}::text AND length(${occurredAt}) = 24 AND ${occurredAt} LIKE '%Z', false)`
+    ? `coalesce(${occurredAt} >= $${parameter++}::text COLLATE "C" AND length(${occurredAt}) = 24 AND ${occurredAt} LIKE '%Z', false)`
     : 'false';
   const selected = flags
     ? `position, stream_name, revision, event_id, type,
