@@ -5,7 +5,7 @@ import {
   userEventSchemas,
 } from '@astra/contracts';
 import { grantedBy } from '@astra/ledger';
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { prepareInsert, writeRows } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';
 import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
@@ -162,54 +162,60 @@ const userRows = (known: Map<string, Known>, ids: Iterable<string>) =>
     };
   });
 
-/** Adds the tally to the stored days and counters, in one statement. */
+/**
+ * Adds a tally to the stored days and counters (of the transaction's `search_path`), in one
+ * statement written once as text (see `writeRows`: Kysely's building cost more than the trip).
+ * A day's revenue adds up by currency: the stored object and this one, key by key.
+ */
+const ADD_TALLY = `
+WITH days AS (
+  INSERT INTO admin_stats_daily AS stored (day, signups, credits_used, revenue_minor)
+  SELECT * FROM unnest($1::date[], $2::bigint[], $3::bigint[], $4::jsonb[])
+  ON CONFLICT (day) DO UPDATE SET
+    signups = stored.signups + excluded.signups,
+    credits_used = stored.credits_used + excluded.credits_used,
+    revenue_minor = (
+      SELECT coalesce(jsonb_object_agg(key, total), '{}'::jsonb)
+      FROM (
+        SELECT key, sum(value::bigint) AS total
+        FROM (
+          SELECT * FROM jsonb_each_text(stored.revenue_minor)
+          UNION ALL
+          SELECT * FROM jsonb_each_text(excluded.revenue_minor)
+        ) AS entries
+        GROUP BY key
+      ) AS sums
+    )
+)
+UPDATE admin_stats SET
+  total_users = total_users + $5,
+  active_users = active_users + $6,
+  blocked_users = blocked_users + $7,
+  deleted_users = deleted_users + $8,
+  total_credits_used = total_credits_used + $9,
+  total_credits_granted = total_credits_granted + $10,
+  as_of = GREATEST(as_of, $11::timestamptz)
+WHERE id = 1`;
+
 async function addTally(db: ReadDb, { delta, days, asOf }: Tally) {
   // Every applied event tallies its day (before anything else): no days, nothing applied.
   if (days.size === 0) return;
-  await db
-    .with('days', (db) =>
-      db
-        .insertInto('admin_stats_daily')
-        .values(
-          [...days].map(([day, d]) => ({
-            day,
-            signups: d.signups,
-            credits_used: d.credits_used,
-            revenue_minor: JSON.stringify(Object.fromEntries(d.revenue)),
-          })),
-        )
-        .onConflict((oc) =>
-          oc.column('day').doUpdateSet({
-            signups: sql`admin_stats_daily.signups + excluded.signups`,
-            credits_used: sql`admin_stats_daily.credits_used + excluded.credits_used`,
-            // A day's revenue adds up by currency: the stored object and this one, key by key.
-            revenue_minor: sql`(
-            SELECT coalesce(jsonb_object_agg(key, total), '{}'::jsonb)
-            FROM (
-              SELECT key, sum(value::bigint) AS total
-              FROM (
-                SELECT * FROM jsonb_each_text(admin_stats_daily.revenue_minor)
-                UNION ALL
-                SELECT * FROM jsonb_each_text(excluded.revenue_minor)
-              ) AS entries
-              GROUP BY key
-            ) AS sums
-          )`,
-          }),
-        ),
-    )
-    .updateTable('admin_stats')
-    .set((eb) => ({
-      ...Object.fromEntries(
-        Object.entries(delta).map(([column, n]) => [
-          column,
-          eb(eb.ref(column as 'total_users'), '+', n),
-        ]),
-      ),
-      ...(asOf ? { as_of: sql<Date>`GREATEST(as_of, ${asOf.toISOString()}::timestamptz)` } : {}),
-    }))
-    .where('id', '=', 1)
-    .execute();
+  const rows = [...days];
+  await db.executeQuery(
+    CompiledQuery.raw(ADD_TALLY, [
+      rows.map(([day]) => day),
+      rows.map(([, d]) => d.signups),
+      rows.map(([, d]) => d.credits_used),
+      rows.map(([, d]) => JSON.stringify(Object.fromEntries(d.revenue))),
+      delta.total_users,
+      delta.active_users,
+      delta.blocked_users,
+      delta.deleted_users,
+      delta.total_credits_used,
+      delta.total_credits_granted,
+      asOf?.toISOString() ?? null,
+    ]),
+  );
 }
 
 /**
