@@ -121,9 +121,9 @@ const logStatus = (status: ProjectionStatus, logger: ProjectorLogger) => {
  * read again under the projections' locks, so a second projector or a replay applies nothing twice.
  *
  * A projection that throws is rolled back alone (the batch runs again, each projection's part
- * under a savepoint) and marked failed (in memory, `status()`, and in `projection_failures`), and the others
- * commit and go on. The failed one leaves the batches and retries on its own from its checkpoint,
- * with backoff; once it has caught up, the batches take it back.
+ * under a savepoint) and marked failed (in memory, `status()`, and in `projection_failures`),
+ * and the others commit and go on. The failed one leaves the batches and retries on its own
+ * from its checkpoint, with backoff; once it has caught up, the batches take it back.
  */
 export class Projector implements ProjectionProgress {
   private readonly schema: string;
