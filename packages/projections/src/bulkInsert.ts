@@ -204,7 +204,21 @@ export async function writeRows<T extends BulkTable>(
   rows: readonly Insertable<ReadModels[T]>[],
   replacing?: keyof ReadModels[T] & string,
 ) {
-  if (rows.length === 0) return;
+  const query = writeRowsQuery(table, rows, replacing);
+  if (query) await db.executeQuery(query);
+}
+
+/**
+ * `writeRows`' statement, to run later or as a part of a larger one (`projector.ts` joins a
+ * batch's writes into one statement); null for no rows. Compiled as it is: the projector's every
+ * batch writes this way, and Kysely's building of 36 columns' fragments cost more than the trip.
+ */
+export function writeRowsQuery<T extends BulkTable>(
+  table: T,
+  rows: readonly Insertable<ReadModels[T]>[],
+  replacing?: keyof ReadModels[T] & string,
+): CompiledQuery | null {
+  if (rows.length === 0) return null;
   const columns = Object.entries(BULK_COLUMNS[table]) as [string, SqlType][];
   const arrays = columns.map(([column, type]) => {
     const element = elements[type];
@@ -218,8 +232,7 @@ export async function writeRows<T extends BulkTable>(
       }
     });
   });
-  // Compiled as it is: the live batches' every write, not worth Kysely's plugins walking it.
-  await db.executeQuery(CompiledQuery.raw(writeRowsSql(table, replacing), arrays));
+  return CompiledQuery.raw(writeRowsSql(table, replacing), arrays);
 }
 
 const writeStatements = new Map<string, string>();
@@ -242,4 +255,23 @@ function writeRowsSql(table: BulkTable, replacing: string | undefined) {
     writeStatements.set(name, text);
   }
   return text;
+}
+
+/**
+ * Several statements as one (one round trip): each but the last as a data-modifying `WITH` part,
+ * their `$n` parameters numbered on. They must be plain `INSERT`/`UPDATE`s (no `WITH` of their
+ * own, no `$` but parameters) of different tables: the parts run on one snapshot and none sees
+ * another's rows.
+ */
+export function joinStatements(queries: readonly CompiledQuery[]): CompiledQuery {
+  if (queries.length === 1) return queries[0]!;
+  const parameters: unknown[] = [];
+  const texts = queries.map((query) => {
+    const offset = parameters.length;
+    parameters.push(...query.parameters);
+    return query.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+  });
+  const last = texts.pop()!;
+  const parts = texts.map((text, i) => `part${i} AS (${text})`).join(',\n');
+  return CompiledQuery.raw(`WITH ${parts}\n${last}`, parameters);
 }

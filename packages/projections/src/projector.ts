@@ -1,6 +1,7 @@
 import { EventDecodeError } from '@astra/contracts';
 import type { EventStore, RecordedEvent } from '@astra/event-store';
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { joinStatements } from './bulkInsert.ts';
 import { checkpointOf, lockProjectionsSql } from './checkpoints.ts';
 import { READ_SCHEMA, readModels } from './database.ts';
 import {
@@ -69,6 +70,15 @@ interface BatchFailure {
 }
 
 const NOTHING_YET = Symbol('nothing yet');
+
+/** The checkpoints a batch moves (in the transaction's `search_path`). */
+const checkpointsWrite = (reached: readonly { name: string; position: string }[]) =>
+  CompiledQuery.raw(
+    `INSERT INTO checkpoints (name, position)
+SELECT * FROM unnest($1::text[], $2::bigint[])
+ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`,
+    [reached.map((r) => r.name), reached.map((r) => r.position)],
+  );
 
 /**
  * Adds `event` to `batch` decoded (an event of a stream that is not the app's as it is: no
@@ -409,6 +419,8 @@ export class Projector implements ProjectionProgress {
       );
       /** The checkpoints the batch moves, written together at its end. */
       const reached: { name: string; position: string }[] = [];
+      /** Without savepoints, the projections' writes: run with the checkpoints, as one statement. */
+      const writes: CompiledQuery[] = [];
       for (const projection of projections) {
         const checkpoint = stored.get(projection.name) ?? 0n;
         if (isolated && checkpoint < from) {
@@ -430,7 +442,9 @@ export class Projector implements ProjectionProgress {
         }
         if (savepoints) await sql`SAVEPOINT projection`.execute(trx);
         try {
-          await projection.apply(read, fresh);
+          if (!savepoints && projection.writes)
+            writes.push(...(await projection.writes(read, fresh)));
+          else await projection.apply(read, fresh);
           if (isolated && this.recorded.has(projection.name)) {
             await read
               .deleteFrom('projection_failures')
@@ -446,15 +460,8 @@ export class Projector implements ProjectionProgress {
           failures.push({ projection, position: checkpoint, error });
         }
       }
-      if (reached.length > 0) {
-        await read
-          .insertInto('checkpoints')
-          .values(reached)
-          .onConflict((oc) =>
-            oc.column('name').doUpdateSet((eb) => ({ position: eb.ref('excluded.position') })),
-          )
-          .execute();
-      }
+      if (reached.length > 0) writes.push(checkpointsWrite(reached));
+      if (writes.length > 0) await trx.executeQuery(joinStatements(writes));
       for (const failure of failures) {
         const row = {
           name: failure.projection.name,

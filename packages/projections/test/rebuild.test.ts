@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { BULK_COLUMNS, prepareInsert, writeRows } from '../src/bulkInsert.ts';
+import {
+  BULK_COLUMNS,
+  joinStatements,
+  prepareInsert,
+  writeRows,
+  writeRowsQuery,
+} from '../src/bulkInsert.ts';
 import type { ReadDb } from '../src/database.ts';
 import {
   allProjections,
@@ -150,6 +156,27 @@ onEachDatabase('rebuild', (kind) => {
           voice_requested_at: null,
           credits_charged: 4,
         });
+        // Two tables' writes as one statement, their parameters numbered on.
+        const user = randomUUID();
+        await db.transaction().execute(async (trx) => {
+          await sql`SELECT set_config('search_path', ${READ_SCHEMA}, true)`.execute(trx);
+          await trx.executeQuery(
+            joinStatements([
+              writeRowsQuery('admin_stats_users', [
+                { user_id: user, status: 'active', user_revision: '3', credits_revision: '7' },
+              ])!,
+              writeRowsQuery('usage_logs', [{ ...row, question: 'Joined?' }], 'log_id')!,
+            ]),
+          );
+        });
+        expect(await stored()).toMatchObject({ user_id: awkward, question: 'Joined?' });
+        expect(
+          await read
+            .selectFrom('admin_stats_users')
+            .selectAll()
+            .where('user_id', '=', user)
+            .executeTakeFirst(),
+        ).toEqual({ user_id: user, status: 'active', user_revision: '3', credits_revision: '7' });
       }
     }
   });

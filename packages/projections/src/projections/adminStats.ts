@@ -6,9 +6,16 @@ import {
 } from '@astra/contracts';
 import { grantedBy } from '@astra/ledger';
 import { CompiledQuery } from 'kysely';
-import { prepareInsert, writeRows } from '../bulkInsert.ts';
+import { prepareInsert, writeRowsQuery } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';
-import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
+import {
+  applyingWrites,
+  chunks,
+  inCategory,
+  type LogEvent,
+  occurredAt,
+  type Projection,
+} from './projection.ts';
 
 type Counter = 'active_users' | 'blocked_users' | 'deleted_users';
 const counterOf: Record<string, Counter> = {
@@ -163,50 +170,53 @@ const userRows = (known: Map<string, Known>, ids: Iterable<string>) =>
   });
 
 /**
- * Adds a tally to the stored days and counters (of the transaction's `search_path`), in one
- * statement written once as text (see `writeRows`: Kysely's building cost more than the trip).
- * A day's revenue adds up by currency: the stored object and this one, key by key.
+ * A tally's days added to the stored ones (of the transaction's `search_path`), and its counters
+ * to the stored counters: statements written once as text (see `writeRowsQuery`). A day's
+ * revenue adds up by currency: the stored object and this one, key by key.
  */
-const ADD_TALLY = `
-WITH days AS (
-  INSERT INTO admin_stats_daily AS stored (day, signups, credits_used, revenue_minor)
-  SELECT * FROM unnest($1::date[], $2::bigint[], $3::bigint[], $4::jsonb[])
-  ON CONFLICT (day) DO UPDATE SET
-    signups = stored.signups + excluded.signups,
-    credits_used = stored.credits_used + excluded.credits_used,
-    revenue_minor = (
-      SELECT coalesce(jsonb_object_agg(key, total), '{}'::jsonb)
+const ADD_DAYS = `
+INSERT INTO admin_stats_daily AS stored (day, signups, credits_used, revenue_minor)
+SELECT * FROM unnest($1::date[], $2::bigint[], $3::bigint[], $4::jsonb[])
+ON CONFLICT (day) DO UPDATE SET
+  signups = stored.signups + excluded.signups,
+  credits_used = stored.credits_used + excluded.credits_used,
+  revenue_minor = (
+    SELECT coalesce(jsonb_object_agg(key, total), '{}'::jsonb)
+    FROM (
+      SELECT key, sum(value::bigint) AS total
       FROM (
-        SELECT key, sum(value::bigint) AS total
-        FROM (
-          SELECT * FROM jsonb_each_text(stored.revenue_minor)
-          UNION ALL
-          SELECT * FROM jsonb_each_text(excluded.revenue_minor)
-        ) AS entries
-        GROUP BY key
-      ) AS sums
-    )
-)
+        SELECT * FROM jsonb_each_text(stored.revenue_minor)
+        UNION ALL
+        SELECT * FROM jsonb_each_text(excluded.revenue_minor)
+      ) AS entries
+      GROUP BY key
+    ) AS sums
+  )`;
+
+const ADD_COUNTERS = `
 UPDATE admin_stats SET
-  total_users = total_users + $5,
-  active_users = active_users + $6,
-  blocked_users = blocked_users + $7,
-  deleted_users = deleted_users + $8,
-  total_credits_used = total_credits_used + $9,
-  total_credits_granted = total_credits_granted + $10,
-  as_of = GREATEST(as_of, $11::timestamptz)
+  total_users = total_users + $1,
+  active_users = active_users + $2,
+  blocked_users = blocked_users + $3,
+  deleted_users = deleted_users + $4,
+  total_credits_used = total_credits_used + $5,
+  total_credits_granted = total_credits_granted + $6,
+  as_of = GREATEST(as_of, $7::timestamptz)
 WHERE id = 1`;
 
-async function addTally(db: ReadDb, { delta, days, asOf }: Tally) {
+/** The statements that add a tally to the stored days and counters. */
+function tallyWrites({ delta, days, asOf }: Tally): CompiledQuery[] {
   // Every applied event tallies its day (before anything else): no days, nothing applied.
-  if (days.size === 0) return;
+  if (days.size === 0) return [];
   const rows = [...days];
-  await db.executeQuery(
-    CompiledQuery.raw(ADD_TALLY, [
+  return [
+    CompiledQuery.raw(ADD_DAYS, [
       rows.map(([day]) => day),
       rows.map(([, d]) => d.signups),
       rows.map(([, d]) => d.credits_used),
       rows.map(([, d]) => JSON.stringify(Object.fromEntries(d.revenue))),
+    ]),
+    CompiledQuery.raw(ADD_COUNTERS, [
       delta.total_users,
       delta.active_users,
       delta.blocked_users,
@@ -215,7 +225,33 @@ async function addTally(db: ReadDb, { delta, days, asOf }: Tally) {
       delta.total_credits_granted,
       asOf?.toISOString() ?? null,
     ]),
-  );
+  ];
+}
+
+/** The batch's writes: its users' standing, and its tally. */
+async function adminStatsWrites(db: ReadDb, events: readonly LogEvent[]) {
+  const users = inCategory(events, 'user', userEventSchemas);
+  const credits = inCategory(events, 'credits', creditEventSchemas);
+  if (users.length + credits.length === 0) return [];
+  const ids = [...new Set([...users, ...credits].map((u) => u.id))];
+  const known = new Map<string, Known>();
+  for (const part of chunks(ids, 1000)) {
+    for (const row of await db
+      .selectFrom('admin_stats_users')
+      .selectAll()
+      .where('user_id', 'in', part)
+      .execute()) {
+      known.set(row.user_id, {
+        status: row.status,
+        user_revision: BigInt(row.user_revision),
+        credits_revision: BigInt(row.credits_revision),
+      });
+    }
+  }
+  const tally = emptyTally();
+  count(tally, known, users, credits);
+  const standing = writeRowsQuery('admin_stats_users', userRows(known, ids), 'user_id');
+  return [...(standing ? [standing] : []), ...tallyWrites(tally)];
 }
 
 /**
@@ -228,30 +264,8 @@ export const adminStatsProjection: Projection = {
   name: 'admin_stats',
   tables: ['admin_stats', 'admin_stats_users', 'admin_stats_daily'],
   categories: ['user', 'credits'],
-  async apply(db, events) {
-    const users = inCategory(events, 'user', userEventSchemas);
-    const credits = inCategory(events, 'credits', creditEventSchemas);
-    if (users.length + credits.length === 0) return;
-    const ids = [...new Set([...users, ...credits].map((u) => u.id))];
-    const known = new Map<string, Known>();
-    for (const part of chunks(ids, 1000)) {
-      for (const row of await db
-        .selectFrom('admin_stats_users')
-        .selectAll()
-        .where('user_id', 'in', part)
-        .execute()) {
-        known.set(row.user_id, {
-          status: row.status,
-          user_revision: BigInt(row.user_revision),
-          credits_revision: BigInt(row.credits_revision),
-        });
-      }
-    }
-    const tally = emptyTally();
-    count(tally, known, users, credits);
-    await writeRows(db, 'admin_stats_users', userRows(known, ids), 'user_id');
-    await addTally(db, tally);
-  },
+  writes: adminStatsWrites,
+  apply: applyingWrites(adminStatsWrites),
   replay() {
     // The whole replay is one tally, and every user's standing stays in memory: written at the end.
     const known = new Map<string, Known>();
@@ -269,7 +283,9 @@ export const adminStatsProjection: Projection = {
         if (!final) return [];
         return [
           prepareInsert('admin_stats_users', userRows(known, known.keys())),
-          (db) => addTally(db, tally),
+          async (db) => {
+            for (const query of tallyWrites(tally)) await db.executeQuery(query);
+          },
         ];
       },
     };

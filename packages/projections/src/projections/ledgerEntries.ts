@@ -1,11 +1,12 @@
 import { creditEventSchemas } from '@astra/contracts';
 import { balanceChange, creditEventReference, describeCreditEvent, grantedBy } from '@astra/ledger';
 import { type Insertable, sql } from 'kysely';
-import { prepareInsert, writeRows } from '../bulkInsert.ts';
+import { prepareInsert, writeRowsQuery } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';
 import type { LedgerEntriesTable } from '../schema.ts';
 import {
   actorOf,
+  applyingWrites,
   chunks,
   inCategory,
   type LogEvent,
@@ -78,17 +79,22 @@ async function standings(db: ReadDb, users: readonly string[]) {
   return last;
 }
 
+/** The batch's entries, each after its account's last one. */
+async function ledgerEntriesWrites(db: ReadDb, events: readonly LogEvent[]) {
+  const credits = inCategory(events, 'credits', creditEventSchemas);
+  if (credits.length === 0) return [];
+  const last = await standings(db, [...new Set(credits.map((c) => c.id))]);
+  const query = writeRowsQuery('ledger_entries', entriesOf(last, events));
+  return query ? [query] : [];
+}
+
 /** `ledger_entries`: every credit event with the balance it left, its actor and its reason. */
 export const ledgerEntriesProjection: Projection = {
   name: 'ledger_entries',
   tables: ['ledger_entries'],
   categories: ['credits'],
-  async apply(db, events) {
-    const credits = inCategory(events, 'credits', creditEventSchemas);
-    if (credits.length === 0) return;
-    const last = await standings(db, [...new Set(credits.map((c) => c.id))]);
-    await writeRows(db, 'ledger_entries', entriesOf(last, events));
-  },
+  writes: ledgerEntriesWrites,
+  apply: applyingWrites(ledgerEntriesWrites),
   replay() {
     // Append-only: each account's standing stays in memory, the batch's entries go out at once.
     const last = new Map<string, Standing>();

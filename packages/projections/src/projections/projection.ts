@@ -7,6 +7,7 @@ import {
   isEventOf,
 } from '@astra/contracts';
 import type { RecordedEvent } from '@astra/event-store';
+import type { CompiledQuery } from 'kysely';
 import type { Write } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';
 
@@ -33,6 +34,12 @@ export interface Projection {
    */
   readonly categories?: readonly string[];
   apply(db: ReadDb, events: readonly LogEvent[]): Promise<void>;
+  /**
+   * What `apply` writes, read and built but not run: statements of one table each (`INSERT` or
+   * `UPDATE` with `$n` parameters, no `WITH`). The projector's batches run every projection's
+   * writes and the checkpoints as one statement (`joinStatements`).
+   */
+  writes?(db: ReadDb, events: readonly LogEvent[]): Promise<CompiledQuery[]>;
   /**
    * A replay from position zero into empty tables (a rebuild): state carried in memory from
    * batch to batch, rows written in bulk. Without it the replay runs `apply` batch by batch.
@@ -138,3 +145,10 @@ export const chunks = <T>(items: readonly T[], size: number) =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) =>
     items.slice(i * size, (i + 1) * size),
   );
+
+/** An `apply` that runs a projection's `writes`, one after the other. */
+export const applyingWrites =
+  (writes: NonNullable<Projection['writes']>): Projection['apply'] =>
+  async (db, events) => {
+    for (const query of await writes(db, events)) await db.executeQuery(query);
+  };

@@ -1,9 +1,10 @@
 import { type Decoded, type EventOf, type EventSchemas, isEventOf } from '@astra/contracts';
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
-import { type BulkTable, prepareInsert, type Write, writeRows } from '../bulkInsert.ts';
+import { type BulkTable, prepareInsert, type Write, writeRowsQuery } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';
 import type { ReadModels } from '../schema.ts';
 import {
+  applyingWrites,
   chunks,
   type LogEvent,
   notOfCategory,
@@ -134,23 +135,27 @@ export function rowProjection<
     return writes;
   };
 
+  /** The batch's changed rows, each replacing its stored row (by its key). */
+  const writes: NonNullable<Projection['writes']> = async (db, events) => {
+    const found = touched(events);
+    if (found.length === 0) return [];
+    const rows = new Map<string, S>();
+    await load(db, [...new Set(found.map((t) => t.id))], rows);
+    const changed = [...new Set(fold(rows, found))];
+    const query = writeRowsQuery(
+      spec.table,
+      changed.map((id) => spec.encode(rows.get(id)!)),
+      spec.key,
+    );
+    return query ? [query] : [];
+  };
+
   return {
     name: spec.name,
     tables: [spec.table, ...(spec.tables ?? [])],
     categories: Object.keys(spec.categories),
-    async apply(db, events) {
-      const found = touched(events);
-      if (found.length === 0) return;
-      const rows = new Map<string, S>();
-      await load(db, [...new Set(found.map((t) => t.id))], rows);
-      const changed = [...new Set(fold(rows, found))];
-      await writeRows(
-        db,
-        spec.table,
-        changed.map((id) => spec.encode(rows.get(id)!)),
-        spec.key,
-      );
-    },
+    writes,
+    apply: applyingWrites(writes),
     replay({ rowsInMemory = ROWS_IN_MEMORY } = {}): Replay {
       const rows = new Map<string, S>();
       const dirty = new Set<string>();
