@@ -8,10 +8,10 @@ import {
   creditAccountDecider,
   streams,
 } from '@astra/ledger';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { allProjections, LedgerExport, Projector, readModels } from '../src/index.ts';
 import { onEachDatabase } from './databases.ts';
-import { metadataAt, openTestStorage } from './support.ts';
+import { freshStorage, metadataAt } from './support.ts';
 
 const grant = (amount: number): CreditCommand => ({
   type: 'GrantCredits',
@@ -24,14 +24,10 @@ const grant = (amount: number): CreditCommand => ({
 });
 
 onEachDatabase('stored events are decoded', (kind) => {
-  let storage: Awaited<ReturnType<typeof openTestStorage>> | undefined;
-  afterEach(async () => {
-    await storage?.dispose();
-    storage = undefined;
-  });
+  const open = freshStorage(kind);
 
   const history = async () => {
-    storage = await openTestStorage(kind);
+    const storage = await open();
     const { store } = storage;
     const handler = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider, {
       decode: streamDecoders.credits,

@@ -12,7 +12,7 @@ import {
   streams,
 } from '@astra/ledger';
 import { sql } from 'kysely';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   allProjections,
   Projector,
@@ -21,7 +21,7 @@ import {
   verifyLedger,
 } from '../src/index.ts';
 import { onEachDatabase } from './databases.ts';
-import { metadataAt, openTestStorage } from './support.ts';
+import { freshStorage, metadataAt } from './support.ts';
 
 const INT4_MAX = 2 ** 31 - 1;
 
@@ -48,14 +48,10 @@ const grant = (amount: number, grantId = randomUUID()): CreditCommand => ({
 });
 
 onEachDatabase('hardening: credit amounts past 2^31', (kind) => {
-  let storage: Awaited<ReturnType<typeof openTestStorage>> | undefined;
-  afterEach(async () => {
-    await storage?.dispose();
-    storage = undefined;
-  });
+  const open = freshStorage(kind);
 
   it('projects balances recorded past 2^31 (history from before the ceiling), and rebuilds them', async () => {
-    storage = await openTestStorage(kind);
+    const storage = await open();
     const { store, db } = storage;
     const credit = creditsOf(store);
     const userId = randomUUID();
@@ -128,7 +124,7 @@ onEachDatabase('hardening: credit amounts past 2^31', (kind) => {
   });
 
   it('many big grants across accounts: each account stops at the ceiling, the totals pass 2^31, everything projects', async () => {
-    storage = await openTestStorage(kind);
+    const storage = await open();
     const { store, db } = storage;
     const credit = creditsOf(store);
     const users = Array.from({ length: 4 }, () => randomUUID());
@@ -162,14 +158,10 @@ onEachDatabase('hardening: credit amounts past 2^31', (kind) => {
 });
 
 onEachDatabase('hardening: a projection that cannot apply an event', (kind) => {
-  let storage: Awaited<ReturnType<typeof openTestStorage>> | undefined;
-  afterEach(async () => {
-    await storage?.dispose();
-    storage = undefined;
-  });
+  const open = freshStorage(kind);
 
   it('stops only that projection: the others reach the head, its failure is recorded, verify reports the lag, and it resumes once it can', async () => {
-    storage = await openTestStorage(kind);
+    const storage = await open();
     const { store, db } = storage;
     const credit = creditsOf(store);
     const readings = new CommandHandler<Reading, ReadingEvent>(store, readingDecider, {

@@ -1,8 +1,8 @@
 import type { EventStore } from '@astra/event-store';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { monthlyReport } from '../src/index.ts';
 import { onEachDatabase } from './databases.ts';
-import { openTestStorage, randomHistory } from './support.ts';
+import { freshStorage, randomHistory } from './support.ts';
 
 /** The store read whole: `readAll` without the `elideFrom` hint. */
 const readingWhole = (store: EventStore): EventStore => ({
@@ -15,14 +15,10 @@ const readingWhole = (store: EventStore): EventStore => ({
 });
 
 onEachDatabase('The monthly report', (kind) => {
-  let storage: Awaited<ReturnType<typeof openTestStorage>> | undefined;
-  afterEach(async () => {
-    await storage?.dispose();
-    storage = undefined;
-  });
+  const open = freshStorage(kind);
 
   it('reads the events after its month without their data, and reports exactly what a whole read does', async () => {
-    storage = await openTestStorage(kind);
+    const storage = await open();
     const { store } = storage;
     // About 40 days of commands from 2026-01-01: January, and part of February after it.
     await randomHistory(store, { commands: 1_500, users: 12, seed: 7 });

@@ -32,6 +32,33 @@ const listening = (
     return rows.length === 1;
   });
 
+/**
+ * A projector's process (its storage and read models, in `schemas`) and an API process (its own
+ * pool and listening connection) on one throwaway database.
+ */
+async function processes(schemas: readonly string[] = [READ_SCHEMA]) {
+  const database = await createThrowawayDatabase();
+  const projecting = await openStorage({ databaseUrl: database.url, dataDir: null });
+  const projectorDb = databaseFor(projecting.connection);
+  for (const schema of schemas) await migrateReadModels(projectorDb, schema);
+  const api = await connectPostgres({ databaseUrl: database.url });
+  if (api.kind !== 'postgres') throw new Error('expected PostgreSQL');
+  const apiDb = databaseFor(api);
+  return {
+    projecting,
+    projectorDb,
+    api,
+    apiDb,
+    async close() {
+      await apiDb.destroy();
+      await api.close();
+      await projectorDb.destroy();
+      await projecting.close();
+      await database.drop();
+    },
+  };
+}
+
 /** A poll interval no test waits out: only an announcement explains progress seen before it. */
 const NEVER = 10_000;
 
@@ -39,15 +66,7 @@ describe.runIf(available)('Progress of a projector in another process (PostgreSQ
   it(
     "releases the API's wait when the projector commits, without a query, not at its poll",
     async () => {
-      const database = await createThrowawayDatabase();
-      // The projector's process: its storage and read models.
-      const projecting = await openStorage({ databaseUrl: database.url, dataDir: null });
-      const projectorDb = databaseFor(projecting.connection);
-      await migrateReadModels(projectorDb, READ_SCHEMA);
-      // An API process: its own pool and listening connection.
-      const api = await connectPostgres({ databaseUrl: database.url });
-      if (api.kind !== 'postgres') throw new Error('expected PostgreSQL');
-      const apiDb = databaseFor(api);
+      const { projecting, projectorDb, api, apiDb, close } = await processes();
       const apiStore = await PostgresEventStore.open(api.sql, { notifications: api.notifications });
       // Every query the wait makes goes through this plugin: it counts them.
       let queries = 0;
@@ -85,11 +104,7 @@ describe.runIf(available)('Progress of a projector in another process (PostgreSQ
       } finally {
         progress.close();
         await apiStore.close();
-        await apiDb.destroy();
-        await api.close();
-        await projectorDb.destroy();
-        await projecting.close();
-        await database.drop();
+        await close();
       }
     },
     NEVER / 2,
@@ -97,14 +112,10 @@ describe.runIf(available)('Progress of a projector in another process (PostgreSQ
   it(
     'releases a wait only once every projection waited for has passed it, in the read models it reads',
     async () => {
-      const database = await createThrowawayDatabase();
-      const projecting = await openStorage({ databaseUrl: database.url, dataDir: null });
-      const projectorDb = databaseFor(projecting.connection);
-      await migrateReadModels(projectorDb, READ_SCHEMA);
-      await migrateReadModels(projectorDb, 'rebuilding');
-      const api = await connectPostgres({ databaseUrl: database.url });
-      if (api.kind !== 'postgres') throw new Error('expected PostgreSQL');
-      const apiDb = databaseFor(api);
+      const { projecting, projectorDb, api, apiDb, close } = await processes([
+        READ_SCHEMA,
+        'rebuilding',
+      ]);
       const progress = new PolledProgress(
         apiDb,
         allProjections.map((p) => p.name),
@@ -131,11 +142,7 @@ describe.runIf(available)('Progress of a projector in another process (PostgreSQ
         expect(await waiting).toBe(true);
       } finally {
         progress.close();
-        await apiDb.destroy();
-        await api.close();
-        await projectorDb.destroy();
-        await projecting.close();
-        await database.drop();
+        await close();
       }
     },
     NEVER / 2,

@@ -17,18 +17,13 @@ import {
   userDecider,
 } from '@astra/ledger';
 import { sql } from 'kysely';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { allProjections, Projector, readModels, rebuildReadModels } from '../src/index.ts';
 import { onEachDatabase } from './databases.ts';
-import { dumpReadModels, metadataAt, openTestStorage, randomHistory } from './support.ts';
+import { dumpReadModels, freshStorage, metadataAt, randomHistory } from './support.ts';
 
 onEachDatabase('projector', (kind) => {
-  let storage: Awaited<ReturnType<typeof openTestStorage>> | undefined;
-  const open = async () => (storage = await openTestStorage(kind));
-  afterEach(async () => {
-    await storage?.dispose();
-    storage = undefined;
-  });
+  const open = freshStorage(kind);
 
   it('projects a history into profiles, ledger entries and admin stats', async () => {
     const { store, db } = await open();

@@ -27,6 +27,7 @@ import {
   userDecider,
 } from '@astra/ledger';
 import { type Kysely, sql } from 'kysely';
+import { afterEach } from 'vitest';
 import { databaseFor, migrateReadModels, READ_SCHEMA } from '../src/index.ts';
 
 export async function openTestStorage(kind: 'pglite' | 'postgres') {
@@ -47,6 +48,18 @@ export async function openTestStorage(kind: 'pglite' | 'postgres') {
       await database?.drop();
     },
   };
+}
+
+/**
+ * For the tests of a `describe`: `open()` gives a test a fresh storage, disposed after that test.
+ */
+export function freshStorage(kind: 'pglite' | 'postgres') {
+  let storage: Awaited<ReturnType<typeof openTestStorage>> | undefined;
+  afterEach(async () => {
+    await storage?.dispose();
+    storage = undefined;
+  });
+  return async () => (storage = await openTestStorage(kind));
 }
 
 export const metadataAt = (

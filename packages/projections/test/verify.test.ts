@@ -1,4 +1,4 @@
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   allProjections,
   Projector,
@@ -7,17 +7,13 @@ import {
   verifyLedger,
 } from '../src/index.ts';
 import { onEachDatabase } from './databases.ts';
-import { openTestStorage, randomHistory } from './support.ts';
+import { freshStorage, randomHistory } from './support.ts';
 
 onEachDatabase('ledger:verify', (kind) => {
-  let storage: Awaited<ReturnType<typeof openTestStorage>> | undefined;
-  afterEach(async () => {
-    await storage?.dispose();
-    storage = undefined;
-  });
+  const open = freshStorage(kind);
 
   it('finds the read models equal to a replay of a randomized history of 10,000 commands, and names every tampered row', async () => {
-    storage = await openTestStorage(kind);
+    const storage = await open();
     const { store, db } = storage;
     const history = await randomHistory(store, { commands: 10_000, users: 60, seed: 2026 });
     expect(history.applied).toBeGreaterThan(4000);
@@ -67,7 +63,7 @@ onEachDatabase('ledger:verify', (kind) => {
   }, 180_000);
 
   it('compares each table as of its own checkpoint when projectors run apart', async () => {
-    storage = await openTestStorage(kind);
+    const storage = await open();
     const { store, db } = storage;
     await randomHistory(store, { commands: 300, users: 6, seed: 3 });
     await new Projector(store, db, allProjections).catchUp();
