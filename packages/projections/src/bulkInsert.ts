@@ -193,25 +193,13 @@ const elements: Record<SqlType, (value: unknown) => unknown> = {
 };
 
 /**
- * Writes `rows` into `table` (of the transaction's `search_path`) in one statement: a typed array
- * a column, unnested. That is one round trip where COPY takes two (its data waits for the
- * server's answer to the COPY), for the projector's batches of a few rows; the replay's loads go
- * by COPY (`prepareInsert`). With `replacing`, a row whose key is stored replaces the stored row.
- */
-export async function writeRows<T extends BulkTable>(
-  db: ReadDb,
-  table: T,
-  rows: readonly Insertable<ReadModels[T]>[],
-  replacing?: keyof ReadModels[T] & string,
-) {
-  const query = writeRowsQuery(table, rows, replacing);
-  if (query) await db.executeQuery(query);
-}
-
-/**
- * `writeRows`' statement, to run later or as a part of a larger one (`projector.ts` joins a
- * batch's writes into one statement); null for no rows. Compiled as it is: the projector's every
- * batch writes this way, and Kysely's building of 36 columns' fragments cost more than the trip.
+ * The statement that writes `rows` into `table` (of the transaction's `search_path`): a typed
+ * array a column, unnested; null for no rows. That is one round trip where COPY takes two (its
+ * data waits for the server's answer to the COPY), for the projector's batches of a few rows,
+ * and it can be a part of a larger statement (`joinStatements`: the projector joins a batch's
+ * writes). The replay's loads go by COPY (`prepareInsert`). With `replacing`, a row whose key is
+ * stored replaces the stored row. Compiled as it is: Kysely's building of 36 columns' fragments
+ * cost more than the round trip.
  */
 export function writeRowsQuery<T extends BulkTable>(
   table: T,
@@ -237,10 +225,10 @@ export function writeRowsQuery<T extends BulkTable>(
 
 const writeStatements = new Map<string, string>();
 
-/** `writeRows`' statement for a table (and key), made once: `$n` is the n-th column's array. */
+/** `writeRowsQuery`'s text for a table (and key), made once: `$n` is the n-th column's array. */
 function writeRowsSql(table: BulkTable, replacing: string | undefined) {
-  const name = `${table} ${replacing ?? ''}`;
-  let text = writeStatements.get(name);
+  const key = `${table} ${replacing ?? ''}`;
+  let text = writeStatements.get(key);
   if (!text) {
     const columns = Object.entries(BULK_COLUMNS[table]) as [string, SqlType][];
     const id = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -252,7 +240,7 @@ function writeRowsSql(table: BulkTable, replacing: string | undefined) {
           .join(', ')}`
       : '';
     text = `INSERT INTO ${id(table)} (${columns.map(([column]) => id(column)).join(', ')}) SELECT * FROM unnest(${arrays})${replace}`;
-    writeStatements.set(name, text);
+    writeStatements.set(key, text);
   }
   return text;
 }
@@ -274,4 +262,9 @@ export function joinStatements(queries: readonly CompiledQuery[]): CompiledQuery
   const last = texts.pop()!;
   const parts = texts.map((text, i) => `part${i} AS (${text})`).join(',\n');
   return CompiledQuery.raw(`WITH ${parts}\n${last}`, parameters);
+}
+
+/** Runs `queries` one after the other. */
+export async function runStatements(db: ReadDb, queries: readonly CompiledQuery[]) {
+  for (const query of queries) await db.executeQuery(query);
 }

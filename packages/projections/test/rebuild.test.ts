@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   BULK_COLUMNS,
   joinStatements,
   prepareInsert,
-  writeRows,
+  runStatements,
   writeRowsQuery,
 } from '../src/bulkInsert.ts';
 import type { ReadDb } from '../src/database.ts';
@@ -18,7 +18,7 @@ import {
   verifyLedger,
 } from '../src/index.ts';
 import { onEachDatabase } from './databases.ts';
-import { dumpReadModels, openTestStorage, randomHistory } from './support.ts';
+import { dumpReadModels, freshStorage, randomHistory } from './support.ts';
 
 /** Every index of `schema`'s tables, by name, its definition without the schema's name. */
 async function indexesOf(db: Kysely<unknown>, schema: string) {
@@ -32,12 +32,7 @@ async function indexesOf(db: Kysely<unknown>, schema: string) {
 }
 
 onEachDatabase('rebuild', (kind) => {
-  let storage: Awaited<ReturnType<typeof openTestStorage>> | undefined;
-  const open = async () => (storage = await openTestStorage(kind));
-  afterEach(async () => {
-    await storage?.dispose();
-    storage = undefined;
-  });
+  const open = freshStorage(kind);
 
   it('rebuilds a random history into the tables the projector builds event by event, row for row, with the same indexes, and verify finds them clean', async () => {
     const { store, db } = await open();
@@ -88,10 +83,11 @@ onEachDatabase('rebuild', (kind) => {
     expect(maps).toEqual(catalog);
 
     const read = readModels(db);
-    type Row = Parameters<typeof writeRows<'usage_logs'>>[2][number];
+    type Row = Parameters<typeof writeRowsQuery<'usage_logs'>>[1][number];
     const ways = {
       copy: (trx: ReadDb, rows: Row[]) => prepareInsert('usage_logs', rows)(trx),
-      statement: (trx: ReadDb, rows: Row[]) => writeRows(trx, 'usage_logs', rows, 'log_id'),
+      statement: (trx: ReadDb, rows: Row[]) =>
+        runStatements(trx, [writeRowsQuery('usage_logs', rows, 'log_id')!]),
     };
     const awkward = 'tab\there, line\nbreak, back\\slash, "quotes", {braces}, \\N, NULL, é ☾';
     for (const [way, write] of Object.entries(ways)) {

@@ -6,7 +6,7 @@ import {
 } from '@astra/contracts';
 import { grantedBy } from '@astra/ledger';
 import { CompiledQuery } from 'kysely';
-import { prepareInsert, writeRowsQuery } from '../bulkInsert.ts';
+import { prepareInsert, runStatements, writeRowsQuery } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';
 import {
   applyingWrites,
@@ -283,9 +283,7 @@ export const adminStatsProjection: Projection = {
         if (!final) return [];
         return [
           prepareInsert('admin_stats_users', userRows(known, known.keys())),
-          async (db) => {
-            for (const query of tallyWrites(tally)) await db.executeQuery(query);
-          },
+          (db) => runStatements(db, tallyWrites(tally)),
         ];
       },
     };

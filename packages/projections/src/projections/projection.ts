@@ -8,7 +8,7 @@ import {
 } from '@astra/contracts';
 import type { RecordedEvent } from '@astra/event-store';
 import type { CompiledQuery } from 'kysely';
-import type { Write } from '../bulkInsert.ts';
+import { runStatements, type Write } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';
 
 /**
@@ -149,6 +149,5 @@ export const chunks = <T>(items: readonly T[], size: number) =>
 /** An `apply` that runs a projection's `writes`, one after the other. */
 export const applyingWrites =
   (writes: NonNullable<Projection['writes']>): Projection['apply'] =>
-  async (db, events) => {
-    for (const query of await writes(db, events)) await db.executeQuery(query);
-  };
+  async (db, events) =>
+    runStatements(db, await writes(db, events));
