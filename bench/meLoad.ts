@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createThrowawayDatabase } from '@astra/event-store/testing';
 import autocannon from 'autocannon';
+import { apiNodeArgs, buildApi } from '../services/api/build.ts';
 import { writeSection } from './report.ts';
 
 const RATE = 1000;
@@ -13,7 +14,8 @@ const root = join(import.meta.dirname, '..');
 
 /** The API as `npm start` runs it, in its own process. */
 async function startApi(env: Record<string, string>, port: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
+  await buildApi();
+  const child = spawn(process.execPath, apiNodeArgs, {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],

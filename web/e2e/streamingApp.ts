@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
+import { apiNodeArgs, buildApi } from '../../services/api/build.ts';
 import { fakeOpenAi, type Script, type SeenRequest } from '../../services/api/test/openAiDouble.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -20,7 +21,8 @@ export async function startStreamingApp(
   const openAi = await fakeOpenAi(reply);
   const dataDir = mkdtempSync(join(tmpdir(), 'astra-streaming-'));
   const url = `http://127.0.0.1:${port}`;
-  const app = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
+  await buildApi();
+  const app = spawn(process.execPath, apiNodeArgs, {
     cwd: root,
     env: {
       ...process.env,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express from 'express';
 import './http/types.ts';
 import type { AppDeps } from './dependencies.ts';
@@ -26,7 +26,11 @@ import { requestLogger } from './observability/logger.ts';
 import { metricsRoute } from './observability/metrics.ts';
 import { securityHeaders } from './observability/securityHeaders.ts';
 
-export const webDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+// Found through the workspace package, so that the sources and the bundle (dist/) agree.
+export const webDist = join(
+  dirname(createRequire(import.meta.url).resolve('@astra/web/package.json')),
+  'dist',
+);
 
 export function createApp(deps: AppDeps) {
   const app = express();

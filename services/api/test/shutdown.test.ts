@@ -5,12 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createThrowawayDatabase, postgresReachable } from '@astra/event-store/testing';
 import { describe, expect, it } from 'vitest';
+import { apiNodeArgs, buildApi } from '../build.ts';
 
 const root = join(import.meta.dirname, '../../..');
 
-/** `npm start`'s server (services/api/src/main.ts) in a child process, on a free port. */
+/** `npm start`'s server (services/api/src/main.ts, built as it builds it) in a child process, on a free port. */
 async function startApi(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
+  await buildApi();
+  const child = spawn(process.execPath, apiNodeArgs, {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Mutex, PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -124,7 +125,8 @@ export async function connectPostgres(options: ConnectOptions): Promise<Postgres
 async function initializeDataDir(dataDir: string) {
   if (existsSync(join(dataDir, 'PG_VERSION'))) return;
   await mkdir(dataDir, { recursive: true });
-  const script = join(import.meta.dirname, 'initDataDir.mjs');
+  // Through the package's exports: the API's bundle (services/api/dist) is not beside it.
+  const script = createRequire(import.meta.url).resolve('@astra/event-store/initDataDir.mjs');
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, [script, dataDir], { stdio: 'inherit' });
     child.once('error', reject);

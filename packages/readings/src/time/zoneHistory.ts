@@ -7,6 +7,7 @@
  * agree from then on, and ICU follows current rule changes.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 interface History {
   /** End of local mean time (ms since the epoch); null when the zone never kept LMT. */
@@ -22,7 +23,9 @@ let dataVersion = '';
 
 function load(): Map<string, History> {
   if (histories) return histories;
-  const text = readFileSync(new URL('../../data/zone-history.txt', import.meta.url), 'utf8');
+  // Through the package's exports: the API's bundle (services/api/dist) is not beside it.
+  const path = createRequire(import.meta.url).resolve('@astra/readings/data/zone-history.txt');
+  const text = readFileSync(path, 'utf8');
   const map = new Map<string, History>();
   for (const line of text.split('\n')) {
     if (line.startsWith('#')) {

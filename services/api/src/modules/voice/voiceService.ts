@@ -1,5 +1,5 @@
 import type { ReadingKind, VoiceProvider } from '@astra/contracts';
-import { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
+import type { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
 
 /** How the browser reaches the conversation of one session (null: the offline guide needs nothing). */
 export interface VoiceAgentConnection {
@@ -31,18 +31,33 @@ export interface ElevenLabsSettings {
  * the browser), for the agent of the reading's type. One retry; then the caller fails the session.
  */
 export function elevenLabsVoice(settings: ElevenLabsSettings): VoiceService {
-  const client = new ElevenLabsClient({
-    apiKey: settings.apiKey,
-    ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
-    timeoutInSeconds: settings.timeoutMs / 1000,
-    maxRetries: 1,
-  });
+  // The SDK is big (about 30 MB of heap once loaded): it is loaded by the first session, not by
+  // every server that starts.
+  let client: Promise<ElevenLabsClient> | undefined;
+  const clientOf = () => {
+    client ??= import('@elevenlabs/elevenlabs-js').then(
+      ({ ElevenLabsClient }) =>
+        new ElevenLabsClient({
+          apiKey: settings.apiKey,
+          ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+          timeoutInSeconds: settings.timeoutMs / 1000,
+          maxRetries: 1,
+        }),
+    );
+    // A failed load is tried again by the next session.
+    client.catch(() => {
+      client = undefined;
+    });
+    return client;
+  };
   return {
     provider: 'elevenlabs',
     async connect(kind) {
       const agentId = settings.agentIds.get(kind);
       if (!agentId) throw new Error(`No ElevenLabs agent for ${kind} (ELEVENLABS_AGENT_IDS)`);
-      const { signedUrl } = await client.conversationalAi.conversations.getSignedUrl({ agentId });
+      const { signedUrl } = await (await clientOf()).conversationalAi.conversations.getSignedUrl({
+        agentId,
+      });
       return { signedUrl, agentId };
     },
   };
