@@ -68,7 +68,10 @@ describe('credit account snapshots in the API', () => {
     const events: CreditEvent[] = [];
     for await (const e of ledger.store.readStream(stream))
       events.push({ type: e.type, data: e.data } as CreditEvent);
-    expect(result.state).toEqual(fold(creditAccountDecider, events));
+    // The purchases of a state from a snapshot are read when first asked: compared as a map.
+    expect({ ...result.state, purchases: new Map(result.state.purchases) }).toEqual(
+      fold(creditAccountDecider, events),
+    );
     expect(result.state.balance).toBe(5000 - 1001);
   }, 120_000);
 });

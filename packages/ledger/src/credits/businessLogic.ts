@@ -2,7 +2,7 @@ import type { CreditEvent, CreditEventOf, CreditPayment } from '@astra/contracts
 import { adminMessages } from '@astra/contracts';
 import { daysUntil, firstDayOfNextMonth, isoDay, longDate, monthOf } from '../dates.ts';
 import { DomainError } from '../decider.ts';
-import { type CreditAccount, evolve, monthKey, type Purchase } from './credits.ts';
+import { type CreditAccount, evolve, monthKey, type Purchase, wasGranted } from './credits.ts';
 import { lotTotals } from './lots.ts';
 
 /** A pricing tier as the command handler looked it up (our table, never the caller's word). */
@@ -311,7 +311,7 @@ const reversalOf = (
 const grantCredits = (command: Cmd<'GrantCredits'>, state: CreditAccount): CreditEvent[] => {
   requireOpen(state);
   requirePositiveWhole(command.amount, 'A grant');
-  if (state.grantIds.has(command.grantId)) return []; // this purchase was granted already
+  if (wasGranted(state, command.grantId)) return []; // this grant was made already
   const { type: _type, payment, ...rest } = command;
   const granted: CreditEvent = {
     type: 'CreditsGranted',

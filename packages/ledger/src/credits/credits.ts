@@ -62,6 +62,7 @@ export interface CreditAccount {
   /** The balance by source, in the order they were granted. */
   lots: CreditLots;
   freeAllotmentGranted: boolean;
+  /** Grants other than purchases, by id (a purchase's id is its key in `purchases`). */
   grantIds: ReadonlySet<string>;
   /** Admin adjustments made, by id: each is made once. */
   adjustmentIds: ReadonlySet<string>;
@@ -87,6 +88,10 @@ export interface CreditAccount {
   /** Subscriptions that ended: a late event never brings one back. */
   endedSubscriptions: readonly string[];
 }
+
+/** Whether the grant of this id was made (each grant is made once). */
+export const wasGranted = (state: CreditAccount, grantId: string) =>
+  state.grantIds.has(grantId) || state.purchases.has(grantId);
 
 /** The key of a subscription's month in `grantedMonths`. */
 export const monthKey = (subscriptionId: string | null, period: string) =>
@@ -263,19 +268,17 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
     case 'FreeCreditsGranted':
       return { ...next, freeAllotmentGranted: true };
     case 'CreditsGranted':
-      return {
-        ...next,
-        grantIds: new Set(state.grantIds).add(event.data.grantId),
-        purchases:
-          event.data.kind === 'purchase'
-            ? new Map(state.purchases).set(event.data.grantId, {
-                grantId: event.data.grantId,
-                paymentIntentId: event.data.reference?.paymentIntentId ?? null,
-                granted: event.data.amount,
-                reversed: 0,
-              })
-            : state.purchases,
-      };
+      return event.data.kind === 'purchase'
+        ? {
+            ...next,
+            purchases: new Map(state.purchases).set(event.data.grantId, {
+              grantId: event.data.grantId,
+              paymentIntentId: event.data.reference?.paymentIntentId ?? null,
+              granted: event.data.amount,
+              reversed: 0,
+            }),
+          }
+        : { ...next, grantIds: new Set(state.grantIds).add(event.data.grantId) };
     case 'PurchaseReversed': {
       const purchase = state.purchases.get(event.data.grantId);
       if (!purchase) return next;
