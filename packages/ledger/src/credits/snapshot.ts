@@ -130,7 +130,7 @@ export class LazyMap<K, V> implements ReadonlyMap<K, V> {
     return this.map.has(key);
   }
   forEach(callback: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown) {
-    this.map.forEach((value, key) => callback.call(thisArg, value, key, this));
+    for (const [key, value] of this.map) callback.call(thisArg, value, key, this);
   }
   entries() {
     return this.map.entries();
