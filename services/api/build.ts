@@ -1,30 +1,39 @@
 /**
  * The API as `npm start` runs it: `src/main.ts` and the workspace packages it imports, bundled
- * by esbuild into one ES module, `dist/main.mjs` (with its source map); the packages from
- * node_modules stay imports, resolved from the repository's node_modules as before. A server
+ * by esbuild into ES modules in `dist/` (`main.mjs`, and a chunk for each module imported only
+ * when it is needed, such as the KurrentDB adapter, whose client loads a native module), with
+ * source maps; the packages from node_modules stay imports, resolved from the repository's
+ * node_modules as before. A server
  * that ran its TypeScript through tsx kept tsx's loader thread and every compiled source in
  * memory (about 50–90 MB) and compiled them again at every start.
  *
  * `tsx services/api/build.ts` builds it (`npm run build --workspace @astra/api`).
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 
-export const API_BUNDLE = join(import.meta.dirname, 'dist', 'main.mjs');
+const DIST = join(import.meta.dirname, 'dist');
+export const API_BUNDLE = join(DIST, 'main.mjs');
 
 /** `node` arguments that run the built API as `npm start` does (stack traces in TypeScript). */
 export const apiNodeArgs = ['--enable-source-maps', API_BUNDLE];
 
 /**
- * Builds the bundle. Each file is written beside its place and renamed into it, so a server
- * starting meanwhile (tests build it in parallel) reads a whole bundle, old or new.
+ * Builds the bundle. Each file is written beside its place and renamed into it, the chunks before
+ * `main.mjs`, so a server starting meanwhile (tests build it in parallel) reads a whole bundle,
+ * old or new; chunks of older builds are removed after.
  */
 export async function buildApi() {
   const { outputFiles } = await build({
     write: false,
     entryPoints: [join(import.meta.dirname, 'src', 'main.ts')],
-    outfile: API_BUNDLE,
+    outdir: DIST,
+    outExtension: { '.js': '.mjs' },
+    entryNames: '[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    splitting: true,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -42,11 +51,20 @@ export async function buildApi() {
       },
     ],
   });
-  await mkdir(dirname(API_BUNDLE), { recursive: true });
-  for (const file of outputFiles) {
-    const partial = `${file.path}.${process.pid}.partial`;
+  const entry = (path: string) => basename(path).startsWith('main.mjs');
+  const files = [
+    ...outputFiles.filter((f) => !entry(f.path)),
+    ...outputFiles.filter((f) => entry(f.path)),
+  ];
+  await mkdir(join(DIST, 'chunks'), { recursive: true });
+  for (const file of files) {
+    const partial = `${file.path}.${randomUUID()}.partial`;
     await writeFile(partial, file.contents);
     await rename(partial, file.path);
+  }
+  const built = new Set(files.map((f) => basename(f.path)));
+  for (const name of await readdir(join(DIST, 'chunks'))) {
+    if (!built.has(name) && !name.endsWith('.partial')) await rm(join(DIST, 'chunks', name));
   }
 }
 

@@ -58,6 +58,8 @@ interface Entry<State> extends Cached<State> {
   latestAt: number;
   /** The revision of the latest snapshot known to be kept (or asked to be). */
   snapshotted: bigint | null;
+  /** Whether the state was folded from a snapshot (rather than from the log's first event). */
+  fromSnapshot: boolean;
 }
 
 /** How often a snapshot is kept: a cold load replays at most about this many events. */
@@ -82,6 +84,14 @@ export interface CommandHandlerOptions<Event> {
   snapshotEvery?: number;
   /** A snapshot not read or not kept (the command goes on without it); default `console.warn`. */
   onSnapshotError?: (error: unknown, stream: string) => void;
+  /**
+   * Which errors of `decide` are refusals (the decision, whatever state it was made on). Any
+   * other error thrown by `decide` or `evolve` on a state from a snapshot is taken for a snapshot
+   * that cannot be read (a codec may decode parts of a state only when they are first read):
+   * it is reported to `onSnapshotError`, and the command is decided again on the log itself.
+   * Default: every error is a refusal.
+   */
+  isRefusal?: (error: unknown) => boolean;
 }
 
 /**
@@ -101,6 +111,7 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
   private readonly snapshotStore: SnapshotStore | undefined;
   private readonly snapshotEvery: number;
   private readonly onSnapshotError: (error: unknown, stream: string) => void;
+  private readonly isRefusal: (error: unknown) => boolean;
   /** Snapshots being written: never awaited by a command. */
   private readonly saving = new Set<Promise<void>>();
 
@@ -117,6 +128,7 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
     this.onSnapshotError =
       options.onSnapshotError ??
       ((error, stream) => console.warn(`Snapshot of ${stream} skipped:`, error));
+    this.isRefusal = options.isRefusal ?? (() => true);
   }
 
   /** The current state of a stream, read through the cache. */
@@ -142,6 +154,10 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
         try {
           newEvents = decide(current.state);
         } catch (error) {
+          if (current.fromSnapshot && !this.isRefusal(error)) {
+            current = await this.replayed(stream, error);
+            continue;
+          }
           // A refusal must not rest on a stale cache: decide again on the latest state.
           const fresh = await this.catchUp(stream);
           if (fresh.revision === current.revision) throw error;
@@ -162,7 +178,20 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
             newEvents.map((event) => ({ type: event.type, data: event.data, metadata })),
             { expected: current.revision ?? 'no_stream' },
           );
-          const state = newEvents.reduce(this.evolver.evolve, current.state);
+          let state: State;
+          try {
+            state = newEvents.reduce(this.evolver.evolve, current.state);
+          } catch (error) {
+            if (!current.fromSnapshot) throw error;
+            // The events are appended: the state comes from the log, them included.
+            const replayed = await this.replayed(stream, error);
+            return {
+              newEvents,
+              state: replayed.state,
+              revision: replayed.revision,
+              position: result.position,
+            };
+          }
           this.remember(stream, {
             ...current,
             state,
@@ -207,15 +236,27 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
       this.cache.get(stream) ?? (snapshot ? await this.fromSnapshot(stream) : this.initial());
     let { state, revision, position, latestAt } = start;
     const from = revision === null ? 0n : revision + 1n;
-    for await (const event of this.store.readStream(stream, { from })) {
-      state = this.evolver.evolve(state, this.decode(event));
-      revision = event.revision;
-      position = event.position;
-      latestAt = Math.max(latestAt, instantOf(event.metadata, event.recordedAt.getTime()));
+    try {
+      for await (const event of this.store.readStream(stream, { from })) {
+        state = this.evolver.evolve(state, this.decode(event));
+        revision = event.revision;
+        position = event.position;
+        latestAt = Math.max(latestAt, instantOf(event.metadata, event.recordedAt.getTime()));
+      }
+    } catch (error) {
+      if (!start.fromSnapshot) throw error;
+      return this.replayed(stream, error);
     }
     const current = { ...start, state, revision, position, latestAt };
     this.remember(stream, current);
     return current;
+  }
+
+  /** After a snapshot's state failed: reported, forgotten, and the stream replayed from the log. */
+  private async replayed(stream: string, error: unknown): Promise<Entry<State>> {
+    this.onSnapshotError(error, stream);
+    this.cache.delete(stream);
+    return this.catchUp(stream, { snapshot: false });
   }
 
   /** The state of the latest snapshot of the stream (at this evolver's version), else the start. */
@@ -232,6 +273,7 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
         position: snapshot.position,
         latestAt: Date.parse(snapshot.latestAt),
         snapshotted: snapshot.revision,
+        fromSnapshot: true,
       };
     } catch (error) {
       // A snapshot that cannot be read or decoded is no reason to refuse: replay the log.
@@ -247,6 +289,7 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
       position: null,
       latestAt: Number.NEGATIVE_INFINITY,
       snapshotted: null,
+      fromSnapshot: false,
     };
   }
 

@@ -145,6 +145,46 @@ describe.each(databases)('CommandHandler snapshots on %s', (_name, runs, connect
   );
 
   it.runIf(runs)(
+    'a state from a snapshot that fails when its lazily decoded part is read is reported, and the stream replayed',
+    async () => {
+      const { store, snapshots } = await open();
+      const stream = `tally-${randomUUID()}`;
+      await written(store, snapshots, stream, 250);
+      // A codec that leaves the tags to be read later, and they cannot be read.
+      const unreadable: StateSnapshots<Tally> = {
+        ...codec(1),
+        decode: (stored) => ({
+          total: BigInt((stored as { total: string }).total),
+          tags: {
+            [Symbol.iterator]: () => {
+              throw new SyntaxError('tags unreadable');
+            },
+          } as unknown as Set<string>,
+        }),
+      };
+      const reported: unknown[] = [];
+      const { spy, reads } = readCountingStore(store);
+      const cold = new CommandHandler(spy, tally(unreadable), {
+        decode,
+        snapshots,
+        snapshotEvery: EVERY,
+        onSnapshotError: (error) => reported.push(error),
+      });
+
+      // When a command folds the events after the snapshot into that state
+      const result = await cold.handle(stream, add(1), metadata());
+
+      // Then the failure was reported and the command decided on the whole log's state
+      expect(reported).toEqual([expect.any(SyntaxError)]);
+      expect(reads).toEqual([
+        { from: 200n, events: 1 },
+        { from: 0n, events: 250 },
+      ]);
+      expect(result.state).toEqual(await replayed(store, stream));
+    },
+  );
+
+  it.runIf(runs)(
     'keeps a snapshot once a cold load has read more than the interval past the last one',
     async () => {
       const { store, snapshots } = await open();

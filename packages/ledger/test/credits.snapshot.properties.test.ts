@@ -230,4 +230,42 @@ describe('credit account snapshots', () => {
       events: expect.arrayContaining([expect.objectContaining({ type: 'PurchaseReversed' })]),
     });
   });
+
+  it('a grant id is granted once whatever the kinds, a reversed purchase too, on a snapshot as on the log', () => {
+    const grant = (grantId: string, kind: 'purchase' | 'promotional'): CreditCommand => ({
+      type: 'GrantCredits',
+      grantId,
+      kind,
+      amount: 100,
+      reason: kind === 'purchase' ? 'Credit pack' : 'Promotion',
+      tierId: kind === 'purchase' ? 2 : null,
+      reference: kind === 'purchase' ? { paymentIntentId: `pi_${grantId}` } : null,
+      ...(kind === 'purchase' ? { payment: { amountMinor: PAID, currency: 'usd' } } : {}),
+    });
+    const events: CreditEvent[] = [{ type: 'CreditAccountOpened', data: { userId: 'u' } }];
+    const apply = (command: CreditCommand) => {
+      events.push(...creditAccountDecider.decide(command, fold(events)));
+    };
+    apply(grant('promo-then-pack', 'promotional'));
+    apply(grant('pack-then-promo', 'purchase'));
+    apply(grant('reversed', 'purchase'));
+    apply({
+      type: 'RefundPurchase',
+      paymentIntentId: 'pi_reversed',
+      chargeId: 'ch',
+      refundedMinor: PAID,
+      paidMinor: PAID,
+      currency: 'usd',
+    });
+    expect(events.map((e) => e.type)).toContain('PurchaseReversed');
+    const replayed = fold(events);
+    for (const state of [replayed, snapshotOf(replayed)]) {
+      expect(decision(grant('promo-then-pack', 'purchase'), state)).toEqual({ events: [] });
+      expect(decision(grant('pack-then-promo', 'promotional'), state)).toEqual({ events: [] });
+      expect(decision(grant('reversed', 'purchase'), state)).toEqual({ events: [] });
+      expect(decision(grant('new', 'promotional'), state)).toMatchObject({
+        events: [{ type: 'CreditsGranted' }],
+      });
+    }
+  });
 });

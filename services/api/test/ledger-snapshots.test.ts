@@ -12,6 +12,7 @@ import {
   fold,
   streams,
 } from '@astra/ledger';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger, systemContext } from '../src/ledger/ledger.ts';
 import { startTestServer, type TestServer } from './support.ts';
@@ -73,5 +74,60 @@ describe('credit account snapshots in the API', () => {
       fold(creditAccountDecider, events),
     );
     expect(result.state.balance).toBe(5000 - 1001);
+  }, 120_000);
+
+  it('a snapshot whose purchases cannot be read is reported, and the command is decided on the log', async () => {
+    const { ledger, snapshots, db } = server.deps;
+    const id = randomUUID();
+    const stream = streams.credits(id);
+    // Given an account with a paid pack and 1,000 spends, and its snapshot's purchases unreadable
+    await ledger.credits(id, { type: 'OpenAccount', userId: id }, systemContext());
+    await ledger.credits(
+      id,
+      {
+        type: 'GrantCredits',
+        grantId: 'checkout:cs_1',
+        kind: 'purchase',
+        amount: 5000,
+        reason: 'Credit pack',
+        tierId: 2,
+        reference: { checkoutSessionId: 'cs_1', paymentIntentId: 'pi_1' },
+        payment: { amountMinor: 1799, currency: 'usd' },
+      },
+      systemContext(),
+    );
+    for (let i = 0; i < 1000; i++) await ledger.credits(id, spend(), systemContext());
+    await ledger.snapshotsSettled();
+    await sql`UPDATE snapshots SET state = jsonb_set(state, '{purchases}', '"not JSON"')
+      WHERE stream_name = ${stream}`.execute(db);
+
+    // When a cold replica takes a grant of the same id (a redelivered purchase)
+    const reported: unknown[] = [];
+    const replica = new Ledger(ledger.store, {
+      snapshots,
+      onSnapshotError: (error) => reported.push(error),
+    });
+    const again = await replica.credits(
+      id,
+      {
+        type: 'GrantCredits',
+        grantId: 'checkout:cs_1',
+        kind: 'purchase',
+        amount: 5000,
+        reason: 'Credit pack',
+        tierId: 2,
+        reference: { checkoutSessionId: 'cs_1', paymentIntentId: 'pi_1' },
+        payment: { amountMinor: 1799, currency: 'usd' },
+      },
+      systemContext(),
+    );
+
+    // Then the snapshot was reported, and the log itself said the pack was granted already
+    expect(reported).toEqual([expect.any(SyntaxError)]);
+    expect(again.newEvents).toEqual([]);
+    expect(again.state.balance).toBe(5000 - 1000);
+    // And the next command on that replica decides on the log's state, reporting nothing more
+    await replica.credits(id, spend(), systemContext());
+    expect(reported).toHaveLength(1);
   }, 120_000);
 });

@@ -15,8 +15,8 @@ import type { CreditLot } from './lots.ts';
  * An account's purchases are most of a long account's state (every pack bought stays
  * refundable), and most commands (spends) never read them: they are kept as one JSON text of
  * `[grantId, paymentIntentId, granted, reversed]` rows, read into a map only by the first command
- * that asks for a purchase (`LazyMap`). A cold spend on a long account then builds no more objects
- * than on a fresh one, and the garbage collector has thousands fewer to copy while it runs.
+ * that asks for a purchase (`LazyMap`). A cold spend on a long account then builds none of the
+ * purchases' thousands of objects, and the garbage collector has none of them to copy while it runs.
  * A change to `CreditAccount` or to `evolve` takes a new `CREDIT_ACCOUNT_SNAPSHOT_VERSION`: the
  * snapshots of the old one are ignored and the streams replayed (and snapshotted again).
  */
@@ -84,17 +84,7 @@ export const decodeCreditAccount = (stored: StoredCreditAccount): CreditAccount 
   freeAllotmentGranted: stored.freeAllotmentGranted,
   grantIds: new Set(stored.grantIds),
   adjustmentIds: new Set(stored.adjustmentIds),
-  purchases: new LazyMap(
-    () =>
-      new Map(
-        (JSON.parse(stored.purchases) as StoredPurchase[]).map(
-          ([grantId, paymentIntentId, granted, reversed]): [string, Purchase] => [
-            grantId,
-            { grantId, paymentIntentId, granted, reversed },
-          ],
-        ),
-      ),
-  ),
+  purchases: purchasesOf(stored.purchases),
   pendingRefunds: Object.fromEntries(stored.pendingRefunds),
   refundedMinor: Object.fromEntries(
     stored.refundedMinor.map(([paymentIntentId, minor]) => [
@@ -109,14 +99,35 @@ export const decodeCreditAccount = (stored: StoredCreditAccount): CreditAccount 
   endedSubscriptions: stored.endedSubscriptions,
 });
 
-/** A map made by `build` when it is first read (see `StoredCreditAccount`'s purchases). */
+/** The purchases of a snapshot's text, read when first asked for. */
+const purchasesOf = (text: string) =>
+  new LazyMap(
+    () =>
+      new Map(
+        (JSON.parse(text) as StoredPurchase[]).map(
+          ([grantId, paymentIntentId, granted, reversed]): [string, Purchase] => [
+            grantId,
+            { grantId, paymentIntentId, granted, reversed },
+          ],
+        ),
+      ),
+  );
+
+/**
+ * A map made by `build` when it is first read (see `StoredCreditAccount`'s purchases); `build`
+ * (and what it holds) is let go once it has run. A `build` that throws is thrown again by the next
+ * read: the command handler takes that for a snapshot it cannot read and replays the log.
+ */
 export class LazyMap<K, V> implements ReadonlyMap<K, V> {
   private built: ReadonlyMap<K, V> | null = null;
 
-  constructor(private readonly build: () => ReadonlyMap<K, V>) {}
+  constructor(private build: (() => ReadonlyMap<K, V>) | null) {}
 
   private get map(): ReadonlyMap<K, V> {
-    this.built ??= this.build();
+    if (!this.built) {
+      this.built = this.build!();
+      this.build = null;
+    }
     return this.built;
   }
 

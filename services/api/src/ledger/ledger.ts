@@ -31,6 +31,7 @@ import {
   type FreeAllotmentCommand,
   feedbackDecider,
   freeAllotmentDecider,
+  isDomainError,
   type Reading,
   type ReadingCommand,
   readingDecider,
@@ -91,6 +92,9 @@ export class Ledger {
       decode: streamDecoders.credits,
       snapshots: options.snapshots ?? undefined,
       onSnapshotError: options.onSnapshotError,
+      // A refusal is the decider's own error: any other, on a state from a snapshot, is a
+      // snapshot that cannot be read (its purchases are decoded when first asked for).
+      isRefusal: isDomainError,
     });
     this.userHandler = new CommandHandler(store, userDecider, { decode: streamDecoders.user });
     this.emailHandler = new CommandHandler(store, emailRegistryDecider, {
