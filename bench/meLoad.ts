@@ -60,6 +60,11 @@ export async function meLoadBenchmark() {
         STRIPE_SECRET_KEY: 'sk_test_unused',
         STRIPE_WEBHOOK_SECRET: 'whsec_unused',
         PUBLIC_URL: 'http://127.0.0.1:3902',
+        // Production requires the operator's details (the Impressum, the support address).
+        OPERATOR_NAME: 'Astra Benchmark Ltd',
+        OPERATOR_ADDRESS: 'Example Street 1; 10115 Berlin; Germany',
+        OPERATOR_EMAIL: 'operator@astra.example',
+        SUPPORT_EMAIL: 'support@astra.example',
       },
       3902,
     );
