@@ -236,16 +236,17 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
       this.cache.get(stream) ?? (snapshot ? await this.fromSnapshot(stream) : this.initial());
     let { state, revision, position, latestAt } = start;
     const from = revision === null ? 0n : revision + 1n;
-    try {
-      for await (const event of this.store.readStream(stream, { from })) {
-        state = this.evolver.evolve(state, this.decode(event));
-        revision = event.revision;
-        position = event.position;
-        latestAt = Math.max(latestAt, instantOf(event.metadata, event.recordedAt.getTime()));
+    for await (const event of this.store.readStream(stream, { from })) {
+      const decoded = this.decode(event);
+      try {
+        state = this.evolver.evolve(state, decoded);
+      } catch (error) {
+        if (!start.fromSnapshot) throw error;
+        return this.replayed(stream, error);
       }
-    } catch (error) {
-      if (!start.fromSnapshot) throw error;
-      return this.replayed(stream, error);
+      revision = event.revision;
+      position = event.position;
+      latestAt = Math.max(latestAt, instantOf(event.metadata, event.recordedAt.getTime()));
     }
     const current = { ...start, state, revision, position, latestAt };
     this.remember(stream, current);
