@@ -117,6 +117,30 @@ const decision = (command: CreditCommand, state: CreditAccount) => {
   }
 };
 
+/** An account that bought one pack (payment intent `pi_1`), and the whole refund of it. */
+const PACK_BOUGHT: CreditEvent[] = [
+  { type: 'CreditAccountOpened', data: { userId: 'u' } },
+  {
+    type: 'CreditsGranted',
+    data: {
+      grantId: 'checkout:pi_1',
+      kind: 'purchase',
+      amount: 100,
+      reason: 'Credit pack',
+      tierId: 2,
+      reference: { paymentIntentId: 'pi_1' },
+    },
+  },
+];
+const REFUND_OF_PACK: CreditCommand = {
+  type: 'RefundPurchase',
+  paymentIntentId: 'pi_1',
+  chargeId: 'ch',
+  refundedMinor: PAID,
+  paidMinor: PAID,
+  currency: 'usd',
+};
+
 describe('credit account snapshots', () => {
   it('decode(encode(fold(events))) through jsonb is fold(events), records in their order', () => {
     fc.assert(
@@ -156,18 +180,7 @@ describe('credit account snapshots', () => {
 
   it('keeps the infinite refunded total of an old whole reversal: a later refund records nothing', () => {
     const given: CreditEvent[] = [
-      { type: 'CreditAccountOpened', data: { userId: 'u' } },
-      {
-        type: 'CreditsGranted',
-        data: {
-          grantId: 'checkout:pi_1',
-          kind: 'purchase',
-          amount: 100,
-          reason: 'Credit pack',
-          tierId: 2,
-          reference: { paymentIntentId: 'pi_1' },
-        },
-      },
+      ...PACK_BOUGHT,
       {
         type: 'PurchaseReversed',
         data: { grantId: 'checkout:pi_1', amount: 100, shortfall: 0, reference: null },
@@ -175,32 +188,11 @@ describe('credit account snapshots', () => {
     ];
     const restored = snapshotOf(fold(given));
     expect(restored.refundedMinor).toEqual({ pi_1: Number.POSITIVE_INFINITY });
-    const refund: CreditCommand = {
-      type: 'RefundPurchase',
-      paymentIntentId: 'pi_1',
-      chargeId: 'ch',
-      refundedMinor: PAID,
-      paidMinor: PAID,
-      currency: 'usd',
-    };
-    expect(decision(refund, restored)).toEqual({ events: [] });
+    expect(decision(REFUND_OF_PACK, restored)).toEqual({ events: [] });
   });
 
   it('a spend on a snapshot never reads its purchases; a refund does', () => {
-    const given: CreditEvent[] = [
-      { type: 'CreditAccountOpened', data: { userId: 'u' } },
-      {
-        type: 'CreditsGranted',
-        data: {
-          grantId: 'checkout:pi_1',
-          kind: 'purchase',
-          amount: 100,
-          reason: 'Credit pack',
-          tierId: 2,
-          reference: { paymentIntentId: 'pi_1' },
-        },
-      },
-    ];
+    const given = PACK_BOUGHT;
     const stored = throughJsonb(encodeCreditAccount(fold(given))) as StoredCreditAccount;
     // Purchases that cannot be read: only a command that reads them fails.
     const restored = decodeCreditAccount({ ...stored, purchases: 'not JSON' });
@@ -217,16 +209,8 @@ describe('credit account snapshots', () => {
     expect(spent).toMatchObject([{ type: 'CreditsSpent', data: { spendId: 's-1', amount: 5 } }]);
     const after = spent.reduce(creditAccountDecider.evolve, restored);
     expect(after.balance).toBe(95);
-    const refund: CreditCommand = {
-      type: 'RefundPurchase',
-      paymentIntentId: 'pi_1',
-      chargeId: 'ch',
-      refundedMinor: PAID,
-      paidMinor: PAID,
-      currency: 'usd',
-    };
-    expect(() => creditAccountDecider.decide(refund, after)).toThrow(SyntaxError);
-    expect(decision(refund, snapshotOf(fold(given)))).toMatchObject({
+    expect(() => creditAccountDecider.decide(REFUND_OF_PACK, after)).toThrow(SyntaxError);
+    expect(decision(REFUND_OF_PACK, snapshotOf(fold(given)))).toMatchObject({
       events: expect.arrayContaining([expect.objectContaining({ type: 'PurchaseReversed' })]),
     });
   });

@@ -28,6 +28,18 @@ const spend = () =>
     readingId: null,
   }) as const;
 
+/** A paid pack of 5,000 credits (Stripe's checkout `cs_1`). */
+const packOf5000 = {
+  type: 'GrantCredits',
+  grantId: 'checkout:cs_1',
+  kind: 'purchase',
+  amount: 5000,
+  reason: 'Credit pack',
+  tierId: 2,
+  reference: { checkoutSessionId: 'cs_1', paymentIntentId: 'pi_1' },
+  payment: { amountMinor: 1799, currency: 'usd' },
+} as const;
+
 describe('credit account snapshots in the API', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -82,20 +94,7 @@ describe('credit account snapshots in the API', () => {
     const stream = streams.credits(id);
     // Given an account with a paid pack and 1,000 spends, and its snapshot's purchases unreadable
     await ledger.credits(id, { type: 'OpenAccount', userId: id }, systemContext());
-    await ledger.credits(
-      id,
-      {
-        type: 'GrantCredits',
-        grantId: 'checkout:cs_1',
-        kind: 'purchase',
-        amount: 5000,
-        reason: 'Credit pack',
-        tierId: 2,
-        reference: { checkoutSessionId: 'cs_1', paymentIntentId: 'pi_1' },
-        payment: { amountMinor: 1799, currency: 'usd' },
-      },
-      systemContext(),
-    );
+    await ledger.credits(id, packOf5000, systemContext());
     for (let i = 0; i < 1000; i++) await ledger.credits(id, spend(), systemContext());
     await ledger.snapshotsSettled();
     await sql`UPDATE snapshots SET state = jsonb_set(state, '{purchases}', '"not JSON"')
@@ -107,20 +106,7 @@ describe('credit account snapshots in the API', () => {
       snapshots,
       onSnapshotError: (error) => reported.push(error),
     });
-    const again = await replica.credits(
-      id,
-      {
-        type: 'GrantCredits',
-        grantId: 'checkout:cs_1',
-        kind: 'purchase',
-        amount: 5000,
-        reason: 'Credit pack',
-        tierId: 2,
-        reference: { checkoutSessionId: 'cs_1', paymentIntentId: 'pi_1' },
-        payment: { amountMinor: 1799, currency: 'usd' },
-      },
-      systemContext(),
-    );
+    const again = await replica.credits(id, packOf5000, systemContext());
 
     // Then the snapshot was reported, and the log itself said the pack was granted already
     expect(reported).toEqual([expect.any(SyntaxError)]);
