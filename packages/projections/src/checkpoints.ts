@@ -1,7 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import { readModels } from './database.ts';
 
-const earliest = (positions: bigint[]) => positions.reduce((min, p) => (p < min ? p : min));
+/** The lowest of some positions (at least one). */
+export const earliest = (positions: readonly bigint[]) =>
+  positions.reduce((min, p) => (p < min ? p : min));
 
 /** The position every named projection has reached in `schema` (0 before the first batch). */
 export async function checkpointOf(db: Kysely<unknown>, schema: string, names: readonly string[]) {

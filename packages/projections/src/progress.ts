@@ -1,6 +1,6 @@
 import { type Listen, Wakeup } from '@astra/event-store';
 import type { Kysely } from 'kysely';
-import { liveCheckpointOf } from './checkpoints.ts';
+import { earliest, liveCheckpointOf } from './checkpoints.ts';
 import { READ_SCHEMA } from './database.ts';
 
 /** Where projector batches announce their commit (the payload: `checkpointsAnnouncement`). */
@@ -122,12 +122,8 @@ export class PolledProgress implements ProjectionProgress {
     for (const name of names) {
       if (position > (this.announcedAt.get(name) ?? 0n)) this.announcedAt.set(name, position);
     }
-    let earliest: bigint | null = null;
-    for (const name of this.names) {
-      const at = this.announcedAt.get(name) ?? 0n;
-      if (earliest === null || at < earliest) earliest = at;
-    }
-    if (earliest !== null) this.waiters.advance(earliest);
+    if (this.names.length === 0) return;
+    this.waiters.advance(earliest(this.names.map((name) => this.announcedAt.get(name) ?? 0n)));
   }
 
   get position() {
