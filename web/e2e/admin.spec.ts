@@ -4,29 +4,18 @@
  * blocked user meets on a reading form.
  */
 import { adminMessages } from '@astra/contracts';
-import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { expectAccessible, screenshot, uniqueEmail } from './support.ts';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  expectAccessible,
+  screenshot,
+  signedIn,
+  toast,
+  uniqueEmail,
+} from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
-
-const ADMIN_EMAIL = 'admin@example.com';
-const ADMIN_PASSWORD = 'e2e-admin-password';
-
-/** A fresh browser context signed in (development sign-in) as `email`. */
-async function signedIn(browser: Browser, email: string, fullName?: string) {
-  const page = await (await browser.newContext()).newPage();
-  const answer = await page.request.post('/api/auth/dev-login', {
-    data: fullName ? { email, fullName } : { email },
-  });
-  expect(answer.ok()).toBe(true);
-  return page;
-}
-
-const toast = (page: Page, text: string) =>
-  page
-    .getByRole('region', { name: /notifications/i })
-    .getByText(text)
-    .first();
 
 let admin: Page;
 let member: Page;
@@ -34,7 +23,7 @@ let memberEmail: string;
 
 test.beforeAll(async ({ browser }) => {
   memberEmail = uniqueEmail('managed');
-  member = await signedIn(browser, memberEmail, 'Marie Curie');
+  member = (await signedIn(browser, memberEmail, 'Marie Curie')).page;
 });
 test.afterAll(async () => {
   await admin?.context().close();
@@ -56,7 +45,7 @@ test('a signed-in member without the admin role is sent to the dashboard', async
 test('an admin meets the password gate: a wrong password is refused and cleared, the right one opens the panel', async ({
   browser,
 }) => {
-  admin = await signedIn(browser, ADMIN_EMAIL);
+  admin = (await signedIn(browser, ADMIN_EMAIL)).page;
   await admin.goto('/app');
   await admin.getByRole('button', { name: 'Profile' }).click();
   await admin.getByRole('menuitem', { name: 'Admin Panel' }).click();
@@ -79,15 +68,26 @@ test('an admin meets the password gate: a wrong password is refused and cleared,
   await expect(admin.getByText(/^Unlocked until /)).toBeVisible();
 });
 
-test('the four stat cards show numbers, a 30-day chart and when they are as of', async () => {
-  for (const label of ['Total Users', 'Active Users', 'Credits Used', 'Revenue']) {
+test('the stat cards show numbers, a 30-day chart and when they are as of', async () => {
+  for (const label of [
+    'Total Users',
+    'Active Users',
+    'Credits Used',
+    'Revenue',
+    'Cash collected',
+  ]) {
     const card = admin.locator('.chakra-stat__root', { hasText: label });
     await expect(card.getByTestId('stat-value')).toHaveText(/\d/);
   }
+  // Recognized revenue and cash, each amount with its currency.
   await expect(admin.getByTestId('stat-value').nth(3)).toHaveText(/^[$€£]|[A-Z]{3}/);
+  await expect(admin.getByTestId('stat-value').nth(4)).toHaveText(/^[$€£]|[A-Z]{3}/);
+  await expect(admin.getByText(/^\d[\d,]* blocked · \d[\d,]* deleted$/)).toBeVisible();
   await expect(admin.getByRole('img', { name: /^New sign-ups per day, / })).toBeVisible();
   await expect(admin.getByRole('img', { name: /^Credits used per day, / })).toBeVisible();
-  await expect(admin.getByRole('img', { name: /^Revenue per day, / })).toBeVisible();
+  await expect(
+    admin.getByRole('img', { name: /^Cash collected per day in [A-Z]{3}, / }),
+  ).toBeVisible();
   await expect(admin.getByText(/^as of /)).toBeVisible();
   await expectAccessible(admin);
   await screenshot(admin, 'admin-panel');
@@ -146,35 +146,50 @@ test('promote, then demote', async () => {
   await expect(memberRow().getByText('User', { exact: true })).toBeVisible();
 });
 
-test('adjust credits from the list: added, a deduction beyond the balance refused, the ledger shows it', async () => {
+test('adjust credits from the list: confirmed on the balance shown, a deduction beyond the balance refused, the ledger shows it', async () => {
   const balance = memberRow().getByTestId('user-balance');
   const before = Number((await balance.textContent())!.replace(/\D/g, ''));
   await memberRow().getByRole('button', { name: 'Adjust credits' }).click();
 
   const card = admin.getByRole('region', { name: 'Credit Management' });
-  const userSelect = card.getByLabel('User', { exact: true });
-  await expect(userSelect.locator('option:checked')).toHaveText(new RegExp(memberEmail));
+  const customer = card.getByTestId('credit-customer');
+  await expect(customer).toContainText('Marie Curie');
+  await expect(customer).toContainText(memberEmail);
+  await expect(customer).toContainText(`Current balance: ${before} credits`);
   await expect(card.getByLabel('Amount')).toBeFocused();
+  const confirmation = admin.getByRole('alertdialog', { name: 'Confirm credit adjustment' });
+  /** Update Credits, then Confirm on a confirmation that states `statement`. */
+  const updateAndConfirm = async (statement: string) => {
+    await card.getByRole('button', { name: 'Update Credits' }).click();
+    await expect(confirmation.getByTestId('credit-confirmation')).toHaveText(statement);
+    await confirmation.getByRole('button', { name: 'Confirm' }).click();
+    await expect(confirmation).toHaveCount(0);
+  };
+  const who = `Marie Curie (${memberEmail})`;
 
   await card.getByLabel('Amount').fill('twelve');
   await card.getByLabel('Reason').fill('Goodwill for a failed reading');
   await card.getByRole('button', { name: 'Update Credits' }).click();
   await expect(card.getByText(adminMessages.invalidNumber)).toBeVisible();
+  await expect(confirmation).toHaveCount(0);
 
   await card.getByLabel('Amount').fill('25');
-  await card.getByRole('button', { name: 'Update Credits' }).click();
+  await updateAndConfirm(`Add 25 credits to ${who}: ${before} → ${before + 25}`);
   await expect(toast(admin, 'Added 25 credits successfully')).toBeVisible();
   await expect(balance).toHaveText(`${before + 25} credits`);
+  await expect(customer).toContainText(`Current balance: ${before + 25} credits`);
   await expect(card.getByLabel('Amount')).toHaveValue('');
 
   await card.getByLabel('Amount').fill('-100000');
   await card.getByLabel('Reason').fill('Too much');
-  await card.getByRole('button', { name: 'Update Credits' }).click();
+  await updateAndConfirm(
+    `Deduct 100,000 credits from ${who}: ${before + 25} → ${(before + 25 - 100_000).toLocaleString('en-US')}`,
+  );
   await expect(toast(admin, adminMessages.creditsFailed)).toBeVisible();
   await expect(admin.getByText(`the balance is ${before + 25}`).first()).toBeVisible();
 
   await card.getByLabel('Amount').fill('-5');
-  await card.getByRole('button', { name: 'Update Credits' }).click();
+  await updateAndConfirm(`Deduct 5 credits from ${who}: ${before + 25} → ${before + 20}`);
   await expect(toast(admin, 'Deducted 5 credits successfully')).toBeVisible();
   await expect(balance).toHaveText(`${before + 20} credits`);
 

@@ -9,12 +9,16 @@ import { readFile } from 'node:fs/promises';
 import type { AuditEntry, LedgerExplorerPage } from '@astra/contracts';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { E2E } from './ports.ts';
-import { expectAccessible, screenshot, uniqueEmail } from './support.ts';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  expectAccessible,
+  screenshot,
+  uniqueEmail,
+} from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-const ADMIN_EMAIL = 'admin@example.com';
-const ADMIN_PASSWORD = 'e2e-admin-password';
 const ADJUSTMENT_REASON = 'Audit trail goodwill';
 /** Users signed up for the explorer's paging: more than one page of 10 free grants. */
 const EXTRA_USERS = 12;
@@ -251,6 +255,61 @@ test('the ledger explorer filters by event type, actor and user, and pages by po
   await expect(admin.getByText('No events match these filters')).toBeVisible();
 });
 
+test('a filtered explorer is in the address: the link opens the same view, times with their zone', async () => {
+  // The section's own link is the explorer without filters: the form empties.
+  await section('Ledger').click();
+  await expect(admin).toHaveURL(/\?tab=ledger$/);
+  const filters = admin.getByRole('form', { name: 'Ledger filters' });
+  await expect(filters.getByLabel('Actor')).toHaveValue('');
+  await expect(filters.getByRole('button', { pressed: true })).toHaveCount(0);
+  await filters.getByRole('button', { name: 'CreditsAdjusted' }).click();
+  await filters.getByLabel('Actor').selectOption('admin');
+  await filters.getByLabel('User id').fill(memberId);
+  const today = new Date().toISOString().slice(0, 10);
+  await filters.getByLabel('From (UTC)').fill('2020-01-01');
+  await filters.getByLabel('To (UTC)').fill(today);
+  await filters.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(admin).toHaveURL(/[?&]types=CreditsAdjusted(&|$)/);
+  const address = new URL(admin.url());
+  expect(Object.fromEntries(address.searchParams)).toMatchObject({
+    tab: 'ledger',
+    types: 'CreditsAdjusted',
+    actor: 'admin',
+    userId: memberId,
+    from: '2020-01-01',
+    to: today,
+  });
+
+  // Sent to someone: a fresh page on the address shows the same filters and the same event.
+  const shared = await admin.context().newPage();
+  await shared.goto(address.pathname + address.search);
+  const sharedFilters = shared.getByRole('form', { name: 'Ledger filters' });
+  await expect(sharedFilters.getByRole('button', { name: 'CreditsAdjusted' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect(sharedFilters.getByRole('button', { name: 'FreeCreditsGranted' })).toHaveAttribute(
+    'aria-pressed',
+    'false',
+  );
+  await expect(sharedFilters.getByLabel('Actor')).toHaveValue('admin');
+  await expect(sharedFilters.getByLabel('User id')).toHaveValue(memberId);
+  await expect(sharedFilters.getByLabel('From (UTC)')).toHaveValue('2020-01-01');
+  await expect(sharedFilters.getByLabel('To (UTC)')).toHaveValue(today);
+  await expect(shared.getByTestId('explorer-summary')).toHaveText(/^Page 1: 1 event, /);
+  const row = shared.getByRole('table', { name: 'Ledger events' }).locator('tbody tr').first();
+  await expect(row.getByText(ADJUSTMENT_REASON).first()).toBeVisible();
+  // The browser is in New York: each time says so, and the filters say they are days of UTC.
+  await expect(row.locator('time').first()).toHaveText(/\d{2}:\d{2}:\d{2} E[SD]T$/);
+  await expect(shared.getByText(/America\/New_York/).first()).toBeVisible();
+
+  // Clearing takes the filters out of the address again.
+  await sharedFilters.getByRole('button', { name: 'Clear' }).click();
+  await expect(shared).toHaveURL(/\?tab=ledger$/);
+  await expect(sharedFilters.getByLabel('Actor')).toHaveValue('');
+  await shared.close();
+});
+
 test('admin activity lists the unlock attempts and the adjustment, newest first', async () => {
   await section('Activity').click();
   const list = admin.getByRole('list', { name: 'Admin activity entries' });
@@ -318,6 +377,34 @@ test("finance: the month's roll-forward, and the CSV export hashes to the checks
 
   await expectAccessible(admin);
   await screenshot(admin, 'audit-finance');
+});
+
+test('admin activity records the downloads with their admin; the chosen group is in the address', async () => {
+  await section('Activity').click();
+  await admin.getByLabel('Show').selectOption('access');
+  await expect(admin).toHaveURL(/[?&]show=access(&|$)/);
+  const list = admin.getByRole('list', { name: 'Admin activity entries' });
+  const downloads = list.locator('li[data-action="AdminDataExported"]');
+  await expect(downloads.first()).toBeVisible();
+  // Only data access: the downloads, and the starts of ledger exports recorded before them.
+  await expect(
+    list.locator(
+      'li:not([data-action="AdminDataExported"]):not([data-action="AdminExportStarted"])',
+    ),
+  ).toHaveCount(0);
+  await expect(list.locator('li[data-action="AdminExportStarted"]').first()).toBeVisible();
+  await expect(downloads.filter({ hasText: /month report/ }).first()).toBeVisible();
+  const ledger = downloads.filter({ hasText: /the ledger export .*\(csv\)/ }).first();
+  await expect(ledger.getByText('Downloaded finance data')).toBeVisible();
+  await expect(ledger.getByText(ADMIN_EMAIL)).toBeVisible();
+  await expect(ledger.getByText(/SHA-256 [0-9a-f]{64}/)).toBeVisible();
+  await expect(ledger.locator('time')).toHaveText(/E[SD]T$/);
+
+  await admin.reload();
+  await expect(admin.getByLabel('Show')).toHaveValue('access');
+  await expect(list.locator('li').first()).toHaveAttribute('data-action', 'AdminDataExported');
+  await admin.getByLabel('Show').selectOption('');
+  await expect(admin).not.toHaveURL(/show=/);
 });
 
 /** Runs ledger:verify from the panel and waits for its answer. */

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Locator, type Page, request } from '@playwright/test';
+import { type Browser, expect, type Locator, type Page, request } from '@playwright/test';
 import { E2E } from './ports.ts';
 
 const screenshots = join(import.meta.dirname, '../../test-results/screenshots');
@@ -15,6 +15,27 @@ export async function nextGoogleAccount(email: string, name: string) {
   });
   expect(response.status).toBe(204);
 }
+
+/** The admin the app under test knows (`ADMIN_EMAILS`, `ADMIN_PASSWORD` in serve.ts). */
+export const ADMIN_EMAIL = 'admin@example.com';
+export const ADMIN_PASSWORD = 'e2e-admin-password';
+
+/** A fresh browser context signed in (development sign-in) as `email`: its page and the user id. */
+export async function signedIn(browser: Browser, email: string, fullName?: string) {
+  const page = await (await browser.newContext()).newPage();
+  const answer = await page.request.post('/api/auth/dev-login', {
+    data: fullName ? { email, fullName } : { email },
+  });
+  expect(answer.ok()).toBe(true);
+  return { page, id: ((await answer.json()) as { id: string }).id };
+}
+
+/** A toast with `text` in the page's notifications. */
+export const toast = (page: Page, text: string) =>
+  page
+    .getByRole('region', { name: /notifications/i })
+    .getByText(text)
+    .first();
 
 /** A full-page screenshot kept as a test artifact (test-results/screenshots). */
 export const screenshot = (page: Page, name: string) =>

@@ -236,7 +236,10 @@ describe('refund of a spend', () => {
 });
 
 describe('admin adjustment', () => {
-  const adjust = (amount: number, reason = 'Goodwill'): CreditCommand => ({
+  const adjust = (
+    amount: number,
+    reason = 'Goodwill',
+  ): Extract<CreditCommand, { type: 'AdjustCredits' }> => ({
     type: 'AdjustCredits',
     amount,
     reason,
@@ -266,8 +269,66 @@ describe('admin adjustment', () => {
     given([opened, free(10)])
       .when(adjust(-10))
       .then([
-        { type: 'CreditsAdjusted', data: { amount: -10, reason: 'Goodwill', adminId: 'admin-1' } },
+        {
+          type: 'CreditsAdjusted',
+          data: {
+            amount: -10,
+            reason: 'Goodwill',
+            adminId: 'admin-1',
+            // The lots it took (zero-value credits first).
+            lots: [{ lot: 'free', source: 'free', amount: 10 }],
+          },
+        },
       ]);
+  });
+  it('refuses when the balance is not the one the admin saw (expectedBalance)', () => {
+    const seen = (amount: number, expectedBalance: number): CreditCommand => ({
+      ...adjust(amount),
+      expectedBalance,
+    });
+    given([opened, free(10)])
+      .when(seen(5, 10))
+      .then([
+        { type: 'CreditsAdjusted', data: { amount: 5, reason: 'Goodwill', adminId: 'admin-1' } },
+      ]);
+    given([opened, free(10), spent(3)])
+      .when(seen(5, 10))
+      .thenThrows(
+        'balance_changed',
+        'The balance changed: it is 7 credits now, not 10. Check the adjustment and try again.',
+        { expectedBalance: 10, balance: 7 },
+      );
+    // The balance that moved is told before a deduction larger than it.
+    given([opened, free(10), spent(3)])
+      .when(seen(-9, 10))
+      .thenThrows('balance_changed', undefined, { expectedBalance: 10, balance: 7 });
+    // On the balance seen, a deduction of all of it is made.
+    const [deducted] = creditAccountDecider.decide(
+      seen(-10, 10),
+      fold(creditAccountDecider, [opened, free(10)]),
+    ) as CreditEvent[];
+    expect(deducted).toMatchObject({ type: 'CreditsAdjusted', data: { amount: -10 } });
+  });
+  it('answers a retried adjustment made already as made, though the balance has moved since', () => {
+    const once: CreditCommand = { ...adjust(5), adjustmentId: 'adj-2', expectedBalance: 10 };
+    const made: CreditEvent = {
+      type: 'CreditsAdjusted',
+      data: { amount: 5, reason: 'Goodwill', adminId: 'admin-1', adjustmentId: 'adj-2' },
+    };
+    given([opened, free(10)])
+      .when(once)
+      .then([made]);
+    given([opened, free(10), made])
+      .when(once)
+      .thenNothingHappens();
+    given([opened, free(10), made, spent(3)])
+      .when(once)
+      .thenNothingHappens();
+  });
+  it("refuses an admin's adjustment of their own account", () => {
+    given([opened, free(10)])
+      .when({ type: 'AdjustCredits', amount: 1000, reason: 'Self-grant', adminId: 'u1' })
+      .thenThrows('self_action', 'You cannot adjust your own credits: another admin must do it');
   });
   it('refuses a deduction larger than the balance', () => {
     given([opened, free(10)])
@@ -1116,7 +1177,15 @@ describe('balance ceiling', () => {
     given(near(0))
       .when({ type: 'AdjustCredits', amount: -6, reason: 'Correction', adminId: 'a' })
       .then([
-        { type: 'CreditsAdjusted', data: { amount: -6, reason: 'Correction', adminId: 'a' } },
+        {
+          type: 'CreditsAdjusted',
+          data: {
+            amount: -6,
+            reason: 'Correction',
+            adminId: 'a',
+            lots: [{ lot: 'big', source: 'purchased', amount: 6 }],
+          },
+        },
       ]);
     given([...near(59), activated('2026-11-01')])
       .when({

@@ -10,6 +10,9 @@ import {
   deferredOf,
   initialAccountMoney,
   isDomainError,
+  lotsToTake,
+  lotTotals,
+  type MoneyEffect,
   type Tier,
 } from '../src/index.ts';
 
@@ -17,8 +20,8 @@ import {
  * Random histories with money: packs paid in two currencies (odd amounts, so shares round),
  * paid subscription months, spends and their refunds, partial and whole refunds of purchases
  * (some before their purchase), admin adjustments and account deletion. Every event goes through
- * the money fold, and after each one: cash = recognized + deferred to the minor unit in each
- * currency, deferred is what the lots hold, and the fold's lots are the decider's.
+ * the money fold, and after each one: cash = recognized + admin deductions + deferred to the minor
+ * unit in each currency, deferred is what the lots hold, and the fold's lots are the decider's.
  */
 const tiers: Tier[] = [
   { tierId: 1, tierName: 'Starter', creditsPerMonth: 60 },
@@ -118,15 +121,23 @@ const command: fc.Arbitrary<CreditCommand> = fc.oneof(
   }),
 );
 
-type Totals = Record<'cash' | 'recognized' | 'deferred', Map<string, number>>;
+type Totals = Record<'cash' | 'recognized' | 'adminDeducted' | 'deferred', Map<string, number>>;
 const add = (sums: Map<string, number>, amounts: readonly MoneyAmount[]) => {
   for (const { currency, minor } of amounts) sums.set(currency, (sums.get(currency) ?? 0) + minor);
 };
 const nonZero = (sums: Map<string, number>) =>
   Object.fromEntries([...sums].filter(([, minor]) => minor !== 0));
 
+/** One event as it was decided and booked: the account before and after, and its money. */
+interface Booked {
+  event: CreditEvent;
+  before: CreditAccount;
+  after: CreditAccount;
+  effect: MoneyEffect;
+}
+
 /** Runs the commands as the command handler does and books every event's money. */
-const run = (commands: CreditCommand[]) => {
+const run = (commands: CreditCommand[], onEvent: (booked: Booked) => void = () => {}) => {
   const opened: CreditEvent = { type: 'CreditAccountOpened', data: { userId: 'u' } };
   let state: CreditAccount = creditAccountDecider.evolve(
     creditAccountDecider.initialState(),
@@ -134,7 +145,12 @@ const run = (commands: CreditCommand[]) => {
   );
   const money: AccountMoney = initialAccountMoney();
   bookMoney(money, opened);
-  const totals: Totals = { cash: new Map(), recognized: new Map(), deferred: new Map() };
+  const totals: Totals = {
+    cash: new Map(),
+    recognized: new Map(),
+    adminDeducted: new Map(),
+    deferred: new Map(),
+  };
   const paymentsIn = new Map<string, number>();
   for (const c of commands) {
     let events: CreditEvent[] = [];
@@ -144,11 +160,14 @@ const run = (commands: CreditCommand[]) => {
       if (!isDomainError(error)) throw error;
     }
     for (const event of events) {
+      const before = state;
       state = creditAccountDecider.evolve(state, event);
       const effect = bookMoney(money, event);
+      onEvent({ event, before, after: state, effect });
       add(totals.cash, effect.cash ? [effect.cash] : []);
       add(paymentsIn, effect.cash && effect.cash.minor > 0 ? [effect.cash] : []);
       add(totals.recognized, effect.recognized);
+      add(totals.adminDeducted, effect.adminDeducted);
       add(totals.deferred, effect.deferred);
       checkBooks(state, money, totals);
     }
@@ -157,13 +176,14 @@ const run = (commands: CreditCommand[]) => {
 };
 
 const checkBooks = (state: CreditAccount, money: AccountMoney, totals: Totals) => {
-  // cash = recognized + deferred, to the minor unit, in each currency.
-  const both = new Map(totals.recognized);
-  add(
-    both,
-    [...totals.deferred].map(([currency, minor]) => ({ currency, minor })),
-  );
-  expect(nonZero(totals.cash)).toEqual(nonZero(both));
+  // cash = recognized + admin deductions + deferred, to the minor unit, in each currency.
+  const all = new Map(totals.recognized);
+  for (const part of [totals.adminDeducted, totals.deferred])
+    add(
+      all,
+      [...part].map(([currency, minor]) => ({ currency, minor })),
+    );
+  expect(nonZero(totals.cash)).toEqual(nonZero(all));
   // Deferred is exactly what the held lots are worth; no value without credits to carry it.
   expect(Object.fromEntries(deferredOf(money).map((m) => [m.currency, m.minor]))).toEqual(
     nonZero(totals.deferred),
@@ -178,7 +198,7 @@ const checkBooks = (state: CreditAccount, money: AccountMoney, totals: Totals) =
 };
 
 describe('money on the ledger over random histories', () => {
-  it('keeps cash = recognized + deferred in each currency after every event', () => {
+  it('keeps cash = recognized + admin deductions + deferred in each currency after every event', () => {
     fc.assert(
       fc.property(fc.array(command, { minLength: 20, maxLength: 100 }), (commands) => {
         run(commands);
@@ -192,13 +212,95 @@ describe('money on the ledger over random histories', () => {
       fc.property(fc.array(command, { minLength: 20, maxLength: 100 }), (commands) => {
         const { state, totals, paymentsIn } = run([...commands, { type: 'CloseAccount' }]);
         expect(state.balance).toBe(0);
-        // Nothing held: recognized is the cash kept, and no currency recognized more than came in.
+        // Nothing held: recognized and deducted are the cash kept, and no currency recognized or
+        // deducted more than came in.
         expect(nonZero(totals.deferred)).toEqual({});
-        expect(nonZero(totals.recognized)).toEqual(nonZero(totals.cash));
+        const gone = new Map(totals.recognized);
+        add(
+          gone,
+          [...totals.adminDeducted].map(([currency, minor]) => ({ currency, minor })),
+        );
+        expect(nonZero(gone)).toEqual(nonZero(totals.cash));
         for (const [currency, minor] of totals.recognized)
           expect(minor).toBeLessThanOrEqual(paymentsIn.get(currency) ?? 0);
+        for (const [currency, minor] of totals.adminDeducted) {
+          expect(minor).toBeGreaterThanOrEqual(0);
+          expect(minor).toBeLessThanOrEqual(paymentsIn.get(currency) ?? 0);
+        }
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+/** Free and promotional credits: worth nothing. */
+const zeroValue = (state: CreditAccount) => {
+  const totals = lotTotals(state.lots);
+  return totals.free + totals.promotional;
+};
+
+describe('admin deductions over random histories', () => {
+  it('take free and promotional credits before any paid ones, and book what they take of paid credits as admin deductions, never as recognized', () => {
+    let deductions = 0;
+    let paidTaken = 0;
+    fc.assert(
+      fc.property(fc.array(command, { minLength: 20, maxLength: 100 }), (commands) => {
+        run(commands, ({ event, before, after, effect }) => {
+          if (event.type !== 'CreditsAdjusted') {
+            // Nothing else is an admin deduction.
+            expect(effect.adminDeducted).toEqual([]);
+            return;
+          }
+          if (event.data.amount > 0) {
+            expect(effect.lotValue).toEqual([]);
+            return;
+          }
+          deductions++;
+          const amount = -event.data.amount;
+          // Zero-value credits first: as many as there were, up to the amount.
+          expect(zeroValue(before) - zeroValue(after)).toBe(Math.min(amount, zeroValue(before)));
+          // The event says where its credits came from, and they came from there.
+          expect(event.data.lots?.reduce((sum, take) => sum + take.amount, 0)).toBe(amount);
+          // Its paid value is a line of its own: out of deferred, not recognized.
+          expect(effect.recognized).toEqual([]);
+          expect(effect.adminDeducted).toEqual(effect.lotValue);
+          if (amount <= zeroValue(before)) expect(effect.lotValue).toEqual([]);
+          if (effect.adminDeducted.length) paidTaken++;
+        });
+      }),
+      { numRuns: 500 },
+    );
+    // The histories did deduct, paid credits too (the property is not vacuous).
+    expect(deductions).toBeGreaterThan(100);
+    expect(paidTaken).toBeGreaterThan(10);
+  });
+
+  it('replays a deduction written before it named its lots (an old event) in the spending order, as it was written', () => {
+    fc.assert(
+      fc.property(fc.array(command, { minLength: 20, maxLength: 100 }), (commands) => {
+        run(commands, ({ event, before }) => {
+          if (event.type !== 'CreditsAdjusted' || event.data.amount > 0) return;
+          const { lots: _named, ...old } = event.data;
+          const replayed = creditAccountDecider.evolve(before, { type: event.type, data: old });
+          // The old event takes what the old rule took: subscription credits first.
+          const expected = lotsToTake(before.lots, -event.data.amount);
+          const took = before.lots
+            .map((lot) => ({
+              lot: lot.id,
+              source: lot.source,
+              amount: lot.remaining - (replayed.lots.find((l) => l.id === lot.id)?.remaining ?? 0),
+            }))
+            .filter((take) => take.amount > 0);
+          const byLot = (a: { lot: string }, b: { lot: string }) => (a.lot < b.lot ? -1 : 1);
+          expect(took.sort(byLot)).toEqual(expected.sort(byLot));
+          const money = initialAccountMoney();
+          money.lots = structuredClone([...before.lots]);
+          const effect = bookMoney(money, { type: event.type, data: old });
+          expect(effect.recognized).toEqual([]);
+          expect(effect.adminDeducted).toEqual(effect.lotValue);
+        });
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -2,7 +2,9 @@ import type { CreditEvent, MoneyAmount } from '@astra/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   bookMoney,
+  type CreditAccount,
   closeRollForward,
+  creditAccountDecider,
   deferredOf,
   initialAccountMoney,
   openRollForward,
@@ -17,14 +19,16 @@ const book = (events: CreditEvent[]) => {
   };
   const cash: Record<string, number> = {};
   const recognized: Record<string, number> = {};
+  const adminDeducted: Record<string, number> = {};
   const lotValues: MoneyAmount[][] = [];
   for (const event of events) {
     const effect = bookMoney(account, event);
     sum(cash, effect.cash ? [effect.cash] : []);
     sum(recognized, effect.recognized);
+    sum(adminDeducted, effect.adminDeducted);
     lotValues.push([...effect.lotValue]);
   }
-  return { account, cash, recognized, deferred: deferredOf(account), lotValues };
+  return { account, cash, recognized, adminDeducted, deferred: deferredOf(account), lotValues };
 };
 
 const opened: CreditEvent = { type: 'CreditAccountOpened', data: { userId: 'u' } };
@@ -175,6 +179,84 @@ describe('the money behind credits', () => {
     const books = book([opened, pack(100, 1000), reversed(100, 0, 1000), reversed(0, 0, 1000)]);
     expect(books.cash.eur).toBe(0);
     expect(books.recognized.eur ?? 0).toBe(0);
+  });
+});
+
+/** A paid subscription month of 60 credits for 333 (USD cents). */
+const paidMonth: CreditEvent = {
+  type: 'MonthlyCreditsGranted',
+  data: {
+    period: '2026-11',
+    tierId: 1,
+    tierName: 'Starter',
+    amount: 60,
+    previousBalance: 10,
+    rolledOver: 0,
+    nextRenewalDate: '2026-12-01',
+    grantedOn: '2026-11-01',
+    trigger: 'renewal',
+    reference: { subscriptionId: 'sub_1', invoiceId: 'in_1' },
+    payment: { amountMinor: 333, currency: 'usd' },
+  },
+};
+const welcome: CreditEvent = { type: 'FreeCreditsGranted', data: { amount: 10 } };
+const foldAll = (events: CreditEvent[]) =>
+  events.reduce(creditAccountDecider.evolve, creditAccountDecider.initialState());
+const deduct = (state: CreditAccount, amount: number) =>
+  creditAccountDecider.decide(
+    { type: 'AdjustCredits', amount: -amount, reason: 'Chargeback pending review', adminId: 'a' },
+    state,
+  );
+
+describe('admin deductions in the books', () => {
+  it('given free credits and a paid subscription month, when an admin deducts no more than the free credits, then only free credits go and no money moves', () => {
+    const history = [opened, welcome, paidMonth];
+    const events = deduct(foldAll(history), 10);
+    expect(events).toEqual([
+      {
+        type: 'CreditsAdjusted',
+        data: {
+          amount: -10,
+          reason: 'Chargeback pending review',
+          adminId: 'a',
+          lots: [{ lot: 'free', source: 'free', amount: 10 }],
+        },
+      },
+    ]);
+    const books = book([...history, ...events]);
+    expect(books.recognized).toEqual({});
+    expect(books.adminDeducted).toEqual({});
+    // The paid month is whole: all its value is still owed in readings.
+    expect(books.deferred).toEqual([{ currency: 'usd', minor: 333 }]);
+  });
+
+  it('given paid credits only, when an admin deducts them, then their value is an admin deduction, not recognized revenue', () => {
+    const history = [opened, paidMonth];
+    const events = deduct(foldAll(history), 60);
+    const books = book([...history, ...events]);
+    expect(books.lotValues.at(-1)).toEqual([{ currency: 'usd', minor: 333 }]);
+    expect(books.recognized).toEqual({});
+    expect(books.adminDeducted).toEqual({ usd: 333 });
+    expect(books.cash).toEqual({ usd: 333 });
+    expect(books.deferred).toEqual([]);
+  });
+
+  it('given an old deduction that names no lots, when it is replayed, then it takes the spending order as it did when written (the paid month first), booked as an admin deduction', () => {
+    const old: CreditEvent = {
+      type: 'CreditsAdjusted',
+      data: { amount: -10, reason: 'Chargeback pending review', adminId: 'a' },
+    };
+    const state = foldAll([opened, welcome, paidMonth, old]);
+    expect(state.lots).toEqual([
+      { id: 'free', source: 'free', remaining: 10 },
+      { id: 'month:sub_1:2026-11', source: 'subscription', remaining: 50 },
+    ]);
+    const books = book([opened, welcome, paidMonth, old]);
+    // ⌊333 × 10 ÷ 60⌋ = 55, as the old replay took it; no longer called recognized.
+    expect(books.lotValues.at(-1)).toEqual([{ currency: 'usd', minor: 55 }]);
+    expect(books.recognized).toEqual({});
+    expect(books.adminDeducted).toEqual({ usd: 55 });
+    expect(books.deferred).toEqual([{ currency: 'usd', minor: 278 }]);
   });
 });
 

@@ -10,6 +10,7 @@ export * from './finance/balanceAt.ts';
 export * from './finance/creditLog.ts';
 export * from './finance/ledgerExport.ts';
 export * from './finance/monthlyReport.ts';
+export * from './finance/monthMoney.ts';
 export { watchHorizon } from './horizonWatch.ts';
 export { migrateReadModels } from './migrations/index.ts';
 export {

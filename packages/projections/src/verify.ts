@@ -34,7 +34,8 @@ export interface VerifyReport {
   behind: { name: string; position: bigint; head: bigint }[];
   /**
    * The money invariant per currency (minor units, alphabetical): cash to date (payments less
-   * refunds) = recognized to date + deferred now (the value of the paid credits the accounts'
+   * refunds) = recognized to date + admin deductions to date + deferred now (the value of the
+   * paid credits the accounts'
    * lots hold). A difference is listed in `differences`.
    */
   money: MoneyInvariant[];
@@ -44,6 +45,8 @@ export interface MoneyInvariant {
   currency: string;
   cashToDate: number;
   recognizedToDate: number;
+  /** Value of paid credits admins deducted (not revenue from use). */
+  adminDeductionsToDate: number;
   /** The value the lots hold at the end of the replay. */
   deferred: number;
 }
@@ -122,11 +125,11 @@ export async function verifyLedger(
   // The money behind the credits, by the ledger's own money fold (`bookMoney`), per account,
   // with each event's effects summed by currency.
   const money = await CreditBooks.forLog(store);
-  const booked = new Map<string, { cash: number; recognized: number; deferred: number }>();
+  const booked = new Map<string, BookedMoney>();
   const bookedIn = (currency: string) => {
     let sums = booked.get(currency);
     if (!sums) {
-      sums = { cash: 0, recognized: 0, deferred: 0 };
+      sums = { cash: 0, recognized: 0, adminDeducted: 0, deferred: 0 };
       booked.set(currency, sums);
     }
     return sums;
@@ -166,6 +169,8 @@ export async function verifyLedger(
     const effect = money.book(userId, credit);
     if (effect.cash) bookedIn(effect.cash.currency).cash += effect.cash.minor;
     for (const { currency, minor } of effect.recognized) bookedIn(currency).recognized += minor;
+    for (const { currency, minor } of effect.adminDeducted)
+      bookedIn(currency).adminDeducted += minor;
     for (const { currency, minor } of effect.deferred) bookedIn(currency).deferred += minor;
     if (event.position > snapshot.entriesAt) continue;
     expected.set(event.id, {
@@ -261,13 +266,22 @@ export async function verifyLedger(
   };
 }
 
+/** Each currency's money effects, summed over the log. */
+interface BookedMoney {
+  cash: number;
+  recognized: number;
+  adminDeducted: number;
+  deferred: number;
+}
+
 /**
- * The money invariant in each currency: cash to date = recognized to date + deferred, where
+ * The money invariant in each currency: cash to date = recognized to date + admin deductions to
+ * date + deferred, where
  * deferred is both the sum of the events' deferred effects and the value the lots hold at the
  * end (the two must agree, to the minor unit).
  */
 function compareMoney(
-  booked: Map<string, { cash: number; recognized: number; deferred: number }>,
+  booked: Map<string, BookedMoney>,
   accounts: Map<string, AccountMoney>,
   differences: string[],
 ): MoneyInvariant[] {
@@ -279,15 +293,16 @@ function compareMoney(
   }
   const currencies = [...new Set([...booked.keys(), ...held.keys()])].sort();
   return currencies.map((currency) => {
-    const { cash, recognized, deferred } = booked.get(currency) ?? {
+    const { cash, recognized, adminDeducted, deferred } = booked.get(currency) ?? {
       cash: 0,
       recognized: 0,
+      adminDeducted: 0,
       deferred: 0,
     };
     const lots = held.get(currency) ?? 0;
-    if (cash !== recognized + deferred) {
+    if (cash !== recognized + adminDeducted + deferred) {
       differences.push(
-        `money ${currency}: cash to date ${cash} ≠ recognized to date ${recognized} + deferred ${deferred} (minor units, off by ${cash - recognized - deferred})`,
+        `money ${currency}: cash to date ${cash} ≠ recognized to date ${recognized} + admin deductions to date ${adminDeducted} + deferred ${deferred} (minor units, off by ${cash - recognized - adminDeducted - deferred})`,
       );
     }
     if (deferred !== lots) {
@@ -295,7 +310,13 @@ function compareMoney(
         `money ${currency}: the events deferred ${deferred}, the lots hold ${lots} (minor units, off by ${deferred - lots})`,
       );
     }
-    return { currency, cashToDate: cash, recognizedToDate: recognized, deferred: lots };
+    return {
+      currency,
+      cashToDate: cash,
+      recognizedToDate: recognized,
+      adminDeductionsToDate: adminDeducted,
+      deferred: lots,
+    };
   });
 }
 

@@ -4,10 +4,12 @@ import { dirname, join } from 'node:path';
 import express from 'express';
 import './http/types.ts';
 import type { AppDeps } from './dependencies.ts';
+import { requireActiveAdmin, requireUser } from './http/auth.ts';
 import { refuseDeepBodies } from './http/bodyDepth.ts';
 import { crossSiteProtection } from './http/crossSite.ts';
 import { apiNotFound, errorHandler } from './http/errors.ts';
 import { idempotency } from './http/idempotency.ts';
+import { parsesAsJson } from './http/rawBodies.ts';
 import { requestContext } from './http/requestContext.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
@@ -59,12 +61,12 @@ export function createApp(deps: AppDeps) {
   app.use('/api/webhooks/stripe', stripeWebhookRoutes(deps));
 
   const api = express.Router();
-  api.use(express.json({ limit: '100kb' }));
+  api.use(express.json({ limit: '100kb', type: (req) => parsesAsJson(req as express.Request) }));
   api.use(refuseDeepBodies); // before anything recurses over the body (idempotency's hash)
   api.use(deps.sessions.middleware);
   // Apple posts its sign-in answer from its own site; the signed state cookie protects that route.
   api.use(crossSiteProtection([new URL(deps.config.PUBLIC_URL).origin], [APPLE_CALLBACK_ROUTE]));
-  api.use(idempotency(deps.appDb));
+  api.use(idempotency(deps.appDb, deps.apiProcess.id));
   api.use(systemRoutes(deps));
   api.use(authRoutes(deps));
   api.use(accountRoutes(deps));
@@ -76,6 +78,8 @@ export function createApp(deps: AppDeps) {
   api.use(checkoutRoutes(deps));
   if (deps.payments.localCheckout) api.use(localCheckoutRoutes(deps.payments.localCheckout));
   api.use(subscriptionRoutes(deps));
+  // Admin routes: the acting admin is checked on the write side (their user stream) first.
+  api.use('/admin', requireUser, requireActiveAdmin(deps.ledger, deps.sessions));
   api.use(adminRoutes(deps));
   api.use(financeRoutes(deps));
   api.use(apiNotFound);

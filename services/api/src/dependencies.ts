@@ -4,6 +4,7 @@ import type { NarrativeWriter } from '@astra/readings';
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
 import type { Config } from './config.ts';
+import type { ApiProcess } from './http/apiProcess.ts';
 import type { Consistency } from './http/consistency.ts';
 import type { Sessions } from './http/sessions.ts';
 import type { Ledger } from './ledger/ledger.ts';
@@ -52,6 +53,8 @@ export interface AppDeps {
   logger: Logger;
   /** Prometheus metrics (`GET /metrics`). */
   metrics: Metrics;
+  /** This process as the database knows it (its idempotency claims name it). */
+  apiProcess: ApiProcess;
   /** Migrations ran and the projections run. */
   ready: () => Promise<boolean>;
 }

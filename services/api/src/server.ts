@@ -17,6 +17,7 @@ import Stripe from 'stripe';
 import { createApp } from './app.ts';
 import { type Config, localCheckoutEnabled, webhookSecretOf } from './config.ts';
 import type { AppDeps } from './dependencies.ts';
+import { ApiProcess, purgeApiProcesses } from './http/apiProcess.ts';
 import { Consistency } from './http/consistency.ts';
 import { purgeIdempotencyKeys } from './http/idempotency.ts';
 import { Sessions } from './http/sessions.ts';
@@ -131,6 +132,12 @@ export async function startServer(
 
   const appDb = appTables(db);
   const read = readModels(db);
+  // Registered (and beating) before the first request: its claims name it. A PGlite database
+  // has one process at a time, so every other one registered there is gone.
+  const apiProcess = await ApiProcess.start(appDb, {
+    alone: storage.connection.kind === 'pglite',
+    logger,
+  });
   const pricing = pricingSettingsOf(config);
 
   // Stripe's SDK signs and checks webhooks even without a key; with one it is the gateway.
@@ -220,6 +227,7 @@ export async function startServer(
     clock,
     logger,
     metrics,
+    apiProcess,
     ready: async () => {
       if (projector && !projector.running) return false;
       try {
@@ -233,6 +241,7 @@ export async function startServer(
   const purge = setInterval(() => {
     void sessions.purgeExpired().catch(() => {});
     void purgeIdempotencyKeys(appDb).catch(() => {});
+    void purgeApiProcesses(appDb).catch(() => {});
     void deps.drafts.purgeStale().catch(() => {});
   }, 3_600_000);
   purge.unref();
@@ -299,6 +308,10 @@ export async function startServer(
         deps.drafts.stop(config.SHUTDOWN_TIMEOUT_MS),
       ]);
       if (metricsServer) await drain(metricsServer.server, 0, logger);
+      // No request runs here any more: its claims left pending are free at once.
+      await apiProcess
+        .stop()
+        .catch((error) => logger.warn({ err: error }, 'Removing the API process row failed'));
       // The projector finishes (commits) the batch it is applying, then stops.
       stopHorizonWatch();
       await projector?.stop();

@@ -11,6 +11,8 @@ const tinyPng = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
+/** The smallest GIF (1×1, transparent). */
+const tinyGif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 const fromEvil = { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' };
 
@@ -162,6 +164,25 @@ describe('accounts, profile, pictures, feedback and apps over HTTP', () => {
       body: { error: 'not_found' },
     });
     expect((await server.client().get('/api/avatars/..%2F..%2Fetc')).status).toBe(404);
+
+    // A picture sent as JSON is still judged by its bytes (docs/api.md), and not kept as an
+    // Idempotency-Key's JSON answer: another picture under the same key is stored, not replayed.
+    const key = { 'idempotency-key': `avatar-${id.slice(0, 8)}` };
+    const asJson = await client.put('/api/me/avatar', tinyGif, {
+      'content-type': 'application/json',
+      ...key,
+    });
+    expect(asJson.status, JSON.stringify(asJson.body)).toBe(200);
+    const gifId = createHash('sha256').update(tinyGif).digest('hex');
+    expect(asJson.body.avatarUrl).toBe(`/api/avatars/${gifId}`);
+    const again = await client.put('/api/me/avatar', tinyPng, {
+      'content-type': 'application/json',
+      ...key,
+    });
+    expect(again.body.avatarUrl).toBe(`/api/avatars/${id}`);
+    expect(
+      (await client.put('/api/me/avatar', text, { 'content-type': 'application/json' })).body,
+    ).toMatchObject({ error: 'unsupported_media_type' });
 
     // Removing it clears the profile and, as nobody else uses it, deletes the bytes.
     const removed = await client.delete('/api/me/avatar');

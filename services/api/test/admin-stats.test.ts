@@ -1,4 +1,4 @@
-import type { AdminStats } from '@astra/contracts';
+import type { AdminStats, MonthlyReport } from '@astra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deliver,
@@ -115,5 +115,75 @@ describe('GET /api/admin/stats', () => {
     expect(after.asOf).not.toBeNull();
     expect(Date.parse(after.asOf!)).toBeGreaterThan(Date.parse(before.asOf!));
     expect(Date.parse(after.asOf!)).toBeLessThanOrEqual(Date.now());
+  });
+  it("shows this month's recognized revenue and cash in every currency, as the month report has them", async () => {
+    const admin = server.client();
+    await admin.signInAsAdmin();
+    // Money in two currencies this month: a USD pack and a EUR pack, each spent from, one refunded in part.
+    const ada = await member(server, 'month-ada');
+    const eve = await member(server, 'month-eve');
+    const usd = packCheckout(ada.id, 2, { amountTotal: 1799 });
+    const eur = packCheckout(eve.id, 2, { amountTotal: 1500, currency: 'eur' });
+    await deliver(server, signed('checkout.session.completed', usd));
+    await deliver(server, signed('checkout.session.completed', eur));
+    for (const client of [ada.client, eve.client, eve.client, eve.client]) {
+      const reading = await client.post('/api/readings/tarot-traditional', {
+        firstName: 'Eve',
+        question: 'Which currency is mine?',
+      });
+      expect(reading.status).toBe(201);
+    }
+    const refund = refundedCharge(ada.id, usd.payment_intent, 1799, 300);
+    await deliver(server, signed('charge.refunded', refund));
+
+    const stats = (await admin.get<AdminStats>('/api/admin/stats')).body;
+    const month = new Date().toISOString().slice(0, 7);
+    const report = (await admin.get<MonthlyReport>(`/api/admin/reports/monthly?month=${month}`))
+      .body;
+    expect(stats.month.month).toBe(month);
+    expect(stats.month.from).toBe(report.from);
+    expect(stats.month.to).toBe(report.to);
+    // Every currency of the report, each with the report's figures for the month.
+    expect(stats.month.money).toEqual(
+      report.money.map((line) => ({
+        currency: line.currency,
+        recognizedMinor: line.recognized,
+        cashInMinor: line.cashIn,
+        refundsMinor: line.refunds,
+        cashNetMinor: line.cashIn - line.refunds,
+      })),
+    );
+    expect(stats.month.money.map((line) => line.currency)).toEqual(['eur', 'usd']);
+    const eurLine = stats.month.money.find((line) => line.currency === 'eur')!;
+    expect(eurLine.cashInMinor).toBeGreaterThanOrEqual(1500);
+    expect(eurLine.recognizedMinor).toBeGreaterThan(0);
+    expect(stats.month.money.find((line) => line.currency === 'usd')!.refundsMinor).toBeGreaterThan(
+      0,
+    );
+    // Recognized is not cash: the card's old figure (USD cash net of refunds) stays as it was.
+    expect(stats.revenueThisMonthMinor).toBe(
+      stats.month.money.find((line) => line.currency === 'usd')!.cashNetMinor,
+    );
+    expect(BigInt(stats.month.through)).toBeGreaterThan(0n);
+  });
+
+  it('counts blocked and deleted users apart: "blocked" does not count the deleted', async () => {
+    const admin = server.client();
+    await admin.signInAsAdmin();
+    await caughtUp(server);
+    const before = (await admin.get<AdminStats>('/api/admin/stats')).body;
+    const blocked = await member(server, 'stats-blocked');
+    const deleted = await member(server, 'stats-deleted');
+    const gone = await member(server, 'stats-gone');
+    expect((await admin.post(`/api/admin/users/${blocked.id}/block`)).status).toBe(200);
+    expect((await admin.delete(`/api/admin/users/${deleted.id}`)).status).toBe(200);
+    expect((await admin.delete(`/api/admin/users/${gone.id}`)).status).toBe(200);
+    await caughtUp(server);
+    const after = (await admin.get<AdminStats>('/api/admin/stats')).body;
+    expect(after.totalUsers - before.totalUsers).toBe(3);
+    expect(after.activeUsers - before.activeUsers).toBe(0);
+    expect(after.blockedUsers - before.blockedUsers).toBe(1);
+    expect(after.deletedUsers - before.deletedUsers).toBe(2);
+    expect(after.totalUsers).toBe(after.activeUsers + after.blockedUsers + after.deletedUsers);
   });
 });

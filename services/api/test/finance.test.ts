@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
-  type AuditEntry,
-  auditEntrySchema,
   type LedgerExportChecksum,
+  type LedgerExportRow,
+  ledgerExportRowSchema,
   type MonthlyReport,
   type TotalBalanceAt,
   type UserBalanceAt,
@@ -27,6 +27,7 @@ import {
   verifyLedger,
 } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCsv } from '../../../packages/projections/test/csv.ts';
 import { fakeOpenAi } from './openAiDouble.ts';
 import { deliver, packCheckout, refundedCharge, webhookSigner } from './stripeWebhooks.ts';
 import { type Client, caughtUp, startTestServer, type TestServer } from './support.ts';
@@ -42,6 +43,8 @@ const root = join(import.meta.dirname, '../../..');
 const WEBHOOK_SECRET = 'whsec_test_finance_secret';
 const signed = webhookSigner(WEBHOOK_SECRET);
 const lifePath = { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1990-12-10' };
+/** An admin's reason written to pass for Stripe ids in a `key=value; …` cause. */
+const FORGED = 'Chargeback pending review; paymentIntentId=pi_FAKE; chargeId=ch_FAKE';
 
 /** A GET read as bytes, with the response's headers and trailers (fetch shows no trailers). */
 function rawGet(base: string, path: string, cookie: string | undefined) {
@@ -69,61 +72,16 @@ function rawGet(base: string, path: string, cookie: string | undefined) {
   });
 }
 
-/**
- * RFC 4180, strictly: fields apart by commas, records ended by `\n`; a quoted field may hold
- * commas, newlines and doubled quotes. Anything else (a stray quote, a missing last newline)
- * throws, so the test sees a malformed body.
- */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let i = 0;
-  while (i < text.length) {
-    let field = '';
-    if (text[i] === '"') {
-      i++;
-      for (;;) {
-        if (i >= text.length) throw new Error('unterminated quoted field');
-        if (text[i] === '"') {
-          if (text[i + 1] === '"') {
-            field += '"';
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        field += text[i++];
-      }
-    } else {
-      while (i < text.length && text[i] !== ',' && text[i] !== '\n') {
-        if (text[i] === '"') throw new Error(`a quote inside an unquoted field at ${i}`);
-        field += text[i++];
-      }
-    }
-    record.push(field);
-    if (text[i] === ',') {
-      i++;
-      continue;
-    }
-    if (text[i] !== '\n') throw new Error(`expected a comma or a newline at ${i}`);
-    i++;
-    records.push(record);
-    record = [];
-  }
-  if (record.length) throw new Error('the last record has no newline');
-  return records;
-}
-
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 const jsonLines = (body: Buffer) =>
   body
     .toString('utf8')
     .split('\n')
     .filter(Boolean)
-    .map((line) => auditEntrySchema.parse(JSON.parse(line)));
-const lotValues = (entry: AuditEntry) =>
-  entry.lotValue.map((v) => `${v.currency}:${v.minor}`).join(';');
+    .map((line) => ledgerExportRowSchema.parse(JSON.parse(line)));
+const moneyList = (amounts: LedgerExportRow['lotValue']) =>
+  amounts.map((v) => `${v.currency}:${v.minor}`).join(';');
+const lotValues = (entry: LedgerExportRow) => moneyList(entry.lotValue);
 /** The same instant one millisecond earlier or later. */
 const shifted = (instant: string, ms: number) => new Date(Date.parse(instant) + ms).toISOString();
 
@@ -250,7 +208,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
       let bob: { client: Client; id: string };
       /** The end of the history: ranges up to it never change afterwards. */
       let end: string;
-      let rows: AuditEntry[];
+      let rows: LedgerExportRow[];
       const rowsOf = (userId: string) => rows.filter((r) => r.userId === userId);
 
       beforeAll(async () => {
@@ -293,6 +251,16 @@ for (const storage of ['postgres', 'pglite'] as const) {
           ).status,
         ).toBe(200);
         expect((await bob.client.post('/api/readings/life-path', lifePath)).status).toBe(201);
+        // An admin holds back 20 of Bob's credits with a reason that reads like Stripe ids: the 5
+        // free and 7 promotional credits left go first, then 8 of the pack (⌊1500 × 8 ÷ 100⌋ = 120).
+        expect(
+          (
+            await admin.post(`/api/admin/users/${bob.id}/credits`, {
+              amount: -20,
+              reason: FORGED,
+            })
+          ).status,
+        ).toBe(200);
         await caughtUp(server);
         // A moment after the last event: later events (sign-ins) stay out of `[…, end)`.
         await new Promise((resolve) => setTimeout(resolve, 5));
@@ -325,21 +293,29 @@ for (const storage of ['postgres', 'pglite'] as const) {
         }
         const adaRows = rowsOf(ada.id);
         expect(
-          adaRows.map((r) => [r.type, r.credits, r.balanceAfter, r.money, lotValues(r)]),
+          adaRows.map((r) => [
+            r.type,
+            r.credits,
+            r.balanceAfter,
+            r.money,
+            lotValues(r),
+            moneyList(r.adminDeducted),
+          ]),
         ).toEqual([
-          ['CreditAccountOpened', 0, 0, null, ''],
-          ['FreeCreditsGranted', 10, 10, null, ''],
-          ['CreditsGranted', 100, 110, { currency: 'usd', minor: 1799 }, ''],
-          // 10 free credits (worth nothing) and 2 of the pack: ⌊1799 × 2 ÷ 100⌋ = 35.
-          ['CreditsAdjusted', -12, 98, null, 'usd:35'],
+          ['CreditAccountOpened', 0, 0, null, '', ''],
+          ['FreeCreditsGranted', 10, 10, null, '', ''],
+          ['CreditsGranted', 100, 110, { currency: 'usd', minor: 1799 }, '', ''],
+          // 10 free credits (worth nothing) and 2 of the pack: ⌊1799 × 2 ÷ 100⌋ = 35, an admin
+          // deduction (not revenue from use).
+          ['CreditsAdjusted', -12, 98, null, 'usd:35', 'usd:35'],
           // 5 of the 98 left, worth 1764: ⌊1764 × 5 ÷ 98⌋ = 90.
-          ['CreditsSpent', -5, 93, null, 'usd:90'],
+          ['CreditsSpent', -5, 93, null, 'usd:90', ''],
           // 5 of 93 worth 1674: ⌊1674 × 5 ÷ 93⌋ = 90, and given back.
-          ['CreditsSpent', -5, 88, null, 'usd:90'],
-          ['SpendRefunded', 5, 93, null, 'usd:-90'],
-          ['PaymentRefunded', 0, 93, { currency: 'usd', minor: -540 }, ''],
+          ['CreditsSpent', -5, 88, null, 'usd:90', ''],
+          ['SpendRefunded', 5, 93, null, 'usd:-90', ''],
+          ['PaymentRefunded', 0, 93, { currency: 'usd', minor: -540 }, '', ''],
           // ⌊100 × 540 ÷ 1799⌋ = 30 credits of 93 worth 1674: ⌊1674 × 30 ÷ 93⌋ = 540.
-          ['PurchaseReversed', -30, 63, null, 'usd:540'],
+          ['PurchaseReversed', -30, 63, null, 'usd:540', ''],
         ]);
         const email = (userId: string) => `${rowsOf(userId)[0]!.email}`;
         expect(email(ada.id)).toMatch(/^ada-.*@example\.com$/);
@@ -355,20 +331,61 @@ for (const storage of ['postgres', 'pglite'] as const) {
           'stripe',
           'stripe',
         ]);
-        const [, , granted, adjusted, spent] = adaRows;
-        expect(granted!.cause).toContain('checkoutSessionId=cs_test_');
-        expect(granted!.cause).toContain('grantId=checkout:cs_test_');
-        expect(adjusted!.cause).toContain('reason==HYPERLINK');
+        const [, , granted, adjusted, spent, failed, refundedSpend, paymentRefunded] = adaRows;
+        // The cause is typed fields: each Stripe id, the ledger's ids and a reason on their own.
+        expect(granted!.checkoutSessionId).toMatch(/^cs_test_/);
+        expect(granted!.grantId).toBe(`checkout:${granted!.checkoutSessionId}`);
+        expect(granted!.paymentIntentId).toMatch(/^pi_/);
+        expect(granted!.reason).toBeNull();
+        expect(adjusted!.reason).toBe('=HYPERLINK("https://example.com","correction")');
+        expect(adjusted!.adjustmentId).toEqual(expect.any(String));
         expect(adjusted!.description).toBe('=HYPERLINK("https://example.com","correction")');
-        expect(spent!.cause).toMatch(/readingId=[0-9a-f-]{36}; purpose=reading/);
+        expect(spent).toMatchObject({
+          readingId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          purpose: 'reading',
+          spendId: expect.any(String),
+          reason: null,
+        });
+        // The reading that failed: its spend, and the refund naming the same spend.
+        expect(refundedSpend).toMatchObject({
+          spendId: failed!.spendId,
+          reason: 'generation_failed',
+        });
+        expect(paymentRefunded).toMatchObject({
+          paymentIntentId: granted!.paymentIntentId,
+          chargeId: expect.stringMatching(/^ch_/),
+          invoiceId: null,
+        });
         expect(spent!.correlationId).not.toBe('');
-        expect(rowsOf(bob.id).map((r) => [r.type, r.credits, r.balanceAfter, r.money])).toEqual([
-          ['CreditAccountOpened', 0, 0, null],
-          ['FreeCreditsGranted', 10, 10, null],
-          ['CreditsGranted', 100, 110, { currency: 'eur', minor: 1500 }],
-          ['CreditsAdjusted', 7, 117, null],
-          ['CreditsSpent', -5, 112, null],
+        const bobRows = rowsOf(bob.id);
+        expect(
+          bobRows.map((r) => [
+            r.type,
+            r.credits,
+            r.balanceAfter,
+            r.money,
+            lotValues(r),
+            moneyList(r.adminDeducted),
+          ]),
+        ).toEqual([
+          ['CreditAccountOpened', 0, 0, null, '', ''],
+          ['FreeCreditsGranted', 10, 10, null, '', ''],
+          ['CreditsGranted', 100, 110, { currency: 'eur', minor: 1500 }, '', ''],
+          ['CreditsAdjusted', 7, 117, null, '', ''],
+          // 5 of the free credits: worth nothing.
+          ['CreditsSpent', -5, 112, null, '', ''],
+          ['CreditsAdjusted', -20, 92, null, 'eur:120', 'eur:120'],
         ]);
+        // A reason that reads like ids is a reason: the Stripe id fields stay empty.
+        const forged = bobRows.at(-1)!;
+        expect(forged).toMatchObject({
+          reason: FORGED,
+          paymentIntentId: null,
+          chargeId: null,
+          checkoutSessionId: null,
+          invoiceId: null,
+          otherIds: null,
+        });
       });
 
       it('writes the same rows as CSV (csv-stringify), parsed back field by field', async () => {
@@ -380,9 +397,9 @@ for (const storage of ['postgres', 'pglite'] as const) {
         expect(answer.headers['content-type']).toBe('text/csv; charset=utf-8');
         const [header, ...records] = parseCsv(answer.body.toString('utf8'));
         expect(header).toEqual([...LEDGER_EXPORT_COLUMNS]);
-        // The columns are the audit entry's fields, in the schema's order, in snake case.
+        // The columns are the JSON line's fields, in its order, in snake case.
         expect(header).toEqual(
-          Object.keys(auditEntrySchema.shape).flatMap((key) =>
+          Object.keys(ledgerExportRowSchema.shape).flatMap((key) =>
             key === 'money'
               ? ['money_minor', 'currency']
               : key === 'lotValue'
@@ -394,7 +411,8 @@ for (const storage of ['postgres', 'pglite'] as const) {
         const formula = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
         records.forEach((record, i) => {
           const row = rows[i]!;
-          const text = (value: string) => (formula.test(value) ? `'${value}` : value);
+          const text = (value: string | null) =>
+            value === null ? '' : formula.test(value) ? `'${value}` : value;
           expect(record).toEqual([
             row.position,
             row.occurredAt,
@@ -406,14 +424,38 @@ for (const storage of ['postgres', 'pglite'] as const) {
             row.money ? String(row.money.minor) : '',
             row.money?.currency ?? '',
             lotValues(row),
+            moneyList(row.adminDeducted),
             text(row.actor),
-            text(row.cause),
+            text(row.checkoutSessionId),
+            text(row.paymentIntentId),
+            text(row.chargeId),
+            text(row.invoiceId),
+            text(row.subscriptionId),
+            text(row.customerId),
+            text(row.stripeEventId),
+            text(row.readingId),
+            text(row.purpose),
+            row.appId === null ? '' : String(row.appId),
+            text(row.grantId),
+            text(row.spendId),
+            text(row.adjustmentId),
+            text(row.period),
+            text(row.trigger),
+            text(row.reason),
+            row.otherIds ? JSON.stringify(row.otherIds) : '',
             text(row.correlationId),
             text(row.description),
           ]);
         });
+        // The forged reason is one cell of `reason`; the id columns of its row are empty.
+        const column = (name: string) => header!.indexOf(name);
+        const forged = records.find((r) => r[column('reason')] === FORGED)!;
+        expect(forged[column('type')]).toBe('CreditsAdjusted');
+        for (const id of ['payment_intent_id', 'charge_id', 'checkout_session_id', 'other_ids'])
+          expect(forged[column(id)], id).toBe('');
+        expect(forged[column('admin_deducted')]).toBe('eur:120');
         // The formula is defused; the reason with a comma and quotes comes back whole.
-        const descriptions = records.map((r) => r[13]);
+        const descriptions = records.map((r) => r[column('description')]);
         expect(descriptions).toContain(`'=HYPERLINK("https://example.com","correction")`);
         expect(descriptions).toContain('Goodwill, "sorry" for the wait');
         expect(answer.body.toString()).toContain('"Goodwill, ""sorry"" for the wait"');
@@ -604,7 +646,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
         );
         const inMonth = all.filter((r) => r.occurredAt >= report.from);
         const before = all.filter((r) => r.occurredAt < report.from);
-        const lastBalances = (entries: AuditEntry[]) => {
+        const lastBalances = (entries: LedgerExportRow[]) => {
           const last = new Map<string, number>();
           for (const r of entries) last.set(r.userId, r.balanceAfter);
           return [...last.values()].reduce((a, b) => a + b, 0);
@@ -637,21 +679,27 @@ for (const storage of ['postgres', 'pglite'] as const) {
             cashIn: 1500,
             refunds: 0,
             recognized: 0,
-            deferredClosing: 1500,
+            // The 8 paid credits the admin held back: a line of their own, not revenue from use.
+            adminDeductions: 120,
+            deferredClosing: 1380,
             cashToDate: 1500,
             recognizedToDate: 0,
+            adminDeductionsToDate: 120,
           },
           {
             currency: 'usd',
             deferredOpening: 0,
             cashIn: 1799,
             refunds: 540,
-            // 35 + 90 + 90 − 90 (the refunded spend) + 540 (reversed) − 540 (the refund)
-            recognized: 125,
+            // 90 + 90 − 90 (the refunded spend) + 540 (reversed) − 540 (the refund)
+            recognized: 90,
+            // The admin's deduction of 2 paid credits.
+            adminDeductions: 35,
             // The pack's lot: 63 credits worth 1134.
             deferredClosing: 1134,
             cashToDate: 1259,
-            recognizedToDate: 125,
+            recognizedToDate: 90,
+            adminDeductionsToDate: 35,
           },
         ]);
 
@@ -672,8 +720,11 @@ for (const storage of ['postgres', 'pglite'] as const) {
         expect(value('credits', 'opening')).toBe(report.credits.opening);
         expect(value('credits', 'balances_at_close')).toBe(report.credits.balancesAtClose);
         expect(value('credits', 'spent_readings')).toBe(report.credits.spentReadings);
-        expect(value('money', 'recognized', 'usd')).toBe(125);
-        expect(value('money', 'deferred_closing', 'eur')).toBe(1500);
+        expect(value('money', 'recognized', 'usd')).toBe(90);
+        expect(value('money', 'admin_deductions', 'usd')).toBe(35);
+        expect(value('money', 'admin_deductions', 'eur')).toBe(120);
+        expect(value('money', 'admin_deductions_to_date', 'eur')).toBe(120);
+        expect(value('money', 'deferred_closing', 'eur')).toBe(1380);
         expect(lines.every((l) => l[0] === month)).toBe(true);
         expect(lines.filter((l) => l[1] === 'flag')).toEqual([]);
 
@@ -743,7 +794,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
           });
         }
         expect((await total(end)).deferred).toEqual([
-          { currency: 'eur', minor: 1500 },
+          { currency: 'eur', minor: 1380 },
           { currency: 'usd', minor: 1134 },
         ]);
       });
@@ -752,8 +803,20 @@ for (const storage of ['postgres', 'pglite'] as const) {
         const report = await verifyLedger(server.deps.ledger.store, server.deps.db);
         expect(report.differences).toEqual([]);
         expect(report.money).toEqual([
-          { currency: 'eur', cashToDate: 1500, recognizedToDate: 0, deferred: 1500 },
-          { currency: 'usd', cashToDate: 1259, recognizedToDate: 125, deferred: 1134 },
+          {
+            currency: 'eur',
+            cashToDate: 1500,
+            recognizedToDate: 0,
+            adminDeductionsToDate: 120,
+            deferred: 1380,
+          },
+          {
+            currency: 'usd',
+            cashToDate: 1259,
+            recognizedToDate: 90,
+            adminDeductionsToDate: 35,
+            deferred: 1134,
+          },
         ]);
       });
 
@@ -764,7 +827,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
           const verified = await cli('ledger:verify', [], env);
           expect(verified.code, verified.stdout.toString()).toBe(0);
           expect(verified.stdout.toString()).toContain(
-            'Money in usd (minor units): cash to date 1259 = recognized to date 125 + deferred now 1134',
+            'Money in usd (minor units): cash to date 1259 = recognized to date 90 + admin deductions to date 35 + deferred now 1134',
           );
           const month = rowsOf(ada.id)[0]!.occurredAt.slice(0, 7);
           const csv = await cli('ledger:report', ['--month', month, '--format', 'csv'], env);
@@ -777,6 +840,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
           const text = await cli('ledger:report', ['--month', month], env);
           expect(text.code).toBe(0);
           expect(text.stdout.toString()).toMatch(/= deferred at the end\s+1134/);
+          expect(text.stdout.toString()).toMatch(/− admin deductions\s+35\n/);
           expect(text.stdout.toString()).toContain('No flags');
           expect((await cli('ledger:report', ['--month', '2026-13'], env)).code).toBe(2);
         },

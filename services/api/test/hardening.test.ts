@@ -162,6 +162,10 @@ describe('hardening', () => {
         .update(`POST ${path}\n${JSON.stringify(body)}`)
         .digest('hex');
 
+    /** A member's account to adjust: an admin's own credits are another admin's to adjust. */
+    const member = async () =>
+      (await server.client().signIn(`member-${randomUUID()}@example.com`)).id;
+
     /** A pending claim, as a process killed mid-request leaves it. */
     const leaveClaim = (
       key: string,
@@ -176,13 +180,14 @@ describe('hardening', () => {
     it('takes over a claim whose lease ran out: the retry gets the real answer, applied once', async () => {
       const admin = server.client();
       const me = await admin.signInAsAdmin();
-      const path = `/api/admin/users/${me.id}/credits`;
+      const target = await member();
+      const path = `/api/admin/users/${target}/credits`;
       const body = { amount: 9, reason: 'After a crash' };
       await leaveClaim(`${me.id}:crash-1`, hashOf(path, body), {
         createdAgoS: 600,
         leaseLeftS: -300,
       });
-      const balance = await balanceOf(me.id);
+      const balance = await balanceOf(target);
       const before = await eventCount(server);
 
       const retry = await admin.post(path, body, { 'Idempotency-Key': 'crash-1' });
@@ -197,13 +202,13 @@ describe('hardening', () => {
       expect(again.body).toEqual(retry.body);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(await eventCount(server)).toBe(before + 1);
-      expect(await balanceOf(me.id)).toBe(balance + 9);
+      expect(await balanceOf(target)).toBe(balance + 9);
     });
 
     it('takes over a claim from before leases once its lease from created_at is over', async () => {
       const admin = server.client();
       const me = await admin.signInAsAdmin();
-      const path = `/api/admin/users/${me.id}/credits`;
+      const path = `/api/admin/users/${await member()}/credits`;
       const body = { amount: 4, reason: 'Old claim' };
       await leaveClaim(`${me.id}:crash-2`, hashOf(path, body), {
         createdAgoS: 3600,
@@ -224,7 +229,8 @@ describe('hardening', () => {
     it('re-runs a request cut off after its command without applying it twice: adjustment, reading, feedback', async () => {
       const admin = server.client();
       const me = await admin.signInAsAdmin();
-      const adjust = `/api/admin/users/${me.id}/credits`;
+      const target = await member();
+      const adjust = `/api/admin/users/${target}/credits`;
       const first = await admin.post(
         adjust,
         { amount: 40, reason: 'Cut off after the append' },
@@ -244,6 +250,7 @@ describe('hardening', () => {
       );
       expect(feedback.status).toBe(201);
       const balance = await balanceOf(me.id);
+      const targetBalance = await balanceOf(target);
       const before = await eventCount(server);
 
       for (const key of ['after-1', 'after-2', 'after-3'])
@@ -253,7 +260,10 @@ describe('hardening', () => {
         { amount: 40, reason: 'Cut off after the append' },
         { 'Idempotency-Key': 'after-1' },
       );
-      expect(adjustAgain).toMatchObject({ status: 200, body: { remainingCredits: balance } });
+      expect(adjustAgain).toMatchObject({
+        status: 200,
+        body: { remainingCredits: targetBalance },
+      });
       const readingAgain = await admin.post(
         '/api/readings/tarot-traditional',
         { firstName: 'Ada', question: 'Will the engine run?' },
@@ -271,6 +281,7 @@ describe('hardening', () => {
       // Nothing was applied a second time: no event, no credit.
       expect(await eventCount(server)).toBe(before);
       expect(await balanceOf(me.id)).toBe(balance);
+      expect(await balanceOf(target)).toBe(targetBalance);
     });
 
     it('still answers 409 request_in_progress while a claim is within its lease', async () => {

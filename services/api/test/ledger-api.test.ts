@@ -121,17 +121,20 @@ describe('the ledger over HTTP', () => {
 
   it('reads its own writes after every command', async () => {
     const admin = server.client();
-    const me = await admin.signInAsAdmin();
-    const start = (await admin.get('/api/me')).body.remainingCredits;
+    await admin.signInAsAdmin();
+    // Another's account: an admin's own credits are another admin's to adjust.
+    const member = server.client();
+    const { id, remainingCredits: start } = await member.signIn('topped-up@example.com');
     for (let i = 1; i <= 15; i++) {
-      const adjusted = await admin.post(`/api/admin/users/${me.id}/credits`, {
+      const adjusted = await admin.post(`/api/admin/users/${id}/credits`, {
         amount: 1,
         reason: `Top-up ${i}`,
       });
       expect(adjusted.status).toBe(200);
       expect(adjusted.body.remainingCredits).toBe(start + i);
-      expect((await admin.get('/api/me')).body.remainingCredits).toBe(start + i);
-      expect((await admin.get('/api/me/ledger')).body.items[0]).toMatchObject({
+      expect((await admin.get(`/api/admin/users/${id}`)).body.balance).toBe(start + i);
+      expect((await member.get('/api/me')).body.remainingCredits).toBe(start + i);
+      expect((await member.get('/api/me/ledger')).body.items[0]).toMatchObject({
         reason: `Top-up ${i}`,
         balanceAfter: start + i,
       });
@@ -174,7 +177,8 @@ describe('the ledger over HTTP', () => {
 
   it('replays the first answer for a repeated Idempotency-Key and applies nothing twice', async () => {
     const admin = server.client();
-    const me = await admin.signInAsAdmin();
+    await admin.signInAsAdmin();
+    const me = await server.client().signIn('granted-once@example.com');
     const before = await eventCount(server);
     const headers = { 'Idempotency-Key': 'grant-42' };
     const first = await admin.post(
@@ -256,10 +260,13 @@ describe.runIf(await postgresReachable())('with the projector in its own process
     projector.start();
     try {
       const admin = server.client();
-      const me = await admin.signInAsAdmin();
+      await admin.signInAsAdmin();
+      const member = server.client();
+      const me = await member.signIn('elsewhere@example.com');
       for (let i = 1; i <= 5; i++) {
         await admin.post(`/api/admin/users/${me.id}/credits`, { amount: 2, reason: 'Elsewhere' });
-        expect((await admin.get('/api/me')).body.remainingCredits).toBe(10 + 2 * i);
+        expect((await admin.get(`/api/admin/users/${me.id}`)).body.balance).toBe(10 + 2 * i);
+        expect((await member.get('/api/me')).body.remainingCredits).toBe(10 + 2 * i);
       }
     } finally {
       await projector.stop();

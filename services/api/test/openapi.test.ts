@@ -200,7 +200,7 @@ describe('the OpenAPI document', () => {
     const anonymous = checked();
     const { client: user, me } = await signedIn('errors');
     const admin = checked();
-    await admin.signInAsAdmin();
+    const adminId = (await admin.signInAsAdmin()).id;
     const locked = checked();
     await locked.signIn('admin@example.com');
 
@@ -375,6 +375,19 @@ describe('the OpenAPI document', () => {
       (await admin.post(`/api/admin/users/${poor.me.id}/credits`, { amount: -1, reason: 'x' })).body
         .error,
     ).toBe('insufficient_credits');
+    expect(
+      (
+        await admin.post(`/api/admin/users/${poor.me.id}/credits`, {
+          amount: 1,
+          reason: 'x',
+          expectedBalance: 999,
+        })
+      ).body.error,
+    ).toBe('balance_changed');
+    expect(
+      (await admin.post(`/api/admin/users/${adminId}/credits`, { amount: 1, reason: 'x' })).body
+        .error,
+    ).toBe('self_action');
     expect((await admin.get(`/api/admin/users/${randomUUID()}/ledger`)).status).toBe(404);
     const rich = await signedIn('rich');
     await server.deps.ledger.store.append(

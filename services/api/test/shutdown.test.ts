@@ -1,45 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createThrowawayDatabase, postgresReachable } from '@astra/event-store/testing';
 import { describe, expect, it } from 'vitest';
-import { apiNodeArgs, buildApi } from '../build.ts';
+import { buildApi } from '../build.ts';
+import { startBundledApi } from './bundledApi.ts';
 
-const root = join(import.meta.dirname, '../../..');
-
-/** `npm start`'s server (services/api/src/main.ts, built as it builds it) in a child process, on a free port. */
+/** `npm start`'s server, built as it builds it, in a child process on a free port. */
 async function startApi(env: Record<string, string>) {
   await buildApi();
-  const child = spawn(process.execPath, apiNodeArgs, {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr!.on('data', (chunk) => {
-    output += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start in time:\n${output}`)), 60_000);
-    const look = () => {
-      const found = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found[1]!);
-      }
-    };
-    child.stdout!.on('data', look);
-    child.once('exit', () => reject(new Error(`exited before listening:\n${output}`)));
-  });
-  return { child, url, exited, output: () => output };
+  return startBundledApi(env);
 }
 
 /** A sign-in whose body arrives in two parts, `gapMs` apart: a request in flight meanwhile. */

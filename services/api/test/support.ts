@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorBodySchema, errorsOf, findRoute } from '@astra/contracts';
 import { createThrowawayDatabase, postgresReachable } from '@astra/event-store/testing';
-import { allProjections, READ_SCHEMA } from '@astra/projections';
+import { allProjections, Projector, READ_SCHEMA } from '@astra/projections';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { type RunningServer, type ServerOptions, startServer } from '../src/server.ts';
@@ -56,6 +56,22 @@ export async function startTestServer(
 }
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+/**
+ * A server on PostgreSQL with no projector of its own (`PROJECTOR=external`) and a Projector the
+ * test starts and stops, so the read models move when the test chooses; a command waits at most
+ * 1 s for them, then answers with what there is. Undefined when PostgreSQL is unreachable (the
+ * external projector needs it).
+ */
+export async function startServerWithHeldProjector() {
+  if (!(await postgresReachable())) return undefined;
+  const server = await startTestServer(
+    { PROJECTOR: 'external', READ_YOUR_WRITES_TIMEOUT_MS: '1000' },
+    'postgres',
+  );
+  const projector = new Projector(server.deps.ledger.store, server.deps.db, allProjections);
+  return { server, projector };
+}
 
 export interface Answer<T = any> {
   status: number;

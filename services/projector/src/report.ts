@@ -37,10 +37,12 @@ function reportText(report: MonthlyReport): string {
       line('deferred at the start', m.deferredOpening),
       line('+ cash in', m.cashIn),
       line('− refunds', m.refunds),
-      line('− recognized', m.recognized),
+      line('− recognized (from use)', m.recognized),
+      line('− admin deductions', m.adminDeductions),
       line('= deferred at the end', m.deferredClosing),
       line('cash to date', m.cashToDate),
       line('recognized to date', m.recognizedToDate),
+      line('admin deductions to date', m.adminDeductionsToDate),
     );
   }
   lines.push('', report.flags.length ? 'FLAGS' : 'No flags: every figure meets.');
@@ -59,7 +61,8 @@ await runCli(async () => {
     strict: true,
   });
   const month = monthSchema.safeParse(values.month);
-  if (!month.success) throw new Error('Invalid arguments: --month must be a month, YYYY-MM');
+  if (!month.success)
+    throw new Error('Invalid arguments: --month must be a month, YYYY-MM, from 1970-01');
   const format = formatSchema.safeParse(values.format);
   if (!format.success) throw new Error('Invalid arguments: --format must be text, csv or json');
   const storage = await openProjectionStorage();

@@ -26,6 +26,16 @@ export const adminCreditRequestSchema = z.strictObject({
     .max(MAX_ADMIN_ADJUSTMENT, ADJUSTMENT_RANGE)
     .refine((amount) => amount !== 0, 'must not be 0'),
   reason: text().min(1, 'is required').max(500, 'must be at most 500 characters'),
+  /**
+   * The balance the admin saw: the adjustment is refused (`409 balance_changed`) when the balance
+   * is another by the time it is decided. Optional for outside tools (absent: no check); the
+   * admin panel always sends it.
+   */
+  expectedBalance: z
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must not be negative')
+    .optional(),
 });
 export type AdminCreditRequest = z.infer<typeof adminCreditRequestSchema>;
 
@@ -79,17 +89,44 @@ export type AdminSession = z.infer<typeof adminSessionSchema>;
 /** One day of a dashboard series (UTC days, oldest first, 30 of them, today last). */
 export const adminDailyPointSchema = z.object({ day: z.iso.date(), value: z.number() });
 
+/** One currency's money this month (minor units), as the month report counts it. */
+export const adminMonthMoneySchema = z.object({
+  currency: z.string(),
+  /** Revenue recognized this month: the month report's `recognized` for the month. */
+  recognizedMinor: z.number().int(),
+  /** Cash collected this month: payments (`cashInMinor`) less refunds (`refundsMinor`). */
+  cashInMinor: z.number().int(),
+  refundsMinor: z.number().int(),
+  cashNetMinor: z.number().int(),
+});
+export type AdminMonthMoney = z.infer<typeof adminMonthMoneySchema>;
+
 /**
- * `GET /api/admin/stats`: the four cards and their last 30 days, from projections, with the
- * moment they are as of. Revenue is money the ledger recorded (Stripe's amounts, net of refunds)
- * in the pricing currency, in minor units.
+ * `GET /api/admin/stats`: the cards and their last 30 days, from projections, with the moment
+ * they are as of; and this month's money in every currency (`month`, by the month report's own
+ * fold of the log). `revenueThisMonthMinor` and the `revenueMinor` series are cash (Stripe's
+ * amounts, net of refunds) in the pricing currency only, kept for the tools that read them:
+ * `month.money` has recognized revenue and cash in every currency.
  */
 export const adminStatsSchema = z.object({
+  /** Everyone who ever registered: active, blocked and deleted. */
   totalUsers: z.number().int(),
   activeUsers: z.number().int(),
+  blockedUsers: z.number().int(),
+  deletedUsers: z.number().int(),
   totalCreditsUsed: z.number().int(),
   revenueThisMonthMinor: z.number().int(),
   currency: z.string(),
+  /** This month of UTC (`YYYY-MM`, from `from` to `to`, half open): its money by currency. */
+  month: z.object({
+    month: z.string(),
+    from: z.string(),
+    to: z.string(),
+    /** Every currency the ledger has money in, alphabetical, at 0 where the month had none. */
+    money: z.array(adminMonthMoneySchema),
+    /** The log position the money is through. */
+    through: z.string(),
+  }),
   /** When the read models last changed (the newest event they applied), ISO. */
   asOf: z.string().nullable(),
   series: z.object({
@@ -105,9 +142,8 @@ export const ADMIN_USERS_COUNT_LIMIT = 1000;
 
 /** `GET /api/admin/users?search=&page=`: newest first, 20 a page. */
 export const adminUsersQuerySchema = z.object({
-  search: text({ base: z.string().max(200, 'must be at most 200 characters') })
-    .optional()
-    .or(z.literal('')),
+  // An empty search is no search; a NUL is named as such (not a union's "Invalid input").
+  search: text({ base: z.string().max(200, 'must be at most 200 characters') }).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
 });
 

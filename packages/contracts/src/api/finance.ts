@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { creditEventTypes } from '../events/credits.ts';
+import { ADMIN_RECORD_TYPES } from '../events/users.ts';
 import { uuidIdSchema } from './common.ts';
 
 /**
@@ -11,10 +13,42 @@ export const moneyAmountSchema = z.object({ currency: z.string(), minor: z.numbe
 export type MoneyAmount = z.infer<typeof moneyAmountSchema>;
 
 /**
- * One credit event as the audit sees it (an export row, the ledger explorer's and a user's audit
- * ledger's line). `money`: a payment (+) or a refund (−) the event records; `lotValue`: the value
- * of paid credits the event moved out of the held lots (+, spent, forfeited, deducted or reversed)
- * or back into them (−, a refunded spend), by currency.
+ * What caused a credit event, one typed field each (null: the event names none), never parsed out
+ * of text: Stripe's ids, the reading a spend paid for, the ledger's own ids, and the reason (an
+ * admin's words, why a spend was given back or a subscription ended). `otherIds`: ids of an
+ * event's `reference` that have no field of their own (none that the app writes today).
+ */
+export const auditCauseSchema = z.object({
+  checkoutSessionId: z.string().nullable(),
+  paymentIntentId: z.string().nullable(),
+  chargeId: z.string().nullable(),
+  invoiceId: z.string().nullable(),
+  subscriptionId: z.string().nullable(),
+  customerId: z.string().nullable(),
+  stripeEventId: z.string().nullable(),
+  readingId: z.string().nullable(),
+  /** What a spend paid for: `reading` or `voice_reactivation`. */
+  purpose: z.string().nullable(),
+  appId: z.number().int().nullable(),
+  grantId: z.string().nullable(),
+  spendId: z.string().nullable(),
+  adjustmentId: z.string().nullable(),
+  /** A subscription month, `YYYY-MM`. */
+  period: z.string().nullable(),
+  /** What granted a subscription month: `renewal`, `scheduler`, `manual_refresh`. */
+  trigger: z.string().nullable(),
+  reason: z.string().nullable(),
+  otherIds: z.record(z.string(), z.string()).nullable(),
+});
+export type AuditCause = z.infer<typeof auditCauseSchema>;
+
+/**
+ * One credit event as the audit sees it (the ledger explorer's and a user's audit ledger's line;
+ * an export row is the same, spelled out). `money`: a payment (+) or a refund (−) the event
+ * records; `lotValue`: the value of paid credits the event moved out of the held lots (+, spent,
+ * forfeited, deducted or reversed) or back into them (−, a refunded spend), by currency;
+ * `adminDeducted`: the part of `lotValue` an admin's deduction took (its own line of the books,
+ * never revenue from use).
  */
 export const auditEntrySchema = z.object({
   position: z.string(),
@@ -28,15 +62,37 @@ export const auditEntrySchema = z.object({
   balanceAfter: z.number().int(),
   money: moneyAmountSchema.nullable(),
   lotValue: z.array(moneyAmountSchema),
+  adminDeducted: z.array(moneyAmountSchema),
   /** `user:{id}`, `admin:{e-mail}`, `system` or `stripe`. */
   actor: z.string(),
-  /** What caused it: a reading, Stripe ids, an admin's reason (`key=value` pairs, `; ` apart). */
+  /**
+   * What caused it, for reading: `key=value` pairs, `; ` apart. Display only: a reason may hold
+   * anything, so read `causeFields`, never this text.
+   */
   cause: z.string(),
+  causeFields: auditCauseSchema,
   correlationId: z.string(),
   /** The line a person reads: 'Tarot Traditional reading', 'Payment refunded: €5.00'. */
   description: z.string(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/**
+ * One line of the ledger export's JSON lines: an audit entry with its cause's fields in place of
+ * the display text, in the CSV's column order (docs/finance.md).
+ */
+export const ledgerExportRowSchema = z.object({
+  ...auditEntrySchema.omit({
+    cause: true,
+    causeFields: true,
+    correlationId: true,
+    description: true,
+  }).shape,
+  ...auditCauseSchema.shape,
+  correlationId: z.string(),
+  description: z.string(),
+});
+export type LedgerExportRow = z.infer<typeof ledgerExportRowSchema>;
 
 const instant = z.iso.datetime({ offset: true });
 
@@ -71,8 +127,10 @@ export const ledgerExportChecksumSchema = z.object({
 });
 export type LedgerExportChecksum = z.infer<typeof ledgerExportChecksumSchema>;
 
-/** `YYYY-MM`, a month of UTC. */
-export const monthSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month, YYYY-MM');
+/** `YYYY-MM`, a month of UTC since the ledger's epoch (1970: nothing is older). */
+export const monthSchema = z
+  .string()
+  .regex(/^(19[7-9]\d|[2-9]\d{3})-(0[1-9]|1[0-2])$/, 'must be a month, YYYY-MM, from 1970-01');
 
 export const monthlyReportQuerySchema = z.object({
   month: monthSchema,
@@ -110,11 +168,18 @@ export const moneyRollForwardSchema = z.object({
   deferredOpening: z.number().int(),
   cashIn: z.number().int(),
   refunds: z.number().int(),
+  /** Revenue from use: paid credits spent, forfeited or reversed, less refunds. */
   recognized: z.number().int(),
+  /** Value of paid credits admins deducted: a line of its own, not revenue from use. */
+  adminDeductions: z.number().int(),
   deferredClosing: z.number().int(),
-  /** Since the log began: cash in − refunds, and the check cash = recognized + deferred. */
+  /**
+   * Since the log began: cash in − refunds, and the check
+   * cash = recognized + admin deductions + deferred.
+   */
   cashToDate: z.number().int(),
   recognizedToDate: z.number().int(),
+  adminDeductionsToDate: z.number().int(),
 });
 export type MoneyRollForward = z.infer<typeof moneyRollForwardSchema>;
 
@@ -176,7 +241,12 @@ const eventTypeList = z
   .transform((value) => value.split(',').filter(Boolean))
   .pipe(
     z
-      .array(z.string().regex(/^[A-Za-z]{1,60}$/, 'must be event type names'))
+      .array(
+        z.enum(creditEventTypes, {
+          error: (issue) =>
+            `must be credit event types (${creditEventTypes.join(', ')}), not ${JSON.stringify(issue.input)}`,
+        }),
+      )
       .max(30, 'must name at most 30 types'),
   );
 
@@ -206,12 +276,45 @@ export const ledgerExplorerPageSchema = z.object({
 });
 export type LedgerExplorerPage = z.infer<typeof ledgerExplorerPageSchema>;
 
-/** `GET /api/admin/activity?after=&limit=`: what admins did, newest first. */
+/**
+ * The event types the admin activity list shows (`action`): on an admin's own user stream, unlock
+ * attempts and what the audit trail records (`ADMIN_RECORD_TYPES`); admin commands; a deletion's
+ * events.
+ */
+export const ADMIN_ACTIVITY_TYPES = [
+  'AdminUnlocked',
+  'AdminUnlockFailed',
+  ...ADMIN_RECORD_TYPES,
+  'CreditsAdjusted',
+  'UserBlocked',
+  'UserUnblocked',
+  'UserRoleChanged',
+  'UserDeleted',
+  'SubscriptionEnded',
+  'CreditsForfeited',
+  'CreditAccountClosed',
+] as const;
+export type AdminActivityType = (typeof ADMIN_ACTIVITY_TYPES)[number];
+
+/** `GET /api/admin/activity?before=&type=&limit=`: what admins did, newest first. */
 export const adminActivityQuerySchema = z.object({
   /** A position: the page holds older entries than it. */
   before: z
     .string()
     .regex(/^\d{1,19}$/, 'must be a log position')
+    .optional(),
+  /** Only these actions, comma separated (`AdminDataExported,AdminVerifyRun`): types the list shows. */
+  type: z
+    .string()
+    .transform((value) => value.split(',').filter(Boolean))
+    .pipe(
+      z.array(
+        z.enum(ADMIN_ACTIVITY_TYPES, {
+          error: (issue) =>
+            `must be admin activity types (${ADMIN_ACTIVITY_TYPES.join(', ')}), not ${JSON.stringify(issue.input)}`,
+        }),
+      ),
+    )
     .optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

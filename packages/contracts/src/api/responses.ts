@@ -88,6 +88,16 @@ export const insufficientCreditsErrorSchema = errorBodySchema.extend({
   balance: z.number().int(),
 });
 
+/**
+ * `409 balance_changed` of `POST /api/admin/users/:id/credits`: the balance is no longer the one
+ * the admin saw (`expectedBalance`); `balance` is the balance now.
+ */
+export const balanceChangedErrorSchema = errorBodySchema.extend({
+  error: z.literal('balance_changed'),
+  expectedBalance: z.number().int(),
+  balance: z.number().int(),
+});
+
 /** `409 refresh_not_due` of `POST /api/subscription/refresh`. */
 export const refreshNotDueErrorSchema = errorBodySchema.extend({
   error: z.literal('refresh_not_due'),

@@ -62,6 +62,7 @@ import {
 import {
   adminCreditResultSchema,
   adminUnlockResponseSchema,
+  balanceChangedErrorSchema,
   feedbackCreatedSchema,
   healthSchema,
   healthStartingSchema,
@@ -853,12 +854,23 @@ export const apiRoutes: ApiRoute[] = [
     body: json(adminCreditRequestSchema),
     responses: ok(adminCreditResultSchema),
     errors: [
+      {
+        status: 409,
+        code: 'self_action',
+        when: "The admin's own account: another admin must adjust it",
+      },
       { status: 404, code: 'user_not_found', when: 'No credit account with that id' },
       {
         status: 409,
         code: 'insufficient_credits',
         when: 'A deduction larger than the balance',
         schema: insufficientCreditsErrorSchema,
+      },
+      {
+        status: 409,
+        code: 'balance_changed',
+        when: 'The balance is no longer `expectedBalance`, the one the admin saw',
+        schema: balanceChangedErrorSchema,
       },
       { status: 409, code: 'account_closed', when: 'The account was deleted' },
       {
@@ -885,7 +897,7 @@ export const apiRoutes: ApiRoute[] = [
     path: '/api/admin/stats',
     tag: 'Admin',
     summary:
-      "The dashboard's four figures and their last 30 UTC days, from the read models, with the moment they are as of",
+      "The dashboard's figures and their last 30 UTC days, from the read models, with the moment they are as of; this month's recognized revenue and cash in every currency, as the month report",
     auth: 'unlocked_admin',
     responses: ok(adminStatsSchema),
     errors: [],
@@ -1010,12 +1022,13 @@ function financeRoutes(): ApiRoute[] {
       method: 'get',
       path: '/api/admin/activity',
       tag: 'Admin',
-      summary: 'What admins did (unlock attempts and admin commands), newest first, from the log',
+      summary:
+        'What admins did (unlock attempts, locks, downloads, verify runs, rebuilds and admin commands), newest first, from the log',
       auth: 'unlocked_admin',
       query: adminActivityQuerySchema,
       responses: ok(adminActivityPageSchema),
       readsLog: true,
-      errors: [badQuery('A bad position or limit')],
+      errors: [badQuery('A bad position, type or limit')],
     },
     {
       operationId: 'adminUserBalanceAt',

@@ -103,6 +103,12 @@ export const creditEventSchemas = {
     adminId: z.string(),
     /** Makes the adjustment happen once (absent on old events and tools' adjustments). */
     adjustmentId: z.string().optional(),
+    /**
+     * A deduction's lots: where its credits were taken from, zero-value credits (free, then
+     * promotional) first. Absent on positive adjustments and on deductions written before it,
+     * which took their credits in the spending order (and are replayed so).
+     */
+    lots: z.array(lotTakeSchema).optional(),
   }),
   /**
    * Taking back (part of) a purchase that Stripe refunded, from that purchase's own lot; what

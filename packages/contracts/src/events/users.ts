@@ -79,7 +79,63 @@ export const userEventSchemas = {
   AdminUnlocked: z.object({ until: z.string().optional() }),
   /** A wrong admin password was given by this admin (the attempt, recorded with its actor). */
   AdminUnlockFailed: z.object({}),
+  /**
+   * This admin's unlock attempt was refused before the password was looked at: `rate_limited`,
+   * over the unlock route's limit (the first refusal of each window and address is recorded).
+   */
+  AdminUnlockRefused: z.object({ reason: z.enum(['rate_limited', 'blocked']) }),
+  /** This admin locked the admin panel again (`POST /api/admin/lock`). */
+  AdminLocked: z.object({}),
+  /**
+   * This admin asked for the ledger export (`GET /api/admin/exports/ledger`): recorded before its
+   * first byte is sent (no record, no export), so a download cut off by a crash is on record too.
+   * Its `AdminDataExported` follows when the body has ended.
+   */
+  AdminExportStarted: z.object({
+    format: z.enum(['csv', 'jsonl']),
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+  }),
+  /**
+   * This admin downloaded finance data: the ledger export (`kind: "ledger"`, a range `from`/`to`,
+   * null for open ends) or a month report (`kind: "report"`, `month`), in `format`. `complete`:
+   * the whole body was sent; then `sha256` (hex) is the body's checksum. A body cut short (the
+   * client left, or the log could not be read) has `complete: false` and `sha256: null`, with the
+   * `bytes` and `rows` that were sent before it stopped.
+   */
+  AdminDataExported: z.object({
+    kind: z.enum(['ledger', 'report']),
+    format: z.enum(['csv', 'jsonl', 'json']),
+    from: z.string().nullable().optional(),
+    to: z.string().nullable().optional(),
+    month: z.string().optional(),
+    complete: z.boolean(),
+    sha256: z.string().nullable(),
+    bytes: z.number().int(),
+    rows: z.number().int().optional(),
+  }),
+  /**
+   * This admin ran `ledger:verify` from the panel: the run's outcome (`ok`) and when it ran
+   * (`at`, as the projections page shows it; a second request while one runs shares it).
+   */
+  AdminVerifyRun: z.object({ ok: z.boolean(), at: z.string() }),
+  /**
+   * This admin started a rebuild of the read models from the panel: its run (`rebuildId`, its row
+   * in `rebuild_runs`) and the log's events when it began (`target`, 0: not counted).
+   */
+  AdminRebuildStarted: z.object({ rebuildId: z.string(), target: z.number().int() }),
 } as const;
+
+/** What an admin did that is recorded on their own user stream and changes nothing in it. */
+export const ADMIN_RECORD_TYPES = [
+  'AdminUnlockRefused',
+  'AdminLocked',
+  'AdminExportStarted',
+  'AdminDataExported',
+  'AdminVerifyRun',
+  'AdminRebuildStarted',
+] as const;
+export type AdminRecordType = (typeof ADMIN_RECORD_TYPES)[number];
 
 type Schemas = typeof userEventSchemas;
 export type UserEventType = keyof Schemas;

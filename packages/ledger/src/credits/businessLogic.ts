@@ -3,7 +3,7 @@ import { adminMessages } from '@astra/contracts';
 import { daysUntil, firstDayOfNextMonth, isoDay, longDate, monthOf } from '../dates.ts';
 import { DomainError } from '../decider.ts';
 import { type CreditAccount, evolve, monthKey, type Purchase, wasGranted } from './credits.ts';
-import { lotTotals } from './lots.ts';
+import { deductionLots, lotTotals } from './lots.ts';
 
 /** A pricing tier as the command handler looked it up (our table, never the caller's word). */
 export interface Tier {
@@ -63,13 +63,17 @@ export type CreditCommand =
       blocked?: boolean;
     }
   | { type: 'RefundSpend'; spendId: string; reason: string }
-  /** `adjustmentId` makes an adjustment happen once (a retried request names the same one). */
+  /**
+   * `adjustmentId` makes an adjustment happen once (a retried request names the same one).
+   * `expectedBalance`: the balance the admin saw; another balance now is `balance_changed`.
+   */
   | {
       type: 'AdjustCredits';
       amount: number;
       reason: string;
       adminId: string;
       adjustmentId?: string;
+      expectedBalance?: number;
     }
   /** Stripe refunded (part of) a payment: `refundedMinor` is the charge's refunded total so far. */
   | {
@@ -129,6 +133,14 @@ export const errors = {
       required,
       balance,
     }),
+  balanceChanged: (expectedBalance: number, balance: number) =>
+    new DomainError(
+      'balance_changed',
+      `The balance changed: it is ${balance} credits now, not ${expectedBalance}. Check the adjustment and try again.`,
+      { expectedBalance, balance },
+    ),
+  selfAdjustment: () =>
+    new DomainError('self_action', 'You cannot adjust your own credits: another admin must do it'),
   invalidAmount: (message: string) => new DomainError('invalid_amount', message),
   reasonRequired: () => new DomainError('reason_required', 'A reason is required'),
   spendNotRefundable: (spendId: string) =>
@@ -458,12 +470,19 @@ const adjustCredits = (command: Cmd<'AdjustCredits'>, state: CreditAccount): Cre
   requireOpen(state);
   const reason = command.reason.trim();
   if (!reason) throw errors.reasonRequired();
+  // A retry of an adjustment made already is answered as made, whatever the balance is now.
   if (command.adjustmentId && state.adjustmentIds.has(command.adjustmentId)) return [];
+  // An admin's own account is adjusted by another admin.
+  if (state.userId !== null && command.adminId === state.userId) throw errors.selfAdjustment();
   if (!Number.isSafeInteger(command.amount) || command.amount === 0) {
     throw errors.invalidAmount('The amount must be a whole number other than 0');
   }
   if (Math.abs(command.amount) > MAX_ADJUSTMENT) {
     throw errors.invalidAmount(`An adjustment is at most ${MAX_ADJUSTMENT} credits`);
+  }
+  // The admin decided on the balance they saw: another balance now is another decision.
+  if (command.expectedBalance !== undefined && command.expectedBalance !== state.balance) {
+    throw errors.balanceChanged(command.expectedBalance, state.balance);
   }
   if (command.amount < 0 && -command.amount > state.balance) {
     throw errors.insufficientCredits(-command.amount, state.balance);
@@ -476,6 +495,8 @@ const adjustCredits = (command: Cmd<'AdjustCredits'>, state: CreditAccount): Cre
         reason,
         adminId: command.adminId,
         ...(command.adjustmentId ? { adjustmentId: command.adjustmentId } : {}),
+        // A deduction takes zero-value credits first, and says which it took.
+        ...(command.amount < 0 ? { lots: deductionLots(state.lots, -command.amount) } : {}),
       },
     },
   ]);

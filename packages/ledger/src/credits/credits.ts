@@ -162,7 +162,7 @@ const taking = (taken: LotTake[]): LotMoves => ({ added: [], taken });
 /**
  * Where an event moves credits between lots: the one place that decides it, used by the decider's
  * state, the read models and the finance replay (which values what moved) alike. Debits follow the
- * spending order; a rollover forfeit takes subscription lots first and a purchase reversal that
+ * spending order, but an admin's deduction takes the lots it names; a rollover forfeit takes subscription lots first and a purchase reversal that
  * purchase's lot first (old events, from before lots, may take more than those: the rest follows
  * the spending order).
  */
@@ -183,9 +183,11 @@ export const lotMovesOf = (lots: CreditLots, event: CreditEvent): LotMoves => {
         amount: event.data.amount,
       });
     case 'CreditsAdjusted':
-      return event.data.amount > 0
-        ? adding({ lot: 'promotional', source: 'promotional', amount: event.data.amount })
-        : taking(lotsToTake(lots, -event.data.amount));
+      if (event.data.amount > 0)
+        return adding({ lot: 'promotional', source: 'promotional', amount: event.data.amount });
+      // A deduction names the lots it took (zero-value credits first, `deductionLots`); an old
+      // one, written before it named them, took the spending order and is replayed so.
+      return taking(event.data.lots ? [...event.data.lots] : lotsToTake(lots, -event.data.amount));
     case 'SpendRefunded':
       // Old refunds do not say where the credits came from: they come back as promotional.
       return {

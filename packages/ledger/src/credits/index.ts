@@ -39,8 +39,11 @@ export { creditEventReference, describeCreditEvent } from './describe.ts';
 export {
   type CreditLot,
   type CreditLots,
+  deductionLots,
+  isZeroValueLot,
   type LotTotals,
   lotsBalance,
+  lotsToTake,
   lotTotals,
   SPENDING_ORDER,
 } from './lots.ts';

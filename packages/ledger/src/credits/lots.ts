@@ -79,6 +79,19 @@ export const lotsToTake = (
   return taken;
 };
 
+/** Free and promotional credits (admins' own grants among them) are worth nothing, whatever was paid. */
+export const isZeroValueLot = (lot: CreditLot) =>
+  lot.source === 'free' || lot.source === 'promotional';
+
+/**
+ * The lots an admin's deduction takes: zero-value credits first (free, then promotional; oldest
+ * first), then the spending order (subscription months, then purchased packs). A deduction is no
+ * sale: it takes paid credits only when no free one is left. Deductions written before this
+ * order (without `lots`) took the spending order, and are replayed so.
+ */
+export const deductionLots = (lots: CreditLots, amount: number): LotTake[] =>
+  lotsToTake(lots, amount, isZeroValueLot);
+
 export const restoreCredits = (lots: CreditLots, taken: readonly LotTake[]): CreditLots =>
   taken.reduce(addToLot, lots);
 

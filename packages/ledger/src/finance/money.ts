@@ -7,13 +7,16 @@ import type { CreditLot } from '../credits/lots.ts';
  * purchased pack, a paid subscription month) holds the value paid for it; free, promotional and
  * admin credits are worth nothing. Credits leaving a lot take their share of its value with them:
  *
- * - spent, forfeited or deducted: the value is **recognized** (revenue earned);
+ * - spent or forfeited: the value is **recognized** (revenue earned, from use);
+ * - deducted by an admin (a negative `CreditsAdjusted`): the value leaves deferred as an **admin
+ *   deduction**, a line of its own, never revenue from use (no reading was delivered, no money
+ *   came in: a deduction is a correction, a chargeback held for review…);
  * - reversed (a refunded purchase taken back): the value leaves the lot and is recognized, and
  *   the refund's money is taken off recognized again, so a refund of unspent credits nets to 0;
  * - given back (a refunded spend): the value returns to its lot and leaves recognized.
  *
  * Cash is payments less refunds; **deferred** is the value still held. Every event keeps
- * cash = recognized + deferred, to the minor unit, in each currency.
+ * cash = recognized + admin deductions + deferred, to the minor unit, in each currency.
  */
 
 /**
@@ -70,11 +73,20 @@ export interface MoneyEffect {
   cash: MoneyAmount | null;
   /** Value that left the lots (+) or came back to them (−): the "lot values consumed". */
   lotValue: readonly MoneyAmount[];
+  /** Revenue from use: spent, forfeited, reversed (+), refunds and spends given back (−). */
   recognized: readonly MoneyAmount[];
+  /** Value of paid credits an admin's deduction took (+): out of deferred, not recognized. */
+  adminDeducted: readonly MoneyAmount[];
   deferred: readonly MoneyAmount[];
 }
 
-const noEffect: MoneyEffect = { cash: null, lotValue: [], recognized: [], deferred: [] };
+const noEffect: MoneyEffect = {
+  cash: null,
+  lotValue: [],
+  recognized: [],
+  adminDeducted: [],
+  deferred: [],
+};
 
 /** Amounts summed by currency, in first-seen order, zeros dropped. */
 export const byCurrency = (amounts: readonly MoneyAmount[]): MoneyAmount[] => {
@@ -205,7 +217,7 @@ export const bookMoney = (
     const lot = moves.added[0]?.lot;
     if (lot)
       changeValues(account.values, [{ lot, currency: value.currency, valueMinor: value.minor }]);
-    return { cash: value, lotValue: [], recognized: [], deferred: [value] };
+    return { cash: value, lotValue: [], recognized: [], adminDeducted: [], deferred: [value] };
   }
 
   if (event.type === 'SpendRefunded') {
@@ -229,6 +241,7 @@ export const bookMoney = (
       cash: null,
       lotValue: negated(restored),
       recognized: negated(restored),
+      adminDeducted: [],
       deferred: restored,
     };
   }
@@ -240,12 +253,28 @@ export const bookMoney = (
       account.spends.delete(account.spends.keys().next().value!);
   }
 
-  // Credits leaving lots take their value out of deferred and into recognized.
+  // Credits leaving lots take their value out of deferred: into recognized, or for an admin's
+  // deduction (old ones too, whatever lots they took) into admin deductions.
   let taken = noEffect;
   if (takes.length) {
     changeValues(account.values, takes, -1);
     const value = byCurrency(takes.map((t) => ({ currency: t.currency, minor: t.valueMinor })));
-    taken = { cash: null, lotValue: value, recognized: value, deferred: negated(value) };
+    taken =
+      event.type === 'CreditsAdjusted'
+        ? {
+            cash: null,
+            lotValue: value,
+            recognized: [],
+            adminDeducted: value,
+            deferred: negated(value),
+          }
+        : {
+            cash: null,
+            lotValue: value,
+            recognized: value,
+            adminDeducted: [],
+            deferred: negated(value),
+          };
   }
 
   const refund = refundOf(event);

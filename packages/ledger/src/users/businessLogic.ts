@@ -1,4 +1,10 @@
-import type { BirthPlaceRecord, ProfileFields, Role, UserEvent } from '@astra/contracts';
+import type {
+  AdminRecordType,
+  BirthPlaceRecord,
+  ProfileFields,
+  Role,
+  UserEvent,
+} from '@astra/contracts';
 import { DomainError } from '../decider.ts';
 import type { User } from './user.ts';
 
@@ -30,7 +36,15 @@ export type UserCommand =
   /** `reason` `user_requested` (the user's own) or `deleted_by_admin` (with `adminId`). */
   | { type: 'DeleteUser'; reason: string; adminId?: string }
   /** `POST /api/admin/unlock` by this admin: the right password (until when) or a wrong one. */
-  | { type: 'RecordAdminUnlock'; succeeded: boolean; until?: string };
+  | { type: 'RecordAdminUnlock'; succeeded: boolean; until?: string }
+  /**
+   * What this admin did that the audit trail keeps (a download, a verify run, a rebuild, a lock,
+   * a refused unlock): recorded as it is, on their own stream, with the admin as actor.
+   */
+  | { type: 'RecordAdminAction'; action: AdminRecord };
+
+/** The events `RecordAdminAction` records (`ADMIN_RECORD_TYPES`). */
+export type AdminRecord = Extract<UserEvent, { type: AdminRecordType }>;
 
 export const userErrors = {
   notFound: () => new DomainError('user_not_found', 'User not found'),
@@ -157,6 +171,10 @@ export const decide = (command: UserCommand, state: User): UserEvent[] => {
       return command.succeeded
         ? [{ type: 'AdminUnlocked', data: command.until ? { until: command.until } : {} }]
         : [{ type: 'AdminUnlockFailed', data: {} }];
+    case 'RecordAdminAction':
+      requireLive(state);
+      if (state.role !== 'admin') throw userErrors.adminRequired();
+      return [command.action];
     default: {
       const exhaustive: never = command;
       throw new Error(`Unknown user command ${JSON.stringify(exhaustive)}`);

@@ -75,6 +75,13 @@ export const evolve = (state: User, event: UserEvent): User => {
     case 'AdminUnlocked':
     case 'AdminUnlockFailed':
       return state; // a record of the attempt: no change to the user
+    case 'AdminUnlockRefused':
+    case 'AdminLocked':
+    case 'AdminExportStarted':
+    case 'AdminDataExported':
+    case 'AdminVerifyRun':
+    case 'AdminRebuildStarted':
+      return state; // a record of what the admin did (the audit trail): no change to the user
     default: {
       const exhaustive: never = event;
       throw new Error(`Unknown user event ${JSON.stringify(exhaustive)}`);

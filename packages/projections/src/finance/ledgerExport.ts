@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { AuditEntry, ExportFormat, MoneyAmount } from '@astra/contracts';
+import type { AuditEntry, ExportFormat, LedgerExportRow, MoneyAmount } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import { stringify } from 'csv-stringify/sync';
 import { booksEventOf, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
@@ -16,7 +16,10 @@ import { booksEventOf, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog
  * HTTP or the command line.
  */
 
-/** The columns, in the order of `auditEntrySchema`'s fields (money and lot values spelled out). */
+/**
+ * The columns, in the order of `ledgerExportRowSchema`'s fields (money and lot values spelled
+ * out): the audit entry's, with its cause as one typed column each (docs/finance.md).
+ */
 export const LEDGER_EXPORT_COLUMNS = [
   'position',
   'occurred_at',
@@ -28,8 +31,25 @@ export const LEDGER_EXPORT_COLUMNS = [
   'money_minor',
   'currency',
   'lot_values',
+  'admin_deducted',
   'actor',
-  'cause',
+  'checkout_session_id',
+  'payment_intent_id',
+  'charge_id',
+  'invoice_id',
+  'subscription_id',
+  'customer_id',
+  'stripe_event_id',
+  'reading_id',
+  'purpose',
+  'app_id',
+  'grant_id',
+  'spend_id',
+  'adjustment_id',
+  'period',
+  'trigger',
+  'reason',
+  'other_ids',
   'correlation_id',
   'description',
 ] as const;
@@ -83,29 +103,56 @@ export const lotValuesText = (amounts: readonly MoneyAmount[]) => {
   return amounts.map((a) => `${a.currency}:${a.minor}`).join(';');
 };
 
+/** Ids without a column of their own, as a JSON object (null when there are none). */
+const otherIdsText = (ids: Record<string, string> | null) => (ids ? JSON.stringify(ids) : null);
+
 /** An entry as a CSV record, in `LEDGER_EXPORT_COLUMNS` order (null is an empty cell). */
-export const csvRecordOf = (entry: AuditEntry): (string | number | null)[] => [
-  entry.position,
-  entry.occurredAt,
-  entry.userId,
-  entry.email,
-  entry.type,
-  entry.credits,
-  entry.balanceAfter,
-  entry.money ? entry.money.minor : null,
-  entry.money ? entry.money.currency : null,
-  lotValuesText(entry.lotValue),
-  entry.actor,
-  entry.cause,
-  entry.correlationId,
-  entry.description,
-];
+export const csvRecordOf = (entry: AuditEntry): (string | number | null)[] => {
+  const c = entry.causeFields;
+  return [
+    entry.position,
+    entry.occurredAt,
+    entry.userId,
+    entry.email,
+    entry.type,
+    entry.credits,
+    entry.balanceAfter,
+    entry.money ? entry.money.minor : null,
+    entry.money ? entry.money.currency : null,
+    lotValuesText(entry.lotValue),
+    lotValuesText(entry.adminDeducted),
+    entry.actor,
+    c.checkoutSessionId,
+    c.paymentIntentId,
+    c.chargeId,
+    c.invoiceId,
+    c.subscriptionId,
+    c.customerId,
+    c.stripeEventId,
+    c.readingId,
+    c.purpose,
+    c.appId,
+    c.grantId,
+    c.spendId,
+    c.adjustmentId,
+    c.period,
+    c.trigger,
+    c.reason,
+    otherIdsText(c.otherIds),
+    entry.correlationId,
+    entry.description,
+  ];
+};
 
 const money = (amount: MoneyAmount) => ({ currency: amount.currency, minor: amount.minor });
 
-/** An entry as one JSON line: its fields in the schema's order, whatever order built it. */
-export const jsonLineOf = (entry: AuditEntry) =>
-  `${JSON.stringify({
+/**
+ * An entry as one JSON line (a `LedgerExportRow`): its fields in the schema's order, whatever
+ * order built it, the cause's fields in place of its display text.
+ */
+export const jsonLineOf = (entry: AuditEntry) => {
+  const c = entry.causeFields;
+  const row: LedgerExportRow = {
     position: entry.position,
     occurredAt: entry.occurredAt,
     userId: entry.userId,
@@ -115,11 +162,31 @@ export const jsonLineOf = (entry: AuditEntry) =>
     balanceAfter: entry.balanceAfter,
     money: entry.money ? money(entry.money) : null,
     lotValue: entry.lotValue.map(money),
+    adminDeducted: entry.adminDeducted.map(money),
     actor: entry.actor,
-    cause: entry.cause,
+    checkoutSessionId: c.checkoutSessionId,
+    paymentIntentId: c.paymentIntentId,
+    chargeId: c.chargeId,
+    invoiceId: c.invoiceId,
+    subscriptionId: c.subscriptionId,
+    customerId: c.customerId,
+    stripeEventId: c.stripeEventId,
+    readingId: c.readingId,
+    purpose: c.purpose,
+    appId: c.appId,
+    grantId: c.grantId,
+    spendId: c.spendId,
+    adjustmentId: c.adjustmentId,
+    period: c.period,
+    trigger: c.trigger,
+    reason: c.reason,
+    otherIds: c.otherIds ? { ...c.otherIds } : null,
     correlationId: entry.correlationId,
     description: entry.description,
-  })}\n`;
+  };
+  return `${JSON.stringify(row)}
+`;
+};
 
 /**
  * csv-stringify's settings: `\n` after every record (the last one too), quotes only where a cell

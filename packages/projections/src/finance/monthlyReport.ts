@@ -20,7 +20,8 @@ import { csvOf, rangeTest } from './ledgerExport.ts';
 /**
  * The month-end report, by replaying the log (never the read models): the credit roll-forward
  * (opening + the month's movements = closing, checked against every account's balance at the
- * month's end) and the money per currency (cash in, refunds, recognized, deferred).
+ * month's end) and the money per currency (cash in, refunds, recognized, admin deductions,
+ * deferred).
  *
  * Where an event falls: each account's events are taken in their stream's order, and an event
  * belongs to the period its `occurredAt` falls in (months of UTC, half open: the first instant of
@@ -43,9 +44,11 @@ interface MoneyTotals {
   cashIn: number;
   refunds: number;
   recognized: number;
+  adminDeductions: number;
   deferredClosing: number;
   cashToDate: number;
   recognizedToDate: number;
+  adminDeductionsToDate: number;
 }
 
 const zeroMoney = (): MoneyTotals => ({
@@ -53,9 +56,11 @@ const zeroMoney = (): MoneyTotals => ({
   cashIn: 0,
   refunds: 0,
   recognized: 0,
+  adminDeductions: 0,
   deferredClosing: 0,
   cashToDate: 0,
   recognizedToDate: 0,
+  adminDeductionsToDate: 0,
 });
 
 const BEFORE = 0;
@@ -82,7 +87,10 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
     if (account.values.size === 0) return;
     for (const { currency, minor } of deferredOf(account)) moneyOf(currency)[key] += minor;
   };
-  const addEach = (amounts: readonly MoneyAmount[], key: 'recognized' | 'recognizedToDate') => {
+  const addEach = (
+    amounts: readonly MoneyAmount[],
+    key: 'recognized' | 'recognizedToDate' | 'adminDeductions' | 'adminDeductionsToDate',
+  ) => {
     for (const { currency, minor } of amounts) moneyOf(currency)[key] += minor;
   };
 
@@ -118,7 +126,7 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
     }
     const event = streamDecoders.credits(recorded);
     if (books.missesSpend(event)) await books.restoreSpend(event);
-    const { cash, recognized } = books.book(userId, event);
+    const { cash, recognized, adminDeducted } = books.book(userId, event);
     replayed++;
     through = recorded.position;
     if (cash) {
@@ -132,6 +140,10 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
     if (recognized.length) {
       addEach(recognized, 'recognizedToDate');
       if (now === IN) addEach(recognized, 'recognized');
+    }
+    if (adminDeducted.length) {
+      addEach(adminDeducted, 'adminDeductionsToDate');
+      if (now === IN) addEach(adminDeducted, 'adminDeductions');
     }
     if (now === IN) moved = rollForward(moved, event);
   }
@@ -175,15 +187,16 @@ export function flagsOf(credits: CreditRollForward, money: readonly MoneyRollFor
     );
   }
   for (const m of money) {
-    if (m.cashToDate !== m.recognizedToDate + m.deferredClosing) {
+    const accounted = m.recognizedToDate + m.adminDeductionsToDate + m.deferredClosing;
+    if (m.cashToDate !== accounted) {
       flags.push(
-        `${m.currency}: cash to date ${m.cashToDate} ≠ recognized to date ${m.recognizedToDate} + deferred ${m.deferredClosing} (off by ${m.cashToDate - m.recognizedToDate - m.deferredClosing})`,
+        `${m.currency}: cash to date ${m.cashToDate} ≠ recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred ${m.deferredClosing} (off by ${m.cashToDate - accounted})`,
       );
     }
-    const rolled = m.deferredOpening + m.cashIn - m.refunds - m.recognized;
+    const rolled = m.deferredOpening + m.cashIn - m.refunds - m.recognized - m.adminDeductions;
     if (rolled !== m.deferredClosing) {
       flags.push(
-        `${m.currency}: deferred opening ${m.deferredOpening} + cash in ${m.cashIn} − refunds ${m.refunds} − recognized ${m.recognized} = ${rolled}, but the lots hold ${m.deferredClosing} at the month's end`,
+        `${m.currency}: deferred opening ${m.deferredOpening} + cash in ${m.cashIn} − refunds ${m.refunds} − recognized ${m.recognized} − admin deductions ${m.adminDeductions} = ${rolled}, but the lots hold ${m.deferredClosing} at the month's end`,
       );
     }
   }
@@ -215,9 +228,11 @@ const MONEY_LINES: [keyof Omit<MoneyRollForward, 'currency'>, string][] = [
   ['cashIn', 'cash_in'],
   ['refunds', 'refunds'],
   ['recognized', 'recognized'],
+  ['adminDeductions', 'admin_deductions'],
   ['deferredClosing', 'deferred_closing'],
   ['cashToDate', 'cash_to_date'],
   ['recognizedToDate', 'recognized_to_date'],
+  ['adminDeductionsToDate', 'admin_deductions_to_date'],
 ];
 
 /**

@@ -125,6 +125,12 @@ const applyUserEvent = (row: Row, event: UserEvent, at: Date) => {
       return;
     case 'AdminUnlocked': // an admin's unlock attempts change no profile field
     case 'AdminUnlockFailed':
+    case 'AdminUnlockRefused': // nor does anything else the audit trail records of an admin
+    case 'AdminLocked':
+    case 'AdminExportStarted':
+    case 'AdminDataExported':
+    case 'AdminVerifyRun':
+    case 'AdminRebuildStarted':
       return;
     default: {
       const exhaustive: never = event;

@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 
-const limited = {
+/** The body of a `429 rate_limited` answer. */
+export const limited = {
   error: 'rate_limited',
   message: 'Too many attempts. Please wait a moment and try again.',
 };

@@ -145,6 +145,16 @@ export class Sessions {
       .execute();
   }
 
+  /** Ends the admin unlock of every session of a user (blocked, demoted or deleted admins). */
+  async lockAdminOf(userId: string) {
+    await this.app
+      .updateTable('sessions')
+      .set({ admin_unlocked_until: null })
+      .where('user_id', '=', userId)
+      .where('admin_unlocked_until', 'is not', null)
+      .execute();
+  }
+
   /** Locks the admin panel again for this session (the admin password is asked anew). */
   async lockAdmin(req: Request) {
     if (!req.session) return;

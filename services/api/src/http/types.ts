@@ -14,6 +14,8 @@ declare global {
       session?: Session | undefined;
       /** This user's `Idempotency-Key`, when the request has one (see `commandIdOf`). */
       idempotencyKey?: string | undefined;
+      /** The acting user is an active admin on their own user stream (`requireActiveAdmin`). */
+      activeAdmin?: boolean;
       /** The signed-in user's profile, as of this session's own last write. */
       user?: User | undefined;
     }

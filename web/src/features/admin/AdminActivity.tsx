@@ -1,34 +1,98 @@
-import type { AdminActivityEntry } from '@astra/contracts';
-import { Badge, Box, Code, Heading, HStack, Stack, Text } from '@chakra-ui/react';
+import type { AdminActivityEntry, AdminActivityType } from '@astra/contracts';
+import {
+  Badge,
+  Box,
+  Code,
+  Field,
+  Heading,
+  HStack,
+  NativeSelect,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router';
 import { Surface } from '../../ui/Surface';
 import { TextLink } from '../../ui/TextLink';
+import { localZoneLabel } from './adminFormat';
 import { useGetAdminActivityQuery } from './auditApi';
 import { formatInstant, userLedgerPath } from './auditFormat';
 import { PagerNav, PageStates, useCursorPages } from './CursorPages';
 
 const PAGE = 25;
 
-/** What each action is, for a person reading the list; unknown ones by their event type. */
-const ACTION_LABEL: Record<string, string> = {
+/**
+ * What each action is, for a person reading the list. The record's type makes an action the list
+ * shows without a title a compile error here.
+ */
+const ACTION_LABEL: Record<AdminActivityType, string> = {
   AdminUnlocked: 'Unlocked the admin panel',
   AdminUnlockFailed: 'Failed unlock attempt',
+  AdminUnlockRefused: 'Unlock refused',
+  AdminLocked: 'Locked the admin panel',
+  AdminExportStarted: 'Started a ledger export',
+  AdminDataExported: 'Downloaded finance data',
+  AdminVerifyRun: 'Ran ledger verification',
+  AdminRebuildStarted: 'Started a rebuild of the read models',
   CreditsAdjusted: 'Adjusted credits',
   UserBlocked: 'Blocked a user',
   UserUnblocked: 'Unblocked a user',
   UserRoleChanged: 'Changed a role',
   UserDeleted: 'Deleted a user',
-  AdminRegistered: 'Admin registered',
-  AdminRevoked: 'Admin revoked',
+  SubscriptionEnded: "Ended the deleted user's plan",
+  CreditsForfeited: "Removed the deleted user's credits",
+  CreditAccountClosed: "Closed the deleted user's credit account",
 };
+const actionLabel = (action: string) =>
+  ACTION_LABEL[action as AdminActivityType] ?? `Other action (${action})`;
 
 const actionPalette = (action: string) =>
-  action === 'AdminUnlockFailed' || action.includes('Deleted') || action.includes('Blocked')
+  action === 'AdminUnlockFailed' ||
+  action === 'AdminUnlockRefused' ||
+  action.includes('Deleted') ||
+  action.includes('Blocked')
     ? 'red'
-    : action.startsWith('Admin')
-      ? 'gray'
-      : action === 'CreditsAdjusted'
-        ? 'orange'
-        : 'purple';
+    : action === 'AdminDataExported'
+      ? 'blue'
+      : action.startsWith('Admin')
+        ? 'gray'
+        : action === 'CreditsAdjusted'
+          ? 'orange'
+          : 'purple';
+
+/** The groups the list can be narrowed to (`?tab=activity&show=`), each a set of actions. */
+const SHOWN: { id: string; label: string; types?: AdminActivityType[] }[] = [
+  { id: '', label: 'Everything' },
+  {
+    id: 'access',
+    label: 'Data access (downloads)',
+    types: ['AdminExportStarted', 'AdminDataExported'],
+  },
+  {
+    id: 'operations',
+    label: 'Operations (verify, rebuild)',
+    types: ['AdminVerifyRun', 'AdminRebuildStarted'],
+  },
+  {
+    id: 'sessions',
+    label: 'Unlocks and locks',
+    types: ['AdminUnlocked', 'AdminUnlockFailed', 'AdminUnlockRefused', 'AdminLocked'],
+  },
+  {
+    id: 'commands',
+    label: 'Commands on users',
+    types: [
+      'CreditsAdjusted',
+      'UserBlocked',
+      'UserUnblocked',
+      'UserRoleChanged',
+      'UserDeleted',
+      'SubscriptionEnded',
+      'CreditsForfeited',
+      'CreditAccountClosed',
+    ],
+  },
+];
 
 function ActivityItem({ entry }: { entry: AdminActivityEntry }) {
   const self = entry.targetUserId === entry.adminId;
@@ -49,10 +113,10 @@ function ActivityItem({ entry }: { entry: AdminActivityEntry }) {
     >
       <Stack direction={{ base: 'column', sm: 'row' }} justify="space-between" gap="2">
         <HStack gap="2" wrap="wrap">
-          <Badge colorPalette={actionPalette(entry.action)} variant="subtle">
+          <Text fontWeight="semibold">{actionLabel(entry.action)}</Text>
+          <Badge colorPalette={actionPalette(entry.action)} variant="subtle" title="Event type">
             {entry.action}
           </Badge>
-          <Text fontWeight="semibold">{ACTION_LABEL[entry.action] ?? entry.action}</Text>
         </HStack>
         <Text fontSize="sm" color="fg.muted" flexShrink={0}>
           <time dateTime={entry.occurredAt}>{formatInstant(entry.occurredAt)}</time>
@@ -91,15 +155,28 @@ function ActivityItem({ entry }: { entry: AdminActivityEntry }) {
 }
 
 /**
- * Admin activity: every unlock attempt and admin command with its admin, newest first, from the
- * log. "Older" pages on with the page's `next`; a stack of the pages seen gives "Newer".
+ * Admin activity: every unlock attempt, lock, download, verification, rebuild and admin command
+ * with its admin, newest first, from the log, narrowed to a group by `?show=`. "Older" pages on with the page's `next`; a stack of the pages seen gives "Newer".
  */
 export function AdminActivity() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const shown = SHOWN.find((group) => group.id === searchParams.get('show')) ?? SHOWN[0]!;
   const pages = useCursorPages();
+  const { restart } = pages;
+  // Another group chosen (here, or by Back and Forward): from the newest again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new group restarts the pages
+  useEffect(() => restart(), [shown.id]);
   const page = useGetAdminActivityQuery(
-    { before: pages.cursor, limit: PAGE },
+    { before: pages.cursor, types: shown.types, limit: PAGE },
     { refetchOnMountOrArgChange: true },
   );
+  const show = (id: string) =>
+    setSearchParams((old) => {
+      const next = new URLSearchParams(old);
+      if (id) next.set('show', id);
+      else next.delete('show');
+      return next;
+    });
   const items = page.currentData?.items ?? [];
 
   return (
@@ -109,16 +186,37 @@ export function AdminActivity() {
           Admin activity
         </Heading>
         <Text fontSize="sm" color="fg.muted">
-          Every unlock attempt and admin command, with the admin who did it, newest first.
+          Every unlock attempt, lock, download of finance data, verification, rebuild and admin
+          command, with the admin who did it, newest first. Times are in your time zone (
+          {localZoneLabel()}). The choice below is kept in the address.
         </Text>
       </Stack>
+      <Field.Root maxW="sm">
+        <Field.Label>Show</Field.Label>
+        <NativeSelect.Root size="sm">
+          <NativeSelect.Field
+            name="show"
+            value={shown.id}
+            onChange={(event) => show(event.target.value)}
+          >
+            {SHOWN.map((group) => (
+              <option key={group.id} value={group.id}>
+                {group.label}
+              </option>
+            ))}
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>
+      </Field.Root>
       <PageStates
         query={page}
         pages={pages}
         errorTitle="Could not load the admin activity"
         empty={{
           title: 'No admin activity yet',
-          text: 'Unlocks and admin commands (adjustments, blocks, role changes, deletions) appear here as they happen.',
+          text: shown.types
+            ? `Nothing of "${shown.label}" yet. Choose "Everything" to see every action.`
+            : 'Unlocks, downloads, verifications, rebuilds and admin commands (adjustments, blocks, role changes, deletions) appear here as they happen.',
         }}
         end={{ title: 'Nothing older', text: 'This is the first thing any admin did.' }}
       />

@@ -79,10 +79,11 @@ export function AdminPanel({ unlockedUntil }: { unlockedUntil: string | null }) 
   const [creditTarget, setCreditTarget] = useState<CreditTarget | null>(null);
   const [ledgerUser, setLedgerUser] = useState<AdminUser | null>(null);
 
-  // The unlock ran out (8 hours) or was ended elsewhere: back to the password gate.
+  // The unlock ran out (8 hours) or was ended elsewhere (a block or demotion of this admin):
+  // back to the password gate, which tells a former admin that access is denied.
   const statsCode = stats.isError ? describeApiError(stats.error).code : undefined;
   useEffect(() => {
-    if (statsCode === 'admin_locked') {
+    if (statsCode === 'admin_locked' || statsCode === 'admin_required') {
       dispatch(adminApi.util.invalidateTags(['AdminSession']));
     }
   }, [statsCode, dispatch]);

@@ -1,16 +1,16 @@
-import type { AuditEntry } from '@astra/contracts';
+import type { AuditCause, AuditEntry } from '@astra/contracts';
 import { Badge, Box, Button, Code, Stack, Table, Text } from '@chakra-ui/react';
 import { TextLink } from '../../ui/TextLink';
 import { TableFrame } from './AuditStates';
 import { formatCount } from './adminFormat';
 import {
   ACTOR_PALETTE,
+  causePairs,
   formatInstant,
   formatMoneyList,
   formatSignedCredits,
   formatSignedMoney,
   parseActor,
-  parseCause,
   userLedgerPath,
 } from './auditFormat';
 
@@ -36,13 +36,13 @@ function ActorCell({ actor }: { actor: string }) {
   );
 }
 
-function CauseCell({ cause }: { cause: string }) {
-  const pairs = parseCause(cause);
+function CauseCell({ cause }: { cause: AuditCause }) {
+  const pairs = causePairs(cause);
   if (pairs.length === 0) return <Text color="fg.muted">—</Text>;
   return (
     <Box as="dl" fontSize="xs" whiteSpace="normal" minW="56" maxW="sm">
       {pairs.map(({ key, value }, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: pairs keep their order and may repeat a key
+        // biome-ignore lint/suspicious/noArrayIndexKey: pairs keep their order
         <Box key={index} display="flex" gap="1" flexWrap="wrap">
           {key && (
             <Text as="dt" color="fg.muted">
@@ -154,13 +154,18 @@ export function AuditEntryTable({
                       lots {formatMoneyList(entry.lotValue)}
                     </Text>
                   )}
+                  {entry.adminDeducted.length > 0 && (
+                    <Text fontSize="xs" color="fg.muted">
+                      admin deduction {formatMoneyList(entry.adminDeducted)}
+                    </Text>
+                  )}
                 </Stack>
               </Table.Cell>
               <Table.Cell>
                 <ActorCell actor={entry.actor} />
               </Table.Cell>
               <Table.Cell>
-                <CauseCell cause={entry.cause} />
+                <CauseCell cause={entry.causeFields} />
               </Table.Cell>
               <Table.Cell>
                 <Code

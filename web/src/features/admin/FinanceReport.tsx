@@ -101,13 +101,18 @@ const MONEY_ROWS: { key: keyof Omit<MoneyRollForward, 'currency'>; label: string
   { key: 'deferredOpening', label: 'Deferred revenue, opening' },
   { key: 'cashIn', label: '+ Cash in (payments)' },
   { key: 'refunds', label: '− Refunds' },
-  { key: 'recognized', label: '− Recognized (paid credits spent or forfeited)' },
+  { key: 'recognized', label: '− Recognized from use (paid credits spent, forfeited, reversed)' },
+  { key: 'adminDeductions', label: '− Admin deductions (paid credits admins took away)' },
   { key: 'deferredClosing', label: '= Deferred revenue, closing' },
   { key: 'cashToDate', label: 'Cash to date (payments − refunds)' },
   { key: 'recognizedToDate', label: 'Recognized to date' },
+  { key: 'adminDeductionsToDate', label: 'Admin deductions to date' },
 ];
 
-/** The money of the month per currency, and the check cash to date = recognized + deferred. */
+/**
+ * The money of the month per currency, and the check cash to date = recognized + admin
+ * deductions + deferred.
+ */
 export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
   if (report.money.length === 0) {
     return (
@@ -147,10 +152,14 @@ export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
           ))}
           <Table.Row data-line="invariant">
             <Table.Cell whiteSpace="normal">
-              Cash to date = recognized to date + deferred
+              Cash to date = recognized to date + admin deductions to date + deferred
             </Table.Cell>
             {report.money.map((money) => {
-              const gap = money.cashToDate - money.recognizedToDate - money.deferredClosing;
+              const gap =
+                money.cashToDate -
+                money.recognizedToDate -
+                money.adminDeductionsToDate -
+                money.deferredClosing;
               return (
                 <Table.Cell
                   key={money.currency}
@@ -234,7 +243,7 @@ export function ReportFlags({ report }: { report: MonthlyReport }) {
       <HStack gap="2" fontSize="sm" color="fg.success" role="status">
         <Text>
           No flags: the roll-forward meets the balances replayed at the month's end, and cash =
-          recognized + deferred in every currency.
+          recognized + admin deductions + deferred in every currency.
         </Text>
       </HStack>
     );

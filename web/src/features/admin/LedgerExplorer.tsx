@@ -11,10 +11,11 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Surface } from '../../ui/Surface';
 import { AuditEntryTable } from './AuditEntryTable';
-import { formatCount } from './adminFormat';
+import { formatCount, localZoneLabel } from './adminFormat';
 import { type ActorKind, useGetAuditLedgerQuery } from './auditApi';
 import { dayEndExclusive, dayStart, EVENT_TYPE_HELP, EVENT_TYPES, isUserId } from './auditFormat';
 import { PagerNav, PageStates, useCursorPages } from './CursorPages';
@@ -30,6 +31,48 @@ interface Filters {
 
 const NO_FILTERS: Filters = { types: [], actor: '', userId: '', fromDay: '', toDay: '', limit: 25 };
 const PAGE_SIZES = [10, 25, 50, 100, 200];
+const ACTORS: readonly string[] = ['user', 'admin', 'system', 'stripe'];
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The filters in the address, beside `?tab=ledger`: `types` (comma separated), `actor`,
+ * `userId`, `from` and `to` (days of UTC, both included) and `limit`. A filtered view is a link
+ * to send; what is not a valid filter is left out.
+ */
+const FILTER_KEYS = ['types', 'actor', 'userId', 'from', 'to', 'limit'] as const;
+
+function filtersOf(params: URLSearchParams): Filters {
+  const types = (params.get('types') ?? '').split(',');
+  const actor = params.get('actor') ?? '';
+  const userId = params.get('userId') ?? '';
+  const fromDay = params.get('from') ?? '';
+  const toDay = params.get('to') ?? '';
+  const limit = Number(params.get('limit'));
+  return {
+    types: EVENT_TYPES.filter((type) => types.includes(type)),
+    actor: ACTORS.includes(actor) ? (actor as ActorKind) : '',
+    userId: isUserId(userId) ? userId : '',
+    fromDay: DAY.test(fromDay) ? fromDay : '',
+    toDay: DAY.test(toDay) && !(DAY.test(fromDay) && fromDay > toDay) ? toDay : '',
+    limit: PAGE_SIZES.includes(limit) ? limit : NO_FILTERS.limit,
+  };
+}
+
+/** The address's parameters with `filters` in place of the old ones (the others kept). */
+function withFilters(params: URLSearchParams, filters: Filters): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const key of FILTER_KEYS) next.delete(key);
+  const values: [string, string][] = [
+    ['types', filters.types.join(',')],
+    ['actor', filters.actor],
+    ['userId', filters.userId],
+    ['from', filters.fromDay],
+    ['to', filters.toDay],
+    ['limit', filters.limit === NO_FILTERS.limit ? '' : String(filters.limit)],
+  ];
+  for (const [key, value] of values) if (value) next.set(key, value);
+  return next;
+}
 
 function describeFilters(filters: Filters): string {
   const parts = [
@@ -44,15 +87,25 @@ function describeFilters(filters: Filters): string {
 
 /**
  * The global ledger explorer: credit events straight from the log, filtered by type, actor, user
- * and UTC date range, paged by position (Next uses the page's `next`; a stack of the pages seen
- * gives Previous).
+ * and UTC date range (the filters live in the address, `filtersOf`), paged by position (Next uses
+ * the page's `next`; a stack of the pages seen gives Previous).
  */
 export function LedgerExplorer() {
-  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [searchParams, setSearchParams] = useSearchParams();
+  // The applied filters are the address's: a bookmark, a shared link or Back restores them.
+  const filters = useMemo(() => filtersOf(searchParams), [searchParams]);
+  const [draft, setDraft] = useState<Filters>(filters);
   const [userIdError, setUserIdError] = useState<string | null>(null);
   const [rangeError, setRangeError] = useState<string | null>(null);
   const pages = useCursorPages();
+  const { restart } = pages;
+  const applied = JSON.stringify(filters);
+  // The address changed (applied here, or Back and Forward): the form shows it, from page 1.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `applied` is `filters`, by value
+  useEffect(() => {
+    setDraft(filters);
+    restart();
+  }, [applied]);
   const page = useGetAuditLedgerQuery(
     {
       types: filters.types.length > 0 ? filters.types : undefined,
@@ -86,16 +139,14 @@ export function LedgerExplorer() {
     setUserIdError(badUser);
     setRangeError(badRange);
     if (badUser || badRange) return;
-    setFilters({ ...draft, userId });
-    pages.restart();
+    setSearchParams((old) => withFilters(old, { ...draft, userId }));
   };
 
   const clear = () => {
     setDraft(NO_FILTERS);
-    setFilters(NO_FILTERS);
     setUserIdError(null);
     setRangeError(null);
-    pages.restart();
+    setSearchParams((old) => withFilters(old, NO_FILTERS));
   };
 
   const first = items[0]?.position;
@@ -109,8 +160,9 @@ export function LedgerExplorer() {
             Ledger explorer
           </Heading>
           <Text fontSize="sm" color="fg.muted">
-            Every credit event in the log's order, oldest first. Dates are days of UTC; both ends
-            are included.
+            Every credit event in the log's order, oldest first. The date filters are days of UTC
+            (both ends included); times in the table are in your time zone, {localZoneLabel()}, each
+            with its zone. The filters are kept in the address: copy it to share this view.
           </Text>
         </Stack>
         <form onSubmit={apply} noValidate aria-label="Ledger filters">

@@ -1,8 +1,9 @@
-import { type AdminStats, adminMessages } from '@astra/contracts';
+import { type AdminMonthMoney, type AdminStats, adminMessages } from '@astra/contracts';
 import { Alert, Box, Button, HStack, SimpleGrid, Skeleton, Stat, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { Surface } from '../../ui/Surface';
 import { formatCount, formatDateTime, formatDay, formatMinor } from './adminFormat';
+import { formatMonth } from './auditFormat';
 import { Sparkline } from './Sparkline';
 
 type Point = AdminStats['series']['signups'][number];
@@ -51,13 +52,18 @@ function StatCard({
   );
 }
 
-/** The share of users who are not blocked, as a bar (there is no 30-day series of it). */
-function ActiveShare({ active, total }: { active: number; total: number }) {
+/** "2 blocked · 1 deleted" (deleted users are not blocked). */
+const inactiveText = (stats: AdminStats) =>
+  `${formatCount(stats.blockedUsers)} blocked · ${formatCount(stats.deletedUsers)} deleted`;
+
+/** The share of users who are active, as a bar (there is no 30-day series of it). */
+function ActiveShare({ stats }: { stats: AdminStats }) {
+  const { activeUsers: active, totalUsers: total } = stats;
   const percent = total === 0 ? 0 : Math.round((active / total) * 100);
   return (
     <Box
       role="img"
-      aria-label={`${percent}% of all users are active (${formatCount(total - active)} blocked).`}
+      aria-label={`${percent}% of all users are active (${inactiveText(stats)}).`}
       h="10"
       display="flex"
       alignItems="center"
@@ -69,6 +75,33 @@ function ActiveShare({ active, total }: { active: number; total: number }) {
   );
 }
 
+/** This month's money, a line per currency: recognized, and cash in less refunds. */
+function MoneyLines({ lines }: { lines: AdminMonthMoney[] }) {
+  if (lines.length === 0) {
+    return (
+      <Text fontSize="xs" color="fg.muted">
+        No payments yet.
+      </Text>
+    );
+  }
+  return (
+    <Box as="dl" fontSize="xs" color="fg.muted" data-testid="month-money">
+      {lines.map((line) => (
+        <HStack key={line.currency} justify="space-between" gap="2">
+          <Text as="dt" fontWeight="medium">
+            {line.currency.toUpperCase()}
+          </Text>
+          <Text as="dd" fontVariantNumeric="tabular-nums" textAlign="end">
+            {formatMinor(line.recognizedMinor, line.currency)} recognized ·{' '}
+            {formatMinor(line.cashInMinor, line.currency)} in −{' '}
+            {formatMinor(line.refundsMinor, line.currency)} refunded
+          </Text>
+        </HStack>
+      ))}
+    </Box>
+  );
+}
+
 interface StatCardsProps {
   stats: AdminStats | undefined;
   isLoading: boolean;
@@ -76,7 +109,11 @@ interface StatCardsProps {
   onRetry: () => void;
 }
 
-/** Total Users, Active Users, Credits Used and Revenue, each with its last 30 days. */
+/**
+ * Total Users, Active Users (with the blocked and the deleted apart), Credits Used, Revenue (this
+ * month's recognized revenue in every currency) and Cash collected (this month's payments less
+ * refunds in every currency; its chart: the last 30 days in the pricing currency).
+ */
 export function StatCards({ stats, isLoading, isError, onRetry }: StatCardsProps) {
   if (isError && !stats) {
     return (
@@ -91,8 +128,8 @@ export function StatCards({ stats, isLoading, isError, onRetry }: StatCardsProps
   }
   if (isLoading || !stats) {
     return (
-      <SimpleGrid columns={{ base: 1, sm: 2, lg: 4 }} gap="4" aria-busy>
-        {[0, 1, 2, 3].map((key) => (
+      <SimpleGrid columns={{ base: 1, sm: 2, lg: 3, xl: 5 }} gap="4" aria-busy>
+        {[0, 1, 2, 3, 4].map((key) => (
           <Skeleton key={key} h="36" rounded="xl" />
         ))}
       </SimpleGrid>
@@ -101,6 +138,13 @@ export function StatCards({ stats, isLoading, isError, onRetry }: StatCardsProps
 
   const money = (minor: number) => formatMinor(minor, stats.currency);
   const { signups, creditsUsed, revenueMinor } = stats.series;
+  const lines = stats.month.money;
+  /** One amount per currency, each with its currency ('$43.95 · €12.00'); none yet: 0 in the pricing currency. */
+  const perCurrency = (minor: (line: AdminMonthMoney) => number) =>
+    lines.length === 0
+      ? money(0)
+      : lines.map((line) => formatMinor(minor(line), line.currency)).join(' · ');
+  const monthName = formatMonth(stats.month.month);
   const newUsers = signups.reduce((sum, point) => sum + point.value, 0);
   const used30 = creditsUsed.reduce((sum, point) => sum + point.value, 0);
 
@@ -120,7 +164,7 @@ export function StatCards({ stats, isLoading, isError, onRetry }: StatCardsProps
           )}
         </Text>
       </HStack>
-      <SimpleGrid columns={{ base: 1, sm: 2, lg: 4 }} gap="4">
+      <SimpleGrid columns={{ base: 1, sm: 2, lg: 3, xl: 5 }} gap="4">
         <StatCard
           label="Total Users"
           value={formatCount(stats.totalUsers)}
@@ -135,8 +179,8 @@ export function StatCards({ stats, isLoading, isError, onRetry }: StatCardsProps
         <StatCard
           label="Active Users"
           value={formatCount(stats.activeUsers)}
-          help={`${formatCount(stats.totalUsers - stats.activeUsers)} blocked`}
-          chart={<ActiveShare active={stats.activeUsers} total={stats.totalUsers} />}
+          help={inactiveText(stats)}
+          chart={<ActiveShare stats={stats} />}
         />
         <StatCard
           label="Credits Used"
@@ -151,12 +195,22 @@ export function StatCards({ stats, isLoading, isError, onRetry }: StatCardsProps
         />
         <StatCard
           label="Revenue"
-          value={money(stats.revenueThisMonthMinor)}
-          help="this month"
+          value={perCurrency((line) => line.recognizedMinor)}
+          help={`recognized in ${monthName} (UTC), as the month report`}
+          chart={<MoneyLines lines={lines} />}
+        />
+        <StatCard
+          label="Cash collected"
+          value={perCurrency((line) => line.cashNetMinor)}
+          help={`payments less refunds in ${monthName} (UTC)`}
           chart={
             <Sparkline
               values={revenueMinor.map((p) => p.value)}
-              label={describeSeries('Revenue per day', revenueMinor, money)}
+              label={describeSeries(
+                `Cash collected per day in ${stats.currency.toUpperCase()}`,
+                revenueMinor,
+                money,
+              )}
             />
           }
         />

@@ -26,6 +26,17 @@ import { useGetAdminUserLedgerQuery } from './adminApi';
 import { formatCount, formatDateTime } from './adminFormat';
 import { userLedgerPath } from './auditFormat';
 
+/**
+ * The entry's name for staff: the customer's own words (`ledgerLabel`) where they fit, the staff's
+ * where those speak to the customer ("your card").
+ */
+const STAFF_LABEL: Record<string, string> = {
+  PaymentRefunded: "Money refunded to the customer's card",
+  CreditsAdjusted: 'Admin adjustment',
+};
+export const staffLedgerLabel = (entry: Parameters<typeof ledgerLabel>[0]) =>
+  STAFF_LABEL[entry.type] ?? ledgerLabel(entry);
+
 const actorText = (actor: { kind: string; role: string | null }) =>
   actor.kind === 'user'
     ? actor.role === 'admin'
@@ -75,7 +86,7 @@ function LedgerEntries({ userId }: { userId: string }) {
                 <Stack gap="1" minW="0">
                   <HStack gap="2" wrap="wrap">
                     <Badge colorPalette={LEDGER_KIND_PALETTE[ledgerKind(entry)]} variant="subtle">
-                      {ledgerLabel(entry)}
+                      {staffLedgerLabel(entry)}
                     </Badge>
                     <Text as="span" fontSize="xs" color="fg.muted">
                       {actorText(entry.actor)}

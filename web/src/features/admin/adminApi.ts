@@ -7,9 +7,8 @@ import type {
   AdminUserLedger,
   AdminUsersPage,
 } from '@astra/contracts';
-import { api, CREDIT_TAGS } from '../../app/api';
+import { api } from '../../app/api';
 import { describeApiError } from '../../app/apiErrors';
-import { authApi } from '../auth/authApi';
 
 /** `POST /api/admin/unlock`'s answer. */
 export interface AdminUnlocked {
@@ -119,31 +118,32 @@ export const adminApi = api
         }),
         providesTags: (result) => [LIST, ...(result?.items ?? []).map((user) => userTag(user.id))],
       }),
+      /** One user as the read models show them now: the customer Credit Management is bound to. */
+      getAdminUser: build.query<AdminUser, string>({
+        query: (userId) => `/admin/users/${encodeURIComponent(userId)}`,
+        providesTags: (_result, _error, userId) => [userTag(userId)],
+      }),
       getAdminUserLedger: build.query<AdminUserLedger, string>({
         query: (userId) => `/admin/users/${encodeURIComponent(userId)}/ledger`,
         providesTags: (_result, _error, userId) => [ledgerTag(userId)],
       }),
       adjustCredits: build.mutation<AdminCreditAdjusted, AdminCreditArgs>({
-        query: ({ userId, idempotencyKey, amount, reason }) => ({
+        query: ({ userId, idempotencyKey, amount, reason, expectedBalance }) => ({
           url: `/admin/users/${encodeURIComponent(userId)}/credits`,
           method: 'POST',
           headers: { 'Idempotency-Key': idempotencyKey },
-          body: { amount, reason },
+          // `expectedBalance`: the balance the admin saw; the server refuses if it moved.
+          body: { amount, reason, expectedBalance },
         }),
         // The user's balance in the list and their ledger, the audit ledger and the admin activity
-        // that now hold the adjustment; not the stats (credits used count spends).
+        // that now hold the adjustment; not the stats (credits used count spends). A balance that
+        // moved since the admin saw it: the user is read again.
         invalidatesTags: (_result, error, { userId }) =>
-          error ? [] : [userTag(userId), ledgerTag(userId), AUDIT_LIST, ACTIVITY_LIST],
-        async onQueryStarted({ userId }, { dispatch, getState, queryFulfilled }) {
-          try {
-            await queryFulfilled;
-          } catch {
-            return;
-          }
-          // An admin adjusting their own balance: the header's badge and their history change too.
-          const me = authApi.endpoints.getMe.select()(getState() as never).data;
-          if (me?.id === userId) dispatch(api.util.invalidateTags([...CREDIT_TAGS]));
-        },
+          error
+            ? describeApiError(error).code === 'balance_changed'
+              ? [userTag(userId)]
+              : []
+            : [userTag(userId), ledgerTag(userId), AUDIT_LIST, ACTIVITY_LIST],
       }),
       adminUserAction: build.mutation<
         AdminUserAction,
@@ -196,6 +196,7 @@ export const {
   useLockAdminMutation,
   useGetAdminStatsQuery,
   useGetAdminUsersQuery,
+  useGetAdminUserQuery,
   useGetAdminUserLedgerQuery,
   useAdjustCreditsMutation,
   useAdminUserActionMutation,

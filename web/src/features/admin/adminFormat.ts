@@ -22,6 +22,7 @@ export const formatCount = (value: number) => value.toLocaleString('en-US');
 export const formatDate = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
+/** An instant with its time zone, in the browser's zone: 'Nov 28, 2026, 02:31 GMT+1'. */
 export const formatDateTime = (iso: string) =>
   new Date(iso).toLocaleString('en-US', {
     month: 'short',
@@ -29,7 +30,20 @@ export const formatDateTime = (iso: string) =>
     year: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
   });
+
+/** The browser's time zone as the panel names it: 'Europe/Berlin (GMT+1)', or 'UTC'. */
+export function localZoneLabel(at: Date = new Date()): string {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const short =
+    new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' })
+      .formatToParts(at)
+      .find((part) => part.type === 'timeZoneName')?.value ?? '';
+  if (!zone || zone === 'UTC' || zone === 'Etc/UTC') return 'UTC';
+  return short && short !== zone ? `${zone} (${short})` : zone;
+}
 
 export const formatTime = (iso: string) =>
   new Date(iso).toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit' });

@@ -87,8 +87,14 @@ export const auditApi = adminApi.injectEndpoints({
       query: ({ at }) => ({ url: '/admin/balance', params: params({ at }) }),
       providesTags: [AUDIT_LIST],
     }),
-    getAdminActivity: build.query<AdminActivityPage, { before?: string; limit: number }>({
-      query: ({ before, limit }) => ({ url: '/admin/activity', params: params({ before, limit }) }),
+    getAdminActivity: build.query<
+      AdminActivityPage,
+      { before?: string; types?: readonly string[]; limit: number }
+    >({
+      query: ({ before, types, limit }) => ({
+        url: '/admin/activity',
+        params: params({ before, type: types?.join(','), limit }),
+      }),
       providesTags: [ACTIVITY_LIST],
     }),
     getMonthlyReport: build.query<MonthlyReport, string>({

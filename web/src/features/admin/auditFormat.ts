@@ -1,4 +1,4 @@
-import type { CreditEventType, MoneyAmount } from '@astra/contracts';
+import type { AuditCause, CreditEventType, MoneyAmount } from '@astra/contracts';
 import { formatMinor } from './adminFormat';
 
 /**
@@ -71,15 +71,19 @@ export const ACTOR_PALETTE: Record<ActorView['kind'], string> = {
   other: 'gray',
 };
 
-/** `reason=Goodwill; adjustmentId=…` as its pairs (a value may hold `=`; `; ` parts the pairs). */
-export function parseCause(cause: string): { key: string; value: string }[] {
-  if (!cause) return [];
-  return cause.split('; ').map((part) => {
-    const at = part.indexOf('=');
-    return at < 0
-      ? { key: '', value: part }
-      : { key: part.slice(0, at), value: part.slice(at + 1) };
-  });
+/**
+ * An event's cause as named pairs, from its typed fields (`causeFields`), in their order: never
+ * parsed out of the display text, where a reason can pass for more pairs.
+ */
+export function causePairs(cause: AuditCause): { key: string; value: string }[] {
+  const pairs: { key: string; value: string }[] = [];
+  for (const [key, value] of Object.entries(cause)) {
+    if (value === null) continue;
+    if (typeof value === 'object') {
+      for (const [id, text] of Object.entries(value)) pairs.push({ key: id, value: text });
+    } else pairs.push({ key, value: String(value) });
+  }
+  return pairs;
 }
 
 /** Signed money: '+€5.00', '−€5.00'. */
@@ -151,7 +155,10 @@ export function fromLocalInput(value: string): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-/** An instant to the second with its UTC offset, for tables: 'Mar 7, 2025, 14:03:09'. */
+/**
+ * An instant to the second with its time zone (the browser's), for tables:
+ * 'Mar 7, 2025, 14:03:09 GMT+1' ('… UTC' where the browser keeps UTC).
+ */
 export const formatInstant = (iso: string) =>
   new Date(iso).toLocaleString('en-US', {
     year: 'numeric',
@@ -161,6 +168,7 @@ export const formatInstant = (iso: string) =>
     minute: '2-digit',
     second: '2-digit',
     hourCycle: 'h23',
+    timeZoneName: 'short',
   });
 
 const UUID = /^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$/;

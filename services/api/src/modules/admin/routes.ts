@@ -6,15 +6,16 @@ import {
   uuidIdSchema,
 } from '@astra/contracts';
 import { isDomainError } from '@astra/ledger';
-import { Router } from 'express';
+import { type RequestHandler, Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireAdmin, requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
 import { commandIdOf } from '../../http/commandIds.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { pathId } from '../../http/params.ts';
-import { signInLimit } from '../../http/rateLimits.ts';
+import { limited, signInLimit } from '../../http/rateLimits.ts';
 import { ledgerOf, profileOf } from '../accounts/queries.ts';
 import { ledgerEntryView } from '../accounts/views.ts';
+import { recordAdminActionAfter } from './adminRecords.ts';
 import { adminStatsRoutes } from './stats.ts';
 import { adminUserRoutes } from './users.ts';
 
@@ -33,36 +34,61 @@ export function adminRoutes(deps: AppDeps) {
   const router = Router();
   const user = requireUser;
 
-  router.post('/admin/unlock', signInLimit(10), user, async (req, res) => {
-    if (req.user!.role !== 'admin') {
-      throw new HttpError(403, 'admin_required', 'Access denied: Admin privileges required');
+  /**
+   * Over the unlock limit: 429, and the refusal recorded with the admin as actor. Only the first
+   * refusal of each window (a minute) and address is recorded: a flood of attempts writes one event
+   * a minute, not one per attempt.
+   */
+  const unlockLimited: RequestHandler = async (req, res) => {
+    const info = (req as { rateLimit?: { used: number; limit: number } }).rateLimit;
+    if (req.user && (!info || info.used === info.limit + 1)) {
+      // The refusal stands whether or not it could be recorded.
+      await recordAdminActionAfter(ledger, req, {
+        type: 'AdminUnlockRefused',
+        data: { reason: 'rate_limited' },
+      });
     }
-    if (!config.ADMIN_PASSWORD) {
-      throw new HttpError(
-        503,
-        'admin_password_not_configured',
-        'The admin password is not configured (ADMIN_PASSWORD)',
+    res.status(429).json(limited);
+  };
+
+  // Every route here runs after `requireActiveAdmin` (app.ts): an active admin on the write side.
+  router.post(
+    '/admin/unlock',
+    signInLimit(10, unlockLimited),
+    user,
+    requireAdmin,
+    async (req, res) => {
+      if (!config.ADMIN_PASSWORD) {
+        throw new HttpError(
+          503,
+          'admin_password_not_configured',
+          'The admin password is not configured (ADMIN_PASSWORD)',
+        );
+      }
+      const { password } = adminUnlockRequestSchema.parse(req.body);
+      // Every attempt is an event on the admin's own stream, with the admin as actor.
+      if (!samePassword(password, config.ADMIN_PASSWORD)) {
+        await ledger.user(
+          req.user!.id,
+          { type: 'RecordAdminUnlock', succeeded: false },
+          req.context,
+        );
+        throw new HttpError(403, 'incorrect_password', adminMessages.incorrectPassword);
+      }
+      const until = new Date(Date.now() + UNLOCK_HOURS * 3_600_000);
+      await ledger.user(
+        req.user!.id,
+        { type: 'RecordAdminUnlock', succeeded: true, until: until.toISOString() },
+        req.context,
       );
-    }
-    const { password } = adminUnlockRequestSchema.parse(req.body);
-    // Every attempt is an event on the admin's own stream, with the admin as actor.
-    if (!samePassword(password, config.ADMIN_PASSWORD)) {
-      await ledger.user(req.user!.id, { type: 'RecordAdminUnlock', succeeded: false }, req.context);
-      throw new HttpError(403, 'incorrect_password', adminMessages.incorrectPassword);
-    }
-    const until = new Date(Date.now() + UNLOCK_HOURS * 3_600_000);
-    await ledger.user(
-      req.user!.id,
-      { type: 'RecordAdminUnlock', succeeded: true, until: until.toISOString() },
-      req.context,
-    );
-    await sessions.unlockAdmin(req, until);
-    res.json({
-      ok: true,
-      message: adminMessages.accessGranted,
-      unlockedUntil: until.toISOString(),
-    });
-  });
+      await sessions.unlockAdmin(req, until);
+      res.json({
+        ok: true,
+        message: adminMessages.accessGranted,
+        unlockedUntil: until.toISOString(),
+      });
+    },
+  );
 
   router.get('/admin/session', user, requireAdmin, (req, res) => {
     const until = req.session?.adminUnlockedUntil ?? null;
@@ -72,6 +98,7 @@ export function adminRoutes(deps: AppDeps) {
 
   router.post('/admin/lock', user, requireAdmin, async (req, res) => {
     await sessions.lockAdmin(req);
+    await recordAdminActionAfter(ledger, req, { type: 'AdminLocked', data: {} });
     res.json({ ok: true, message: 'Admin panel locked' });
   });
 
@@ -79,8 +106,9 @@ export function adminRoutes(deps: AppDeps) {
 
   router.post('/admin/users/:id/credits', user, requireUnlockedAdmin, async (req, res) => {
     const userId = userIdOf(req.params.id);
-    const { amount, reason } = adminCreditRequestSchema.parse(req.body);
+    const { amount, reason, expectedBalance } = adminCreditRequestSchema.parse(req.body);
     try {
+      // Decided on the credit stream: the balance the admin saw (when sent) and whose account it is.
       const handled = await ledger.credits(
         userId,
         {
@@ -89,6 +117,7 @@ export function adminRoutes(deps: AppDeps) {
           reason,
           adminId: req.user!.id,
           adjustmentId: commandIdOf(req, 'adjustment'),
+          ...(expectedBalance === undefined ? {} : { expectedBalance }),
         },
         req.context,
       );

@@ -1,5 +1,5 @@
 import type { AdminStats } from '@astra/contracts';
-import type { ReadDb } from '@astra/projections';
+import { MonthMoney, monthRange, type ReadDb } from '@astra/projections';
 import { Router } from 'express';
 import { sql } from 'kysely';
 import type { AppDeps } from '../../dependencies.ts';
@@ -22,6 +22,8 @@ const buildStatsQuery = (read: ReadDb, from: string, to: string, code: string) =
     .select((eb) => [
       'totals.total_users',
       'totals.active_users',
+      'totals.blocked_users',
+      'totals.deleted_users',
       'totals.total_credits_used',
       'totals.as_of',
       eb
@@ -58,10 +60,16 @@ const statsQuery = (read: ReadDb, from: string, to: string, code: string) => {
 /**
  * The admin dashboard's figures (`adminStatsSchema`), read from the `admin_stats` projection:
  * its one row of counters and at most 31 daily rows (the last 30 days, and the rest of this
- * month when it began earlier), in one query. Revenue is the money the ledger recorded in the
- * pricing currency, net of refunds, in minor units; days without an event are 0.
+ * month when it began earlier), in one query. `revenueThisMonthMinor` and its series are the cash
+ * the ledger recorded in the pricing currency, net of refunds, in minor units; days without an
+ * event are 0. This month's money in every currency comes from `money` (caught up by the caller).
  */
-export async function adminStatsOf(read: ReadDb, currency: string, now: Date): Promise<AdminStats> {
+export async function adminStatsOf(
+  read: ReadDb,
+  currency: string,
+  now: Date,
+  money?: MonthMoney,
+): Promise<AdminStats> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const days = Array.from({ length: SERIES_DAYS }, (_, i) =>
     isoDay(new Date(today - (SERIES_DAYS - 1 - i) * DAY_MS)),
@@ -87,12 +95,28 @@ export async function adminStatsOf(read: ReadDb, currency: string, now: Date): P
   for (const [day, figures] of byDay) {
     if (day >= monthStart) revenueThisMonthMinor += figures.revenueMinor;
   }
+  const month = monthStart.slice(0, 7);
+  const range = monthRange(month);
   return {
     totalUsers: Number(totals.total_users ?? 0),
     activeUsers: Number(totals.active_users ?? 0),
+    blockedUsers: Number(totals.blocked_users ?? 0),
+    deletedUsers: Number(totals.deleted_users ?? 0),
     totalCreditsUsed: Number(totals.total_credits_used ?? 0),
     revenueThisMonthMinor,
     currency: code,
+    month: {
+      month,
+      ...range,
+      money: (money?.month(month) ?? []).map((line) => ({
+        currency: line.currency,
+        recognizedMinor: line.recognized,
+        cashInMinor: line.cashIn,
+        refundsMinor: line.refunds,
+        cashNetMinor: line.cashIn - line.refunds,
+      })),
+      through: String(money?.through ?? 0n),
+    },
     asOf: totals.as_of ? new Date(totals.as_of).toISOString() : null,
     series: {
       signups: series('signups'),
@@ -102,11 +126,17 @@ export async function adminStatsOf(read: ReadDb, currency: string, now: Date): P
   };
 }
 
-/** `GET /api/admin/stats` (an unlocked admin). */
-export function adminStatsRoutes({ read, payments, clock }: AppDeps) {
+/**
+ * `GET /api/admin/stats` (an unlocked admin). This month's money is the month report's fold of the
+ * log, kept in this process (`MonthMoney`): the first request replays the log, later ones fold in
+ * only what was appended since.
+ */
+export function adminStatsRoutes({ read, payments, clock, ledger }: AppDeps) {
   const router = Router();
+  const money = new MonthMoney(ledger.store);
   router.get('/admin/stats', requireUser, requireUnlockedAdmin, async (_req, res) => {
-    res.json(await adminStatsOf(read, payments.pricing.currency, clock()));
+    await money.catchUp();
+    res.json(await adminStatsOf(read, payments.pricing.currency, clock(), money));
   });
   return router;
 }

@@ -66,6 +66,8 @@ export function adminUserRoutes(deps: AppDeps) {
         { type: action === 'block' ? 'BlockUser' : 'UnblockUser', adminId: req.user!.id },
         req.context,
       );
+      // A blocked admin has no power from now on: their unlocked sessions are locked.
+      if (action === 'block') await sessions.lockAdminOf(userId);
       await consistency.settle(req, handled.position);
       res.json(await answer(userId, message));
     });
@@ -93,6 +95,7 @@ export function adminUserRoutes(deps: AppDeps) {
       { type: 'ChangeRole', role, source: 'admin', adminId },
       req.context,
     );
+    if (role === 'user') await sessions.lockAdminOf(userId);
     await consistency.settle(req, latestPosition(registered.position, changed.position));
     res.json(
       await answer(userId, role === 'admin' ? adminMessages.promoted : adminMessages.demoted),

@@ -1,29 +1,32 @@
-import { type AdminActivityEntry, type AdminActivityPage, decodeEvent } from '@astra/contracts';
+import {
+  ADMIN_ACTIVITY_TYPES,
+  ADMIN_RECORD_TYPES,
+  type AdminActivityEntry,
+  type AdminActivityPage,
+  decodeEvent,
+} from '@astra/contracts';
 import type { EventStore, RecordedEvent } from '@astra/event-store';
 import { describeCreditEvent, streamId } from '@astra/ledger';
 import { occurredAtOf } from '@astra/projections';
 import { actingUserOf, actorKindOf, EmailBook } from './ledgerExplorer.ts';
 
-/** Attempts to unlock the admin panel, on the admin's own user stream. */
-const UNLOCKS = ['AdminUnlocked', 'AdminUnlockFailed'] as const;
+/**
+ * On the admin's own user stream: attempts to unlock the admin panel, and what the audit trail
+ * records of an admin (`ADMIN_RECORD_TYPES`: downloads, verify runs, rebuilds, locks, refusals).
+ */
+const UNLOCKS: readonly string[] = ['AdminUnlocked', 'AdminUnlockFailed', ...ADMIN_RECORD_TYPES];
 /** What only an admin does: these count whenever their actor is an admin. */
-const ADMIN_COMMANDS = [
+const ADMIN_COMMANDS: readonly string[] = [
   'CreditsAdjusted',
   'UserBlocked',
   'UserUnblocked',
   'UserRoleChanged',
-] as const;
+];
 /**
- * A deletion's events: an admin's when an admin deleted someone else (an admin deleting their
- * own account did so as a user).
+ * The rest (`ADMIN_ACTIVITY_TYPES`) are a deletion's events: an admin's when an admin deleted
+ * someone else (an admin deleting their own account did so as a user).
  */
-const DELETION = [
-  'UserDeleted',
-  'SubscriptionEnded',
-  'CreditsForfeited',
-  'CreditAccountClosed',
-] as const;
-export const ACTIVITY_TYPES: readonly string[] = [...UNLOCKS, ...ADMIN_COMMANDS, ...DELETION];
+export const ACTIVITY_TYPES: readonly string[] = ADMIN_ACTIVITY_TYPES;
 
 /** The most events of those types one activity page looks at (see `EXPLORER_SCAN_LIMIT`). */
 export const ACTIVITY_SCAN_LIMIT = 10_000;
@@ -34,13 +37,27 @@ const targetOf = (recorded: RecordedEvent) =>
 
 /** Whether an event of `ACTIVITY_TYPES` is something an admin did as admin. */
 const isAdminActivity = (recorded: RecordedEvent) => {
-  if ((UNLOCKS as readonly string[]).includes(recorded.type)) return true;
+  if (UNLOCKS.includes(recorded.type)) return true;
   if (actorKindOf(recorded) !== 'admin') return false;
-  if ((ADMIN_COMMANDS as readonly string[]).includes(recorded.type)) return true;
+  if (ADMIN_COMMANDS.includes(recorded.type)) return true;
   return targetOf(recorded) !== actingUserOf(recorded);
 };
 
 const signed = (amount: number) => (amount > 0 ? `+${amount}` : `−${-amount}`);
+
+type Exported = Extract<ReturnType<typeof decodeEvent>, { type: 'AdminDataExported' }>['data'];
+
+/** "Downloaded the ledger export (csv, 2026-11-01T… to the end): 12 rows, 3456 bytes, SHA-256 …". */
+const exportDetail = (data: Exported) => {
+  const what =
+    data.kind === 'report'
+      ? `the month report ${data.month ?? ''}`.trimEnd()
+      : `the ledger export ${data.from ?? 'the start'} to ${data.to ?? 'the end'}`;
+  const rows = data.rows === undefined ? '' : `${data.rows} rows, `;
+  return data.complete
+    ? `Downloaded ${what} (${data.format}): ${rows}${data.bytes} bytes, SHA-256 ${data.sha256}`
+    : `Download of ${what} (${data.format}) cut short: ${rows}${data.bytes} bytes sent, no checksum`;
+};
 
 /** The one line the activity list shows for an event. */
 export const activityDetail = (recorded: RecordedEvent): string => {
@@ -52,6 +69,20 @@ export const activityDetail = (recorded: RecordedEvent): string => {
         : 'Unlocked the admin panel';
     case 'AdminUnlockFailed':
       return 'Wrong admin password';
+    case 'AdminUnlockRefused':
+      return event.data.reason === 'blocked'
+        ? 'Unlock refused: this admin is blocked'
+        : 'Unlock refused: too many attempts in a minute (rate limited)';
+    case 'AdminLocked':
+      return 'Locked the admin panel';
+    case 'AdminExportStarted':
+      return `Started the ledger export ${event.data.from ?? 'the start'} to ${event.data.to ?? 'the end'} (${event.data.format})`;
+    case 'AdminDataExported':
+      return exportDetail(event.data);
+    case 'AdminVerifyRun':
+      return `Ran ledger:verify (run at ${event.data.at}): ${event.data.ok ? 'ok' : 'problems found'}`;
+    case 'AdminRebuildStarted':
+      return `Started a rebuild of the read models (run ${event.data.rebuildId}, ${event.data.target} events in the log)`;
     case 'UserBlocked':
       return 'Blocked the user';
     case 'UserUnblocked':
@@ -84,7 +115,7 @@ export const activityDetail = (recorded: RecordedEvent): string => {
  */
 export async function activityPage(
   store: EventStore,
-  { before, limit }: { before?: string; limit: number },
+  { before, limit, type }: { before?: string; limit: number; type?: readonly string[] },
   { scanLimit = ACTIVITY_SCAN_LIMIT }: { scanLimit?: number } = {},
 ): Promise<AdminActivityPage> {
   const picked: RecordedEvent[] = [];
@@ -95,7 +126,7 @@ export async function activityPage(
     direction: 'backwards',
     ...(before ? { from: BigInt(before) } : {}),
     batch: Math.min(limit * 2, 500),
-    filter: { types: ACTIVITY_TYPES },
+    filter: { types: type?.length ? type : ACTIVITY_TYPES },
   })) {
     scanned++;
     last = recorded.position;

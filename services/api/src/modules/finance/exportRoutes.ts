@@ -13,6 +13,7 @@ import {
 import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
+import { recordAdminAction, recordAdminActionAfter } from '../admin/adminRecords.ts';
 import { balanceRoutes } from './balanceRoutes.ts';
 import { reportRoutes } from './reportRoutes.ts';
 
@@ -37,6 +38,12 @@ export function exportRoutes(deps: AppDeps) {
 
   router.get('/admin/exports/ledger', ...admin, async (req, res) => {
     const query = exportQueryOf(req.query);
+    // On record before a byte leaves (no record, no export): a download a crash cuts off is
+    // known too. Its end is recorded below, with the checksum.
+    await recordAdminAction(deps.ledger, req, {
+      type: 'AdminExportStarted',
+      data: { format: query.format, from: query.from, to: query.to },
+    });
     const exported = new LedgerExport(store, query);
     res.status(200);
     res.setHeader('Content-Type', exported.contentType);
@@ -48,8 +55,10 @@ export function exportRoutes(deps: AppDeps) {
       yield* exported;
       res.addTrailers({ [EXPORT_SHA256_TRAILER]: exported.sha256() });
     }
+    let complete = false;
     try {
       await pipeline(body, res);
+      complete = true;
     } catch (error) {
       // The client went away, or the log could not be read: the response is cut short (no
       // trailer, so the reader can tell), and there is nothing more to answer.
@@ -58,6 +67,21 @@ export function exportRoutes(deps: AppDeps) {
       if (!res.destroyed) res.destroy();
       if (!clientLeft) req.log?.error({ err: error, rows: exported.rows }, 'Ledger export failed');
     }
+    // Who downloaded what, once the body ended: its checksum is known only now. A body cut short
+    // is recorded too (`complete: false`, no checksum), with what was sent before it stopped.
+    await recordAdminActionAfter(deps.ledger, req, {
+      type: 'AdminDataExported',
+      data: {
+        kind: 'ledger',
+        format: query.format,
+        from: query.from,
+        to: query.to,
+        complete,
+        sha256: complete ? exported.sha256() : null,
+        bytes: exported.bytes,
+        rows: exported.rows,
+      },
+    });
   });
 
   router.get('/admin/exports/ledger/checksum', ...admin, async (req, res) => {

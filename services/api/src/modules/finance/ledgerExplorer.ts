@@ -78,7 +78,7 @@ export class EmailBook {
 const matcherOf = (query: LedgerExplorerQuery) => {
   const from = query.from ? Date.parse(query.from) : null;
   const to = query.to ? Date.parse(query.to) : null;
-  const types = query.type?.length ? new Set(query.type) : null;
+  const types = query.type?.length ? new Set<string>(query.type) : null;
   return (recorded: RecordedEvent) => {
     if (types && !types.has(recorded.type)) return false;
     if (query.actor && actorKindOf(recorded) !== query.actor) return false;

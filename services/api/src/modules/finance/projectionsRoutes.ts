@@ -4,6 +4,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
 import { HttpError } from '../../http/errors.ts';
+import { recordAdminActionAfter } from '../admin/adminRecords.ts';
 import { projectionsOverview, recordVerifyRun, verifyReportLines } from './projectionsOverview.ts';
 
 const rebuildRunning = () =>
@@ -35,14 +36,20 @@ export function projectionsRoutes(deps: AppDeps) {
     res.json(await projectionsOverview(store, db, read, ready));
   });
 
-  router.post('/admin/projections/verify', ...admin, async (_req, res) => {
+  router.post('/admin/projections/verify', ...admin, async (req, res) => {
     verifying ??= (async () => {
       const { ok, lines } = verifyReportLines(await verifyLedger(store, db));
       return recordVerifyRun(db, { ok, lines, source: 'panel' });
     })().finally(() => {
       verifying = undefined;
     });
-    res.json(await verifying);
+    const result = await verifying;
+    // Each admin who asked is recorded with the run they got (a second request shares the run).
+    await recordAdminActionAfter(deps.ledger, req, {
+      type: 'AdminVerifyRun',
+      data: { ok: result.ok, at: result.at },
+    });
+    res.json(result);
   });
 
   router.post('/admin/projections/rebuild', ...admin, async (req, res) => {
@@ -75,6 +82,10 @@ export function projectionsRoutes(deps: AppDeps) {
       throw error;
     }
     req.log.info({ rebuild: progress.id }, 'Rebuild of the read models started from the panel');
+    await recordAdminActionAfter(deps.ledger, req, {
+      type: 'AdminRebuildStarted',
+      data: { rebuildId: progress.id, target: progress.target },
+    });
     // As it stood when it started (a small log may be rebuilt before this answer leaves).
     res.status(202).json({
       state: 'running',

@@ -56,10 +56,15 @@ export function subscriptionRoutes(deps: AppDeps) {
     res.json(subscriptionStatusOf(req.user!, subscriptionContextOf(deps)));
   });
 
+  /** The subscription as the credit stream has it now (the write side, never the profile). */
+  const runningSubscription = async (userId: string) =>
+    (await ledger.creditAccountOf(userId)).state.subscription;
+
   router.post('/subscription/refresh', requireUser, async (req, res) => {
     const user = req.user!;
+    const running = await runningSubscription(user.id);
     // With Stripe a month comes with its paid invoice; refreshing ahead would give it unpaid.
-    if (gateway.kind === 'stripe' && user.subscription_status === 'active') {
+    if (gateway.kind === 'stripe' && running?.status === 'active') {
       throw new HttpError(
         409,
         'renewal_pending',
@@ -67,7 +72,7 @@ export function subscriptionRoutes(deps: AppDeps) {
       );
     }
     try {
-      const tier = await subscriptionTier(read, user.tier_id);
+      const tier = await subscriptionTier(read, running?.tierId ?? null);
       const refreshed = await ledger.credits(
         user.id,
         { type: 'RefreshMonthlyCredits', tier, now: clock() },
@@ -92,7 +97,8 @@ export function subscriptionRoutes(deps: AppDeps) {
   router.post('/subscription/cancel', requireUser, async (req, res) => {
     const user = req.user!;
     const { reason } = cancelSubscriptionRequestSchema.parse(req.body ?? {});
-    if (user.subscription_status !== 'active' || !user.subscription_id) {
+    const running = await runningSubscription(user.id);
+    if (running?.status !== 'active' || !running.subscriptionId) {
       throw new HttpError(
         409,
         'no_active_subscription',
@@ -100,7 +106,7 @@ export function subscriptionRoutes(deps: AppDeps) {
       );
     }
     // Stripe first: if it refuses, nothing changes here.
-    await gateway.cancelAtPeriodEnd(user.subscription_id);
+    await gateway.cancelAtPeriodEnd(running.subscriptionId);
     const cancelled = await ledger.credits(
       user.id,
       { type: 'CancelSubscription', reason },
@@ -121,8 +127,7 @@ export function subscriptionRoutes(deps: AppDeps) {
   router.post('/subscription/change', requireUser, async (req, res) => {
     const user = req.user!;
     const { tierId } = changePlanRequestSchema.parse(req.body ?? {});
-    // The write side decides: the credit stream's subscription, not the profile.
-    const running = (await ledger.creditAccountOf(user.id)).state.subscription;
+    const running = await runningSubscription(user.id);
     if (running?.status !== 'active' || !running.subscriptionId) {
       throw new HttpError(
         409,

@@ -11,6 +11,7 @@ import express, { type Request, type RequestHandler, type Response, Router } fro
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
 import { fieldsOf, HttpError, notFound } from '../../http/errors.ts';
+import { AVATAR_ROUTE } from '../../http/rawBodies.ts';
 import {
   AVATAR_ID,
   avatarIdOf,
@@ -118,7 +119,7 @@ export function profileRoutes(deps: AppDeps) {
     await answerMe(req, res, handled.position);
   });
 
-  router.put('/me/avatar', user, rawPicture, async (req, res) => {
+  router.put(AVATAR_ROUTE, user, rawPicture, async (req, res) => {
     const bytes: unknown = req.body;
     const contentType = Buffer.isBuffer(bytes) ? sniffImageType(bytes) : null;
     if (!Buffer.isBuffer(bytes) || !contentType) throw notAnImage();
@@ -137,7 +138,7 @@ export function profileRoutes(deps: AppDeps) {
     await answerMe(req, res, handled.position);
   });
 
-  router.delete('/me/avatar', user, async (req, res) => {
+  router.delete(AVATAR_ROUTE, user, async (req, res) => {
     const userId = req.user!.id;
     const handled = await ledger.user(
       userId,
