@@ -9,6 +9,7 @@ import { createThrowawayDatabase } from '@astra/event-store/testing';
 import { streams } from '@astra/ledger';
 import {
   databaseFor,
+  MonthMoney,
   migrateReadModels,
   READ_SCHEMA,
   readModels,
@@ -162,6 +163,11 @@ export async function adminStatsBenchmark() {
     // the tables stay as freshly built, without statistics.)
     await sql`CHECKPOINT`.execute(db);
 
+    // This month's money as a process folds it the first time (every credit event, once).
+    const foldStarted = performance.now();
+    await new MonthMoney(storage.store).catchUp();
+    const firstMoney = performance.now() - foldStarted;
+
     // The query behind the route, alone.
     const read = readModels(db);
     const query = await timed(CALLS, async () => {
@@ -177,12 +183,11 @@ export async function adminStatsBenchmark() {
       if (!answer.ok) throw new Error(`${path}: ${answer.status} ${await answer.text()}`);
       await answer.json();
     };
-    // The first stats request of a process folds every credit event into this month's money
-    // (`MonthMoney`); the later ones fold only what was appended since.
-    const firstStarted = performance.now();
-    await get('/api/admin/stats');
-    const firstStats = performance.now() - firstStarted;
+    // The unlock started the API's fold of this month's money; the first money request waits for
+    // it. Measured after it, as an admin sees the dashboard once the fold is done.
+    await get('/api/admin/stats/money');
     const stats = await timed(CALLS, () => get('/api/admin/stats'));
+    const money = await timed(CALLS, () => get('/api/admin/stats/money'));
     let n = 0;
     // An e-mail, two surnames (a quarter of the users each), a name prefix (11,111 users), a term
     // that matches nobody, and no search at all (the plain first page).
@@ -207,8 +212,14 @@ export async function adminStatsBenchmark() {
           met: stats.p95 <= 5,
         },
         {
-          what: "the first `GET /api/admin/stats` of a process (the month's money folds the whole log once)",
-          measured: `${(firstStats / 1000).toFixed(1)} s`,
+          what: '`GET /api/admin/stats/money` (this month in every currency) p50 / p95',
+          measured: `${ms(money.p50)} / ${ms(money.p95)} ms`,
+          target: '—',
+          met: null,
+        },
+        {
+          what: "its first request of a process: the whole log's credit events folded once (an unlock starts it)",
+          measured: `${(firstMoney / 1000).toFixed(1)} s`,
           target: '—',
           met: null,
         },
@@ -225,7 +236,7 @@ export async function adminStatsBenchmark() {
           met: users.p95 <= 20,
         },
       ],
-      `${USERS.toLocaleString('en-US')} users (registered over the last ${DAYS} days) with ${(USERS * perUser).toLocaleString('en-US')} credit events (packs with Stripe's amounts, spends, small refunds), rebuilt into the read models (${Math.round(projected.milliseconds / 1000)} s) and checkpointed (tables left unvacuumed, without statistics), then ${CALLS} sequential calls of each after 20 warm-up calls, from the same process as the API (in-process server, loopback HTTP, session cookie of an unlocked admin). The searches rotate over an e-mail, surnames, a name prefix, a term that matches nobody and no search; each alone (${Math.ceil(CALLS / 5)} calls, p50 / p95 ms): ${each.join(', ')}.`,
+      `${USERS.toLocaleString('en-US')} users (registered over the last ${DAYS} days) with ${(USERS * perUser).toLocaleString('en-US')} credit events (packs with Stripe's amounts, spends, small refunds), rebuilt into the read models (${Math.round(projected.milliseconds / 1000)} s) and checkpointed (tables left unvacuumed, without statistics), then ${CALLS} sequential calls of each after 20 warm-up calls, from the same process as the API (in-process server, loopback HTTP, session cookie of an unlocked admin). The searches rotate over an e-mail, surnames, a name prefix, a term that matches nobody and no search; each alone (${Math.ceil(CALLS / 5)} calls, p50 / p95 ms): ${each.join(', ')}. Every admin route first reads the acting admin's own user stream (the write-side check of a blocked or demoted admin: one indexed read of the log, about 0.5–1 ms here), which the route figures include; the money route's fold is done before they are measured.`,
     );
   } finally {
     await server?.close();

@@ -1,5 +1,5 @@
 import type { HorizonHold, SnapshotStore } from '@astra/event-store';
-import type { ReadDb } from '@astra/projections';
+import type { MonthMoney, ReadDb } from '@astra/projections';
 import type { NarrativeWriter } from '@astra/readings';
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
@@ -53,6 +53,8 @@ export interface AppDeps {
   logger: Logger;
   /** Prometheus metrics (`GET /metrics`). */
   metrics: Metrics;
+  /** This month's money as the month report counts it, folded in this process (the dashboard). */
+  monthMoney: MonthMoney;
   /** This process as the database knows it (its idempotency claims name it). */
   apiProcess: ApiProcess;
   /** Migrations ran and the projections run. */

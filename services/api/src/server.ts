@@ -3,6 +3,7 @@ import { openStorage, storageConfigOf } from '@astra/event-store';
 import {
   allProjections,
   databaseFor,
+  MonthMoney,
   migrateReadModels,
   PolledProgress,
   type ProjectionProgress,
@@ -228,6 +229,7 @@ export async function startServer(
     logger,
     metrics,
     apiProcess,
+    monthMoney: new MonthMoney(storage.store),
     ready: async () => {
       if (projector && !projector.running) return false;
       try {

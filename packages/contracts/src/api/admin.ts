@@ -102,11 +102,25 @@ export const adminMonthMoneySchema = z.object({
 export type AdminMonthMoney = z.infer<typeof adminMonthMoneySchema>;
 
 /**
+ * `GET /api/admin/stats/money`: this month of UTC (`YYYY-MM`, from `from` to `to`, half open)
+ * and its money by currency, by the month report's own fold of the log.
+ */
+export const adminStatsMoneySchema = z.object({
+  month: z.string(),
+  from: z.string(),
+  to: z.string(),
+  /** Every currency the ledger has money in, alphabetical, at 0 where the month had none. */
+  money: z.array(adminMonthMoneySchema),
+  /** The log position the money is through. */
+  through: z.string(),
+});
+export type AdminStatsMoney = z.infer<typeof adminStatsMoneySchema>;
+
+/**
  * `GET /api/admin/stats`: the cards and their last 30 days, from projections, with the moment
- * they are as of; and this month's money in every currency (`month`, by the month report's own
- * fold of the log). `revenueThisMonthMinor` and the `revenueMinor` series are cash (Stripe's
+ * they are as of. `revenueThisMonthMinor` and the `revenueMinor` series are cash (Stripe's
  * amounts, net of refunds) in the pricing currency only, kept for the tools that read them:
- * `month.money` has recognized revenue and cash in every currency.
+ * `GET /api/admin/stats/money` has recognized revenue and cash in every currency.
  */
 export const adminStatsSchema = z.object({
   /** Everyone who ever registered: active, blocked and deleted. */
@@ -117,16 +131,6 @@ export const adminStatsSchema = z.object({
   totalCreditsUsed: z.number().int(),
   revenueThisMonthMinor: z.number().int(),
   currency: z.string(),
-  /** This month of UTC (`YYYY-MM`, from `from` to `to`, half open): its money by currency. */
-  month: z.object({
-    month: z.string(),
-    from: z.string(),
-    to: z.string(),
-    /** Every currency the ledger has money in, alphabetical, at 0 where the month had none. */
-    money: z.array(adminMonthMoneySchema),
-    /** The log position the money is through. */
-    through: z.string(),
-  }),
   /** When the read models last changed (the newest event they applied), ISO. */
   asOf: z.string().nullable(),
   series: z.object({

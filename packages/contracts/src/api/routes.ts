@@ -3,6 +3,7 @@ import {
   adminCreditRequestSchema,
   adminRoleRequestSchema,
   adminSessionSchema,
+  adminStatsMoneySchema,
   adminStatsSchema,
   adminUnlockRequestSchema,
   adminUserActionSchema,
@@ -897,9 +898,20 @@ export const apiRoutes: ApiRoute[] = [
     path: '/api/admin/stats',
     tag: 'Admin',
     summary:
-      "The dashboard's figures and their last 30 UTC days, from the read models, with the moment they are as of; this month's recognized revenue and cash in every currency, as the month report",
+      "The dashboard's figures and their last 30 UTC days, from the read models, with the moment they are as of",
     auth: 'unlocked_admin',
     responses: ok(adminStatsSchema),
+    errors: [],
+  },
+  {
+    operationId: 'adminStatsMoney',
+    method: 'get',
+    path: '/api/admin/stats/money',
+    tag: 'Admin',
+    summary:
+      "This month's recognized revenue and cash in every currency, as the month report counts them",
+    auth: 'unlocked_admin',
+    responses: ok(adminStatsMoneySchema),
     errors: [],
   },
   {

@@ -2,6 +2,7 @@ import type {
   AdminCreditRequest,
   AdminSession,
   AdminStats,
+  AdminStatsMoney,
   AdminUser,
   AdminUserAction,
   AdminUserLedger,
@@ -111,6 +112,11 @@ export const adminApi = api
         query: () => '/admin/stats',
         providesTags: ['AdminStats'],
       }),
+      /** This month's money in every currency (its first answer after a start may take a while). */
+      getAdminStatsMoney: build.query<AdminStatsMoney, void>({
+        query: () => '/admin/stats/money',
+        providesTags: ['AdminStats'],
+      }),
       getAdminUsers: build.query<AdminUsersPage, AdminUsersArgs>({
         query: ({ search, page }) => ({
           url: '/admin/users',
@@ -195,6 +201,7 @@ export const {
   useUnlockAdminMutation,
   useLockAdminMutation,
   useGetAdminStatsQuery,
+  useGetAdminStatsMoneyQuery,
   useGetAdminUsersQuery,
   useGetAdminUserQuery,
   useGetAdminUserLedgerQuery,

@@ -1,5 +1,5 @@
-import type { AdminStats } from '@astra/contracts';
-import { MonthMoney, monthRange, type ReadDb } from '@astra/projections';
+import type { AdminStats, AdminStatsMoney } from '@astra/contracts';
+import { monthRange, type ReadDb } from '@astra/projections';
 import { Router } from 'express';
 import { sql } from 'kysely';
 import type { AppDeps } from '../../dependencies.ts';
@@ -64,12 +64,7 @@ const statsQuery = (read: ReadDb, from: string, to: string, code: string) => {
  * the ledger recorded in the pricing currency, net of refunds, in minor units; days without an
  * event are 0. This month's money in every currency comes from `money` (caught up by the caller).
  */
-export async function adminStatsOf(
-  read: ReadDb,
-  currency: string,
-  now: Date,
-  money?: MonthMoney,
-): Promise<AdminStats> {
+export async function adminStatsOf(read: ReadDb, currency: string, now: Date): Promise<AdminStats> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const days = Array.from({ length: SERIES_DAYS }, (_, i) =>
     isoDay(new Date(today - (SERIES_DAYS - 1 - i) * DAY_MS)),
@@ -95,8 +90,6 @@ export async function adminStatsOf(
   for (const [day, figures] of byDay) {
     if (day >= monthStart) revenueThisMonthMinor += figures.revenueMinor;
   }
-  const month = monthStart.slice(0, 7);
-  const range = monthRange(month);
   return {
     totalUsers: Number(totals.total_users ?? 0),
     activeUsers: Number(totals.active_users ?? 0),
@@ -105,18 +98,6 @@ export async function adminStatsOf(
     totalCreditsUsed: Number(totals.total_credits_used ?? 0),
     revenueThisMonthMinor,
     currency: code,
-    month: {
-      month,
-      ...range,
-      money: (money?.month(month) ?? []).map((line) => ({
-        currency: line.currency,
-        recognizedMinor: line.recognized,
-        cashInMinor: line.cashIn,
-        refundsMinor: line.refunds,
-        cashNetMinor: line.cashIn - line.refunds,
-      })),
-      through: String(money?.through ?? 0n),
-    },
     asOf: totals.as_of ? new Date(totals.as_of).toISOString() : null,
     series: {
       signups: series('signups'),
@@ -127,16 +108,32 @@ export async function adminStatsOf(
 }
 
 /**
- * `GET /api/admin/stats` (an unlocked admin). This month's money is the month report's fold of the
- * log, kept in this process (`MonthMoney`): the first request replays the log, later ones fold in
- * only what was appended since.
+ * `GET /api/admin/stats` (an unlocked admin): the projections' figures. `GET
+ * /api/admin/stats/money`: this month's money, the month report's fold of the log kept in this
+ * process (`deps.monthMoney`): it folds in what was appended since it was last asked (the whole
+ * log the first time; an unlock starts that, before the dashboard asks).
  */
-export function adminStatsRoutes({ read, payments, clock, ledger }: AppDeps) {
+export function adminStatsRoutes({ read, payments, clock, monthMoney }: AppDeps) {
   const router = Router();
-  const money = new MonthMoney(ledger.store);
   router.get('/admin/stats', requireUser, requireUnlockedAdmin, async (_req, res) => {
-    await money.catchUp();
-    res.json(await adminStatsOf(read, payments.pricing.currency, clock(), money));
+    res.json(await adminStatsOf(read, payments.pricing.currency, clock()));
+  });
+  router.get('/admin/stats/money', requireUser, requireUnlockedAdmin, async (_req, res) => {
+    await monthMoney.catchUp();
+    const month = clock().toISOString().slice(0, 7);
+    const answer: AdminStatsMoney = {
+      month,
+      ...monthRange(month),
+      money: monthMoney.month(month).map((line) => ({
+        currency: line.currency,
+        recognizedMinor: line.recognized,
+        cashInMinor: line.cashIn,
+        refundsMinor: line.refunds,
+        cashNetMinor: line.cashIn - line.refunds,
+      })),
+      through: String(monthMoney.through),
+    };
+    res.json(answer);
   });
   return router;
 }
