@@ -146,7 +146,7 @@ for (const storage of [undefined, 'pglite'] as const) {
         email: ada.email,
         credits: 7,
         actor: 'admin:admin@example.com',
-        cause: expect.stringContaining('reason=Goodwill for a slow reading'),
+        causeFields: expect.objectContaining({ reason: 'Goodwill for a slow reading' }),
         description: 'Goodwill for a slow reading',
       });
       expect(adaAdjustment!.correlationId).not.toBe('');

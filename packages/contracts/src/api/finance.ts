@@ -65,11 +65,7 @@ export const auditEntrySchema = z.object({
   adminDeducted: z.array(moneyAmountSchema),
   /** `user:{id}`, `admin:{e-mail}`, `system` or `stripe`. */
   actor: z.string(),
-  /**
-   * What caused it, for reading: `key=value` pairs, `; ` apart. Display only: a reason may hold
-   * anything, so read `causeFields`, never this text.
-   */
-  cause: z.string(),
+  /** What caused it: Stripe's and the ledger's ids and a reason, each in its own field. */
   causeFields: auditCauseSchema,
   correlationId: z.string(),
   /** The line a person reads: 'Tarot Traditional reading', 'Payment refunded: €5.00'. */
@@ -83,7 +79,6 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
  */
 export const ledgerExportRowSchema = z.object({
   ...auditEntrySchema.omit({
-    cause: true,
     causeFields: true,
     correlationId: true,
     description: true,

@@ -1,5 +1,5 @@
 import type { Actor, AuditCause, AuditEntry, CreditEvent } from '@astra/contracts';
-import { creditEventReference, describeCreditEvent } from '../credits/describe.ts';
+import { describeCreditEvent } from '../credits/describe.ts';
 import type { MoneyEffect } from './money.ts';
 
 /** What the log says around an event: where it is, when, who and why. */
@@ -18,53 +18,6 @@ export const actorLabel = (actor: Actor | null, emailOf: (userId: string) => str
     ? `admin:${emailOf(actor.userId) ?? actor.userId}`
     : `user:${actor.userId}`;
 };
-
-/** What caused an event, beyond its outside ids: the reason an admin or a refund gave. */
-const causeDetails = (event: CreditEvent): Record<string, string> => {
-  switch (event.type) {
-    case 'CreditsAdjusted':
-      return {
-        reason: event.data.reason,
-        ...(event.data.adjustmentId ? { adjustmentId: event.data.adjustmentId } : {}),
-      };
-    case 'CreditsGranted':
-      return { grantId: event.data.grantId };
-    case 'MonthlyCreditsGranted':
-      return { period: event.data.period, trigger: event.data.trigger };
-    case 'CreditsSpent':
-      return { spendId: event.data.spendId };
-    case 'SpendRefunded':
-      return { spendId: event.data.spendId, reason: event.data.reason };
-    case 'RolloverForfeited':
-      return { period: event.data.period };
-    case 'PurchaseReversed':
-      return { grantId: event.data.grantId };
-    case 'CreditsForfeited':
-    case 'CreditAccountClosed':
-      return { reason: event.data.reason };
-    case 'SubscriptionCheckoutStarted':
-    case 'SubscriptionCheckoutClosed':
-      return { checkoutSessionId: event.data.sessionId };
-    case 'SubscriptionCancelled':
-    case 'SubscriptionEnded':
-      return { reason: event.data.reason };
-    default:
-      return {};
-  }
-};
-
-/** `cause` with the record's `key=value` pairs added, `; ` apart. */
-const withPairs = (cause: string, record: Record<string, string> | null) => {
-  for (const key in record) cause += `${cause ? '; ' : ''}${key}=${record[key]}`;
-  return cause;
-};
-
-/**
- * `key=value` pairs, `; ` apart, in a fixed order: for people to read (the admin screens). Nothing
- * is escaped, so a reason can look like more pairs: read `causeFieldsOf`, never this text.
- */
-export const causeOf = (event: CreditEvent): string =>
-  withPairs(withPairs('', creditEventReference(event)), causeDetails(event));
 
 /** A cause with nothing in it. */
 export const emptyCause = (): AuditCause => ({
@@ -197,7 +150,6 @@ export const auditEntryOf = (
   lotValue: effect.lotValue as AuditEntry['lotValue'],
   adminDeducted: effect.adminDeducted as AuditEntry['adminDeducted'],
   actor: actorLabel(logged.actor, emailOf),
-  cause: causeOf(event),
   causeFields: causeFieldsOf(event),
   correlationId: logged.correlationId ?? '',
   description: describeCreditEvent(event),
