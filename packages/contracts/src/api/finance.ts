@@ -271,23 +271,36 @@ export const ledgerExplorerPageSchema = z.object({
 });
 export type LedgerExplorerPage = z.infer<typeof ledgerExplorerPageSchema>;
 
+/** On an admin's own user stream: unlock attempts and what the audit trail records. */
+export const ADMIN_OWN_STREAM_TYPES = [
+  'AdminUnlocked',
+  'AdminUnlockFailed',
+  ...ADMIN_RECORD_TYPES,
+] as const;
+/** What only an admin does: these count whenever their actor is an admin. */
+export const ADMIN_COMMAND_TYPES = [
+  'CreditsAdjusted',
+  'UserBlocked',
+  'UserUnblocked',
+  'UserRoleChanged',
+] as const;
+/** A deletion's events: an admin's when an admin deleted someone else. */
+export const ADMIN_DELETION_TYPES = [
+  'UserDeleted',
+  'SubscriptionEnded',
+  'CreditsForfeited',
+  'CreditAccountClosed',
+] as const;
+
 /**
  * The event types the admin activity list shows (`action`): on an admin's own user stream, unlock
  * attempts and what the audit trail records (`ADMIN_RECORD_TYPES`); admin commands; a deletion's
  * events.
  */
 export const ADMIN_ACTIVITY_TYPES = [
-  'AdminUnlocked',
-  'AdminUnlockFailed',
-  ...ADMIN_RECORD_TYPES,
-  'CreditsAdjusted',
-  'UserBlocked',
-  'UserUnblocked',
-  'UserRoleChanged',
-  'UserDeleted',
-  'SubscriptionEnded',
-  'CreditsForfeited',
-  'CreditAccountClosed',
+  ...ADMIN_OWN_STREAM_TYPES,
+  ...ADMIN_COMMAND_TYPES,
+  ...ADMIN_DELETION_TYPES,
 ] as const;
 export type AdminActivityType = (typeof ADMIN_ACTIVITY_TYPES)[number];
 

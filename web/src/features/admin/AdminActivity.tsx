@@ -1,4 +1,9 @@
-import type { AdminActivityEntry, AdminActivityType } from '@astra/contracts';
+import {
+  ADMIN_COMMAND_TYPES,
+  ADMIN_DELETION_TYPES,
+  type AdminActivityEntry,
+  type AdminActivityType,
+} from '@astra/contracts';
 import {
   Badge,
   Box,
@@ -81,16 +86,7 @@ const SHOWN: { id: string; label: string; types?: AdminActivityType[] }[] = [
   {
     id: 'commands',
     label: 'Commands on users',
-    types: [
-      'CreditsAdjusted',
-      'UserBlocked',
-      'UserUnblocked',
-      'UserRoleChanged',
-      'UserDeleted',
-      'SubscriptionEnded',
-      'CreditsForfeited',
-      'CreditAccountClosed',
-    ],
+    types: [...ADMIN_COMMAND_TYPES, ...ADMIN_DELETION_TYPES],
   },
 ];
 

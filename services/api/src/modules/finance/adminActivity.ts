@@ -1,6 +1,7 @@
 import {
   ADMIN_ACTIVITY_TYPES,
-  ADMIN_RECORD_TYPES,
+  ADMIN_COMMAND_TYPES,
+  ADMIN_OWN_STREAM_TYPES,
   type AdminActivityEntry,
   type AdminActivityPage,
   decodeEvent,
@@ -10,22 +11,9 @@ import { describeCreditEvent, streamId } from '@astra/ledger';
 import { occurredAtOf } from '@astra/projections';
 import { actingUserOf, actorKindOf, EmailBook } from './ledgerExplorer.ts';
 
-/**
- * On the admin's own user stream: attempts to unlock the admin panel, and what the audit trail
- * records of an admin (`ADMIN_RECORD_TYPES`: downloads, verify runs, rebuilds, locks, refusals).
- */
-const UNLOCKS: readonly string[] = ['AdminUnlocked', 'AdminUnlockFailed', ...ADMIN_RECORD_TYPES];
-/** What only an admin does: these count whenever their actor is an admin. */
-const ADMIN_COMMANDS: readonly string[] = [
-  'CreditsAdjusted',
-  'UserBlocked',
-  'UserUnblocked',
-  'UserRoleChanged',
-];
-/**
- * The rest (`ADMIN_ACTIVITY_TYPES`) are a deletion's events: an admin's when an admin deleted
- * someone else (an admin deleting their own account did so as a user).
- */
+const OWN_STREAM: readonly string[] = ADMIN_OWN_STREAM_TYPES;
+const ADMIN_COMMANDS: readonly string[] = ADMIN_COMMAND_TYPES;
+/** The rest (`ADMIN_DELETION_TYPES`) count when an admin deleted someone else. */
 export const ACTIVITY_TYPES: readonly string[] = ADMIN_ACTIVITY_TYPES;
 
 /** The most events of those types one activity page looks at (see `EXPLORER_SCAN_LIMIT`). */
@@ -37,7 +25,7 @@ const targetOf = (recorded: RecordedEvent) =>
 
 /** Whether an event of `ACTIVITY_TYPES` is something an admin did as admin. */
 const isAdminActivity = (recorded: RecordedEvent) => {
-  if (UNLOCKS.includes(recorded.type)) return true;
+  if (OWN_STREAM.includes(recorded.type)) return true;
   if (actorKindOf(recorded) !== 'admin') return false;
   if (ADMIN_COMMANDS.includes(recorded.type)) return true;
   return targetOf(recorded) !== actingUserOf(recorded);
