@@ -17,6 +17,7 @@ export * from './events/credits.ts';
 export * from './events/decode.ts';
 export * from './events/metadata.ts';
 export * from './events/payments.ts';
+export * from './events/personal.ts';
 export * from './events/readings.ts';
 export * from './events/users.ts';
 export * from './format.ts';

@@ -145,7 +145,8 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
   handle(
     stream: string,
     decide: (state: State) => Event[],
-    metadata: EventMetadata,
+    /** Every appended event's metadata; a function of the state it was decided on, if it says whose the stream is. */
+    metadata: EventMetadata | ((state: State) => EventMetadata),
   ): Promise<Handled<State, Event>> {
     return this.serialized(stream, async () => {
       let current = this.cache.get(stream) ?? (await this.catchUp(stream));
@@ -172,10 +173,15 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
           }
           return { newEvents, state: current.state, revision: current.revision, position: null };
         }
+        const eventMetadata = typeof metadata === 'function' ? metadata(current.state) : metadata;
         try {
           const result = await this.store.append(
             stream,
-            newEvents.map((event) => ({ type: event.type, data: event.data, metadata })),
+            newEvents.map((event) => ({
+              type: event.type,
+              data: event.data,
+              metadata: eventMetadata,
+            })),
             { expected: current.revision ?? 'no_stream' },
           );
           let state: State;
@@ -197,7 +203,7 @@ export class CommandHandler<State, Event extends { type: string; data: unknown }
             state,
             revision: result.nextRevision,
             position: result.position,
-            latestAt: Math.max(current.latestAt, instantOf(metadata, Date.now())),
+            latestAt: Math.max(current.latestAt, instantOf(eventMetadata, Date.now())),
           });
           return { newEvents, state, revision: result.nextRevision, position: result.position };
         } catch (error) {

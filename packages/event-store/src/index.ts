@@ -33,6 +33,18 @@ export {
   type PostgresEventStoreOptions,
 } from './postgres/postgres-event-store.ts';
 export type { SqlClient } from './postgres/sql-client.ts';
+export {
+  EncryptingEventStore,
+  isSealed,
+  MissingDataSubjectError,
+  type PersonalDataPolicy,
+} from './privacy/encryptingStore.ts';
+export {
+  KEY_CACHE_MS,
+  Keyring,
+  LogPredatesEncryptionError,
+  WrongDataKeySecretError,
+} from './privacy/keyring.ts';
 export { PostgresSnapshotStore, type Snapshot, type SnapshotStore } from './snapshots.ts';
 export {
   openStorage,

@@ -32,6 +32,11 @@ export interface RecordedEvent<Type extends string = string, Data = unknown> {
    * happened at or after that instant.
    */
   elided?: true;
+  /**
+   * Personal data of this event was erased (its subject's key is destroyed): those fields hold
+   * their erased values (see the store's `EncryptingEventStore`).
+   */
+  erased?: true;
 }
 
 export interface AppendResult {

@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { EventStore } from './port.ts';
 import {
@@ -9,6 +11,8 @@ import {
 import { lockDataDir } from './postgres/dataDirLock.ts';
 import { DEFAULT_HORIZON_STALL_MS, type HorizonHold, horizonHold } from './postgres/horizon.ts';
 import { PostgresEventStore } from './postgres/postgres-event-store.ts';
+import { EncryptingEventStore, type PersonalDataPolicy } from './privacy/encryptingStore.ts';
+import { Keyring } from './privacy/keyring.ts';
 import { PostgresSnapshotStore, type SnapshotStore } from './snapshots.ts';
 
 export interface StorageConfig {
@@ -25,6 +29,18 @@ export interface StorageConfig {
    * whole-log read fails with `LogHorizonStalledError`) and health says so (default 30 s).
    */
   horizonStallMs?: number | undefined;
+  /**
+   * The master key's secret (`DATA_KEY_SECRET`). Absent: the one kept in `dataDir`
+   * (`data-key-secret`, made on first start), or with no `dataDir` one for this process only.
+   */
+  dataKeySecret?: string | undefined;
+  /**
+   * Which event fields are personal data (the contracts' `personalData`): the store encrypts
+   * them under their subject's key. Absent: events are stored as given (benchmarks' baselines).
+   */
+  personalData?: PersonalDataPolicy | undefined;
+  /** `privacy:migrate` opens a log written before personal data was encrypted. */
+  migratingPrivacy?: boolean;
 }
 
 export interface Storage {
@@ -39,6 +55,8 @@ export interface Storage {
    * it could still append at a revision the log has reached since.
    */
   stateSnapshots: SnapshotStore | null;
+  /** The data keys of personal data (null when the store encrypts nothing). */
+  keyring: Keyring | null;
   /**
    * The oldest transaction holding the log's horizon, and for how long (null: none; always with
    * the log on KurrentDB, which has no horizon).
@@ -60,7 +78,7 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
     throw error;
   });
   try {
-    const store = config.kurrentdbConnectionString
+    const log = config.kurrentdbConnectionString
       ? await openKurrentDb(config.kurrentdbConnectionString)
       : await PostgresEventStore.open(connection.sql, {
           kind: connection.kind,
@@ -68,8 +86,22 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
           ...(connection.kind === 'postgres' ? { notifications: connection.notifications } : {}),
           horizonWaitMs: config.horizonStallMs ?? DEFAULT_HORIZON_STALL_MS,
         });
+    const keyring = config.personalData
+      ? await Keyring.open(connection.sql, await dataKeySecretOf(config), {
+          logHasEvents: () => hasEvents(log),
+          migrating: config.migratingPrivacy ?? false,
+        }).catch(async (error) => {
+          await log.close();
+          throw error;
+        })
+      : null;
+    const store =
+      keyring && config.personalData
+        ? new EncryptingEventStore(log, keyring, config.personalData)
+        : log;
     const snapshots = await PostgresSnapshotStore.open(connection.sql);
     return {
+      keyring,
       connection,
       store,
       snapshots,
@@ -90,6 +122,34 @@ export async function openStorage(config: StorageConfig): Promise<Storage> {
   }
 }
 
+const hasEvents = async (store: EventStore) => {
+  for await (const _ of store.readAll({ batch: 1 })) return true;
+  return false;
+};
+
+/**
+ * The secret of the data keys' master key: the configured one, else the one kept in the
+ * embedded database's directory (made there on its first start: the database and its keys'
+ * secret then live and move together), else a new one for a database in memory.
+ */
+async function dataKeySecretOf(config: StorageConfig): Promise<string> {
+  if (config.dataKeySecret) return config.dataKeySecret;
+  if (!config.dataDir) return randomBytes(32).toString('base64url');
+  const file = join(config.dataDir, 'data-key-secret');
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await mkdir(config.dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  // `wx`: two processes starting at once keep the first one's.
+  await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' }).catch((error) => {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  });
+  return (await readFile(file, 'utf8')).trim();
+}
+
 /**
  * The KurrentDB adapter is imported only when it is configured: its client loads a native
  * module (the Rust bridge) that no PostgreSQL or PGlite process needs.
@@ -108,6 +168,8 @@ export const storageEnvShape = {
     .default(DEFAULT_HORIZON_STALL_MS / 1000),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   KURRENTDB_CONNECTION_STRING: z.string().min(1).optional(),
+  /** The secret of the data keys' master key (required in production; see `dataKeySecretOf`). */
+  DATA_KEY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 };
 
 export type StorageEnv = z.infer<z.ZodObject<typeof storageEnvShape>>;
@@ -118,4 +180,5 @@ export const storageConfigOf = (env: StorageEnv): StorageConfig => ({
   dataDir: resolve(env.DATA_DIR),
   kurrentdbConnectionString: env.KURRENTDB_CONNECTION_STRING,
   horizonStallMs: env.HORIZON_STALL_SECONDS * 1000,
+  dataKeySecret: env.DATA_KEY_SECRET,
 });

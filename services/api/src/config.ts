@@ -221,6 +221,14 @@ export const configSchema = z
         message: 'is required when NODE_ENV=production',
       });
     }
+    if (config.NODE_ENV === 'production' && !config.DATA_KEY_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATA_KEY_SECRET'],
+        message:
+          'is required when NODE_ENV=production (the master key of the personal data keys; see docs/operations.md)',
+      });
+    }
     // A provider half configured is a mistake to name at start, not a button that fails later.
     for (const group of [googleSettings, appleSettings]) {
       const given = group.filter((name) => config[name] !== undefined);

@@ -1,4 +1,4 @@
-import type { HorizonHold, SnapshotStore } from '@astra/event-store';
+import type { HorizonHold, Keyring, SnapshotStore } from '@astra/event-store';
 import type { MonthMoney, ReadDb } from '@astra/projections';
 import type { NarrativeWriter } from '@astra/readings';
 import type { Kysely } from 'kysely';
@@ -21,6 +21,8 @@ import type { AppDb } from './storage/appDatabase.ts';
 export interface AppDeps {
   config: Config;
   ledger: Ledger;
+  /** The data keys of personal data: erasure destroys a person's (docs/operations.md). */
+  keyring: Keyring;
   /** Folds of streams kept beside the log (balances as of an instant start from them). */
   snapshots: SnapshotStore;
   /** The oldest transaction holding the event log's horizon (never, with the log on KurrentDB). */

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { personalData } from '@astra/contracts';
 import { openStorage, storageConfigOf } from '@astra/event-store';
 import {
   allProjections,
@@ -65,7 +66,10 @@ export async function startServer(
 ): Promise<RunningServer> {
   const clock = options.clock ?? (() => new Date());
   const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
-  const storage = await openStorage(storageConfigOf(config));
+  const storage = await openStorage({ ...storageConfigOf(config), personalData });
+  const { keyring } = storage;
+  // The API always encrypts: a storage without a keyring would write personal data in clear.
+  if (!keyring) throw new Error('The storage opened without its data keys');
   const db = databaseFor(storage.connection);
   await migrateReadModels(db, READ_SCHEMA);
   await migrateAppTables(db);
@@ -187,9 +191,11 @@ export async function startServer(
     config,
     ledger: new ObservedLedger(storage.store, metrics, {
       snapshots: storage.stateSnapshots,
+      mailboxId: (address) => keyring.mailboxId(address),
       onSnapshotError: (error, stream) =>
         logger.warn({ err: error, stream }, 'Snapshot of a stream skipped'),
     }),
+    keyring,
     snapshots: storage.snapshots,
     horizonHold: storage.horizonHold,
     db,

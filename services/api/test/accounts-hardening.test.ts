@@ -134,7 +134,9 @@ describe('accounts under concurrency, and the free allotment per mailbox', () =>
       'CreditAccountOpened',
       'FreeCreditsGranted',
     ]);
-    expect(await eventsOf(server, streams.freeAllotment(email))).toHaveLength(1);
+    expect(
+      await eventsOf(server, streams.freeAllotment(server.deps.ledger.mailboxId(email))),
+    ).toHaveLength(1);
     expect(await eventsOf(server, streams.user(userId))).toHaveLength(1);
     for (const client of clients) expect((await client.get('/api/me')).body.id).toBe(userId);
   });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { type CreditEvent, creditEventSchemas } from './credits.ts';
 import { SCHEMA_VERSION } from './metadata.ts';
 import { type StripeEvent, stripeEventSchemas } from './payments.ts';
+import { dataSubjectOf, personalFieldsOf } from './personal.ts';
 import { type ReadingEvent, readingEventSchemas } from './readings.ts';
 import {
   type AdminRegistryEvent,
@@ -69,6 +70,15 @@ export type AppEvent =
   | FreeAllotmentEvent
   | FeedbackEvent
   | StripeEvent;
+
+/**
+ * The personal data of the app's events, as the event store's boundary encrypts it: the
+ * `personal()` fields of each type and whose data they are.
+ */
+export const personalData = {
+  fields: personalFieldsOf(eventSchemas),
+  subjectOf: dataSubjectOf,
+};
 
 /** Turns a payload of version `from` into one of version `from + 1` (data only, no I/O). */
 type Upcaster = (data: Record<string, unknown>) => Record<string, unknown>;

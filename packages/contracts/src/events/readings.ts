@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { personal } from './personal.ts';
 
 /** Why a voice session ended: the clock, the user, the page left, or a connection never made. */
 export const voiceEndReasonSchema = z.enum(['time_up', 'ended_early', 'left', 'connect_failed']);
@@ -28,17 +29,17 @@ export const readingEventSchemas = {
     userId: z.string(),
     appId: z.number().int(),
     appName: z.string(),
-    /** The form as the user sent it (validated). */
-    input: z.record(z.string(), z.unknown()),
-    firstName: z.string().nullable(),
-    question: z.string().nullable(),
+    /** The form as the user sent it (validated); `{}` once erased. */
+    input: personal(z.record(z.string(), z.unknown()), {}),
+    firstName: personal(z.string().nullable(), null),
+    question: personal(z.string().nullable(), null),
     creditsCharged: z.number().int().nonnegative(),
     /** The `CreditsSpent` of `credits-{userId}` that pays for it (a refund names it). */
     spendId: z.string(),
   }),
   ReadingGenerated: z.object({
-    /** The contract's `result` object of this reading type. */
-    result: z.record(z.string(), z.unknown()),
+    /** The contract's `result` object of this reading type; `{}` once erased. */
+    result: personal(z.record(z.string(), z.unknown()), {}),
     /** Which narrative writer wrote it: 'openai:<model>' or 'offline'. */
     writer: z.string(),
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { personal } from './personal.ts';
 
 export const roleSchema = z.enum(['user', 'admin']);
 export type Role = z.infer<typeof roleSchema>;
@@ -13,15 +14,18 @@ export type UserStatus = z.infer<typeof userStatusSchema>;
 
 /** Profile fields a user edits; absent means unchanged, null means cleared. */
 export const profileFieldsSchema = z.object({
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  birthDate: z.iso.date().nullable(),
-  birthTime: z
-    .string()
-    .regex(/^\d{2}:\d{2}$/)
-    .nullable(),
-  birthCity: z.string().nullable(),
-  birthCountry: z.string().nullable(),
+  firstName: personal(z.string().nullable(), null),
+  lastName: personal(z.string().nullable(), null),
+  birthDate: personal(z.iso.date().nullable(), null),
+  birthTime: personal(
+    z
+      .string()
+      .regex(/^\d{2}:\d{2}$/)
+      .nullable(),
+    null,
+  ),
+  birthCity: personal(z.string().nullable(), null),
+  birthCountry: personal(z.string().nullable(), null),
   language: z.string().nullable(),
 });
 export type ProfileFields = z.infer<typeof profileFieldsSchema>;
@@ -44,13 +48,14 @@ export type BirthPlaceRecord = z.infer<typeof birthPlaceRecordSchema>;
 
 /** Events of the `user-{userId}` stream. */
 export const userEventSchemas = {
+  /** An erased user's `email` reads as `""` (see `personal`). */
   UserRegistered: z.object({
     userId: z.string(),
-    email: z.string(),
-    fullName: z.string().nullable(),
-    firstName: z.string().nullable(),
-    lastName: z.string().nullable(),
-    avatarUrl: z.string().nullable(),
+    email: personal(z.string(), ''),
+    fullName: personal(z.string().nullable(), null),
+    firstName: personal(z.string().nullable(), null),
+    lastName: personal(z.string().nullable(), null),
+    avatarUrl: personal(z.string().nullable(), null),
     provider: z.enum(['dev', 'google', 'apple']),
   }),
   UserProfileUpdated: profileFieldsSchema.partial(),
@@ -58,8 +63,10 @@ export const userEventSchemas = {
    * The birthplace as a found place (coordinates and zone), or null: none found for the
    * profile's city and country, which then stay free text.
    */
-  UserBirthPlaceChanged: z.object({ birthPlace: birthPlaceRecordSchema.nullable() }),
-  UserAvatarChanged: z.object({ avatarUrl: z.string().nullable() }),
+  UserBirthPlaceChanged: z.object({
+    birthPlace: personal(birthPlaceRecordSchema.nullable(), null),
+  }),
+  UserAvatarChanged: z.object({ avatarUrl: personal(z.string().nullable(), null) }),
   /**
    * `adminId`: the admin who decided, with source `admin`. Events of schema version 1 may lack
    * `source`: they were all appended by sign-in for `ADMIN_EMAILS`, and are upcast to
@@ -75,6 +82,12 @@ export const userEventSchemas = {
   UserUnblocked: z.object({ adminId: z.string().optional() }),
   /** `reason` is `user_requested` or `deleted_by_admin` (then with `adminId`). */
   UserDeleted: z.object({ reason: z.string(), adminId: z.string().optional() }),
+  /**
+   * The user's personal data is erased: their data key is destroyed, so every personal field of
+   * their events reads as erased from now on (see `personal`). Follows `UserDeleted`; it holds no
+   * personal data itself. `reason` and `adminId` as on `UserDeleted`.
+   */
+  PersonalDataErased: z.object({ reason: z.string(), adminId: z.string().optional() }),
   /** The admin unlocked the admin panel with the admin password, until `until` (ISO). */
   AdminUnlocked: z.object({ until: z.string().optional() }),
   /** A wrong admin password was given by this admin (the attempt, recorded with its actor). */
@@ -184,7 +197,11 @@ export type FreeAllotmentEvent = {
 
 /** `feedback-{feedbackId}`: a message a signed-in user sent from the About page. */
 export const feedbackEventSchemas = {
-  FeedbackSubmitted: z.object({ feedbackId: z.string(), userId: z.string(), message: z.string() }),
+  FeedbackSubmitted: z.object({
+    feedbackId: z.string(),
+    userId: z.string(),
+    message: personal(z.string(), ''),
+  }),
 } as const;
 export type FeedbackEvent = {
   type: 'FeedbackSubmitted';

@@ -35,6 +35,11 @@ export type UserCommand =
   | { type: 'UnblockUser'; adminId?: string }
   /** `reason` `user_requested` (the user's own) or `deleted_by_admin` (with `adminId`). */
   | { type: 'DeleteUser'; reason: string; adminId?: string }
+  /**
+   * After `DeleteUser`, once the user's data key is destroyed: records that their personal data
+   * is erased (as the deletion: `reason`, `adminId`). Refused before the deletion.
+   */
+  | { type: 'ErasePersonalData'; reason: string; adminId?: string }
   /** `POST /api/admin/unlock` by this admin: the right password (until when) or a wrong one. */
   | { type: 'RecordAdminUnlock'; succeeded: boolean; until?: string }
   /**
@@ -163,6 +168,20 @@ export const decide = (command: UserCommand, state: User): UserEvent[] => {
       const adminId = command.adminId;
       return [
         { type: 'UserDeleted', data: { reason: command.reason, ...(adminId ? { adminId } : {}) } },
+      ];
+    }
+    case 'ErasePersonalData': {
+      if (state.status === 'unregistered') throw userErrors.notFound();
+      if (state.status !== 'deleted') {
+        throw new Error('Personal data is erased only after the account is deleted');
+      }
+      if (state.erased) return [];
+      const adminId = command.adminId;
+      return [
+        {
+          type: 'PersonalDataErased',
+          data: { reason: command.reason, ...(adminId ? { adminId } : {}) },
+        },
       ];
     }
     case 'RecordAdminUnlock':

@@ -19,6 +19,8 @@ export interface User extends ProfileFields {
   role: Role;
   /** Why the user has `role`; null while it is the default `user` nobody gave. */
   roleSource: RoleSource | null;
+  /** Their personal data is erased (`PersonalDataErased`, after `UserDeleted`). */
+  erased: boolean;
 }
 
 export const initialUser = (): User => ({
@@ -37,6 +39,7 @@ export const initialUser = (): User => ({
   birthPlace: null,
   role: 'user',
   roleSource: null,
+  erased: false,
 });
 
 export const joinName = (first: string | null, last: string | null) =>
@@ -72,6 +75,11 @@ export const evolve = (state: User, event: UserEvent): User => {
       return { ...state, status: 'active' };
     case 'UserDeleted':
       return { ...state, status: 'deleted' };
+    case 'PersonalDataErased': {
+      // Nothing personal stays in the state either: the ids, status and role are what remain.
+      const { userId, role, roleSource } = state;
+      return { ...initialUser(), status: 'deleted', userId, role, roleSource, erased: true };
+    }
     case 'AdminUnlocked':
     case 'AdminUnlockFailed':
       return state; // a record of the attempt: no change to the user

@@ -37,6 +37,7 @@ import {
   readingDecider,
   type StripeEventCommand,
   type StripeEventRecord,
+  legacyEmailKey,
   streams,
   stripeEventDecider,
   type User,
@@ -72,6 +73,11 @@ export interface LedgerOptions {
   snapshots?: SnapshotStore | null;
   /** A snapshot not read or kept: logged, the command goes on without it. */
   onSnapshotError?: CommandHandlerOptions<CreditEvent>['onSnapshotError'];
+  /**
+   * The id naming a normalized address's mailbox streams (`Keyring.mailboxId`, an HMAC under a
+   * key of the server's). Default, without a keyring (tools, benchmarks): the plain SHA-256.
+   */
+  mailboxId?: (address: string) => string;
 }
 
 /** The write side: every command of every stream goes through here. */
@@ -83,11 +89,14 @@ export class Ledger {
   private readonly readingHandler: CommandHandler<Reading, ReadingEvent>;
   private readonly stripeEventHandler: CommandHandler<StripeEventRecord, StripeEvent>;
   private readonly feedbackHandler: CommandHandler<Feedback, FeedbackEvent>;
+  /** See `LedgerOptions.mailboxId`. */
+  readonly mailboxId: (address: string) => string;
 
   constructor(
     readonly store: EventStore,
     options: LedgerOptions = {},
   ) {
+    this.mailboxId = options.mailboxId ?? legacyEmailKey;
     this.creditHandler = new CommandHandler(store, creditAccountDecider, {
       decode: streamDecoders.credits,
       snapshots: options.snapshots ?? undefined,
@@ -140,7 +149,7 @@ export class Ledger {
 
   email(email: string, command: EmailCommand, context: CommandContext) {
     return this.emailHandler.handle(
-      streams.email(email),
+      streams.email(this.mailboxId(email)),
       (state) => emailRegistryDecider.decide(command, state),
       metadataOf(context),
     );
@@ -148,7 +157,7 @@ export class Ledger {
 
   freeAllotment(email: string, command: FreeAllotmentCommand, context: CommandContext) {
     return this.allotmentHandler.handle(
-      streams.freeAllotment(email),
+      streams.freeAllotment(this.mailboxId(email)),
       (state) => freeAllotmentDecider.decide(command, state),
       metadataOf(context),
     );
@@ -163,10 +172,15 @@ export class Ledger {
   }
 
   reading(readingId: string, command: ReadingCommand, context: CommandContext) {
+    const metadata = metadataOf(context);
     return this.readingHandler.handle(
       streams.reading(readingId),
       (state) => readingDecider.decide(command, state),
-      metadataOf(context),
+      // Whose personal data the reading's events hold: its requester's.
+      (state) => {
+        const subject = state.userId ?? ('userId' in command ? command.userId : undefined);
+        return subject ? { ...metadata, subject } : metadata;
+      },
     );
   }
 
@@ -195,7 +209,7 @@ export class Ledger {
   }
 
   emailHolder(email: string) {
-    return this.emailHandler.load(streams.email(email));
+    return this.emailHandler.load(streams.email(this.mailboxId(email)));
   }
 }
 

@@ -121,7 +121,9 @@ async function claimFreeAllotment(
 /** A free-allotment stream's state, read from the event store (never a read model). */
 async function readAllotment(ledger: Ledger, address: string) {
   const events: FreeAllotmentEvent[] = [];
-  for await (const event of ledger.store.readStream(streams.freeAllotment(address))) {
+  for await (const event of ledger.store.readStream(
+    streams.freeAllotment(ledger.mailboxId(address)),
+  )) {
     events.push(streamDecoders.freeAllotment(event));
   }
   return fold(freeAllotmentDecider, events);
