@@ -4,6 +4,7 @@ import { contendedBenchmark } from './contended.ts';
 import { crossProcessBenchmark } from './crossProcess.ts';
 import { financeBenchmark } from './finance.ts';
 import { meLoadBenchmark } from './meLoad.ts';
+import { privacyBenchmark } from './privacy.ts';
 import { readingStreamBenchmark } from './readingStream.ts';
 import { readingsBenchmark } from './readings.ts';
 import { rebuildBenchmark } from './rebuild.ts';
@@ -23,6 +24,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'reading-stream': readingStreamBenchmark,
   'admin-stats': adminStatsBenchmark,
   finance: financeBenchmark,
+  privacy: privacyBenchmark,
 };
 
 const wanted = process.argv.slice(2);

@@ -5,6 +5,7 @@ export * from './api/common.ts';
 export * from './api/finance.ts';
 export * from './api/me.ts';
 export * from './api/payments.ts';
+export * from './api/privacy.ts';
 export * from './api/profile.ts';
 export * from './api/readingStream.ts';
 export * from './api/readings.ts';

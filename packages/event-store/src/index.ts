@@ -35,9 +35,10 @@ export {
 export type { SqlClient } from './postgres/sql-client.ts';
 export {
   EncryptingEventStore,
-  isSealed,
   MissingDataSubjectError,
   type PersonalDataPolicy,
+  type Sealed,
+  sealedOf,
 } from './privacy/encryptingStore.ts';
 export {
   KEY_CACHE_MS,

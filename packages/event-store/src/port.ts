@@ -95,6 +95,13 @@ export interface EventStore {
   ): Promise<AppendResult>;
   readStream(stream: string, options?: ReadStreamOptions): AsyncIterable<RecordedEvent>;
   readAll(options?: ReadAllOptions): AsyncIterable<RecordedEvent>;
+  /**
+   * `readAll` a page at a time: each array is what the store read in one go, the next page being
+   * read meanwhile. For a reader with work to do once per page rather than once per event (the
+   * store that opens personal data reads a page's keys in one query). Optional: a store without
+   * it is read through `readAll`.
+   */
+  readAllPages?(options?: ReadAllOptions): AsyncIterable<readonly RecordedEvent[]>;
   /** Catch-up from `from`, then live: never ends until `signal` aborts. */
   subscribeAll(options?: SubscribeAllOptions): AsyncIterable<RecordedEvent>;
   close(): Promise<void>;

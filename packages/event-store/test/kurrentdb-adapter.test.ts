@@ -12,8 +12,16 @@ import {
 } from '@kurrent/kurrentdb-client';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CommandHandler, WrongExpectedRevisionError } from '../src/index.ts';
+import {
+  CommandHandler,
+  connectPostgres,
+  EncryptingEventStore,
+  Keyring,
+  type PersonalDataPolicy,
+  WrongExpectedRevisionError,
+} from '../src/index.ts';
 import { KurrentDbEventStore } from '../src/kurrentdb/kurrentdb-event-store.ts';
+import { pgliteTemplate } from '../src/testing.ts';
 
 interface Stored {
   id: string;
@@ -173,6 +181,33 @@ const collect = async <T>(iterable: AsyncIterable<T>) => {
   const items: T[] = [];
   for await (const item of iterable) items.push(item);
   return items;
+};
+
+/**
+ * A policy shaped as the contracts' `personalData` (this package does not depend on them): the
+ * user's stream names its subject, a reading's event names it in `metadata.subject`.
+ */
+const policy: PersonalDataPolicy = {
+  fields: new Map([
+    [
+      'UserRegistered',
+      new Map<string, unknown>([
+        ['email', ''],
+        ['fullName', null],
+      ]),
+    ],
+    [
+      'ReadingRequested',
+      new Map<string, unknown>([
+        ['input', {}],
+        ['question', null],
+      ]),
+    ],
+  ]),
+  subjectOf: (stream, _data, metadata) =>
+    typeof metadata?.subject === 'string'
+      ? metadata.subject
+      : (/^user-(.+)$/.exec(stream)?.[1] ?? null),
 };
 
 describe('KurrentDB adapter logic, against a fake client (no server)', () => {
@@ -389,5 +424,134 @@ describe('KurrentDB adapter logic, against a fake client (no server)', () => {
     const unused = new FakeClient();
     await storeOn(unused).close();
     expect(unused.calls).toEqual(['dispose']);
+  });
+
+  it('encrypts personal fields through the EncryptingEventStore: none in clear in the log, read back, erased once the key is destroyed', async () => {
+    const connection = await connectPostgres({ dataDir: null, template: await pgliteTemplate() });
+    try {
+      const keyring = await Keyring.open(connection.sql, 'kurrentdb adapter test secret', {
+        logHasEvents: async () => false,
+      });
+      const fake = new FakeClient();
+      const store = new EncryptingEventStore(storeOn(fake), keyring, policy);
+      const subject = randomUUID();
+      const other = randomUUID();
+      const personal = {
+        email: `zoë.o'brien+${subject}@example.com`,
+        fullName: `Zoë "Ô" O'Brien ${subject}`,
+        question: `Will my secret affair with Bruno stay hidden? ${subject}`,
+        input: { firstName: `Zoë ${subject}`, person2: { firstName: `Bruno ${subject}` } },
+      };
+      await store.append(
+        `user-${subject}`,
+        [
+          {
+            type: 'UserRegistered',
+            data: { userId: subject, email: personal.email, fullName: personal.fullName },
+          },
+        ],
+        { expected: 'no_stream' },
+      );
+      await store.append(
+        `reading-${other}`,
+        [
+          {
+            type: 'ReadingRequested',
+            data: {
+              readingId: other,
+              kind: 'tarot',
+              question: personal.question,
+              input: personal.input,
+            },
+            metadata: { subject },
+          },
+        ],
+        { expected: 'no_stream' },
+      );
+      await store.append(
+        `user-${other}`,
+        [
+          {
+            type: 'UserRegistered',
+            data: { userId: other, email: `kept-${other}@example.com`, fullName: 'Kept' },
+          },
+        ],
+        { expected: 'no_stream' },
+      );
+
+      // What the KurrentDB client was given holds none of it, in any form.
+      const written = JSON.stringify(fake.log.map((e) => [e.data, e.metadata]));
+      for (const value of [
+        personal.email,
+        personal.fullName,
+        personal.question,
+        `Bruno ${subject}`,
+      ]) {
+        for (const form of [value, value.toLowerCase(), JSON.stringify(value).slice(1, -1)])
+          expect(written).not.toContain(form);
+      }
+      expect(fake.log[0]!.data).toEqual({
+        userId: subject,
+        $pd: { s: subject, f: ['email', 'fullName'], v: expect.any(String) },
+      });
+      expect(fake.log[1]!.data).toMatchObject({
+        kind: 'tarot',
+        $pd: { s: subject, f: ['input', 'question'], v: expect.any(String) },
+      });
+
+      const read = async () => ({
+        user: await collect(store.readStream(`user-${subject}`)),
+        reading: await collect(store.readStream(`reading-${other}`)),
+        all: await collect(store.readAll()),
+      });
+      const before = await read();
+      expect(before.user[0]).toMatchObject({
+        data: { userId: subject, email: personal.email, fullName: personal.fullName },
+      });
+      expect(before.user[0]!.erased).toBeUndefined();
+      expect(before.reading[0]!.data).toEqual({
+        readingId: other,
+        kind: 'tarot',
+        question: personal.question,
+        input: personal.input,
+      });
+      expect(before.all.map((e) => e.data)).toEqual([
+        before.user[0]!.data,
+        before.reading[0]!.data,
+        { userId: other, email: `kept-${other}@example.com`, fullName: 'Kept' },
+      ]);
+
+      await keyring.destroy(subject);
+      const after = await read();
+      expect(after.user[0]).toMatchObject({
+        data: { userId: subject, email: '', fullName: null },
+        erased: true,
+      });
+      expect(after.reading[0]).toMatchObject({
+        data: { readingId: other, kind: 'tarot', question: null, input: {} },
+        erased: true,
+      });
+      // Everyone else's data reads as it was.
+      expect(after.all[2]).toMatchObject({ data: { fullName: 'Kept' } });
+      expect(after.all[2]!.erased).toBeUndefined();
+      // Nothing new is written under a destroyed key: the value is sealed empty.
+      await store.append(
+        `user-${subject}`,
+        [
+          {
+            type: 'UserRegistered',
+            data: { userId: subject, email: personal.email, fullName: 'x' },
+          },
+        ],
+        { expected: 0n },
+      );
+      expect(JSON.stringify(fake.log.at(-1)!.data)).not.toContain(personal.email);
+      expect((await collect(store.readStream(`user-${subject}`)))[1]).toMatchObject({
+        data: { email: '' },
+        erased: true,
+      });
+    } finally {
+      await connection.close();
+    }
   });
 });

@@ -55,6 +55,7 @@ export const BULK_COLUMNS = {
     promotional_credits: 'bigint',
     purchased_credits: 'bigint',
     birth_place: 'jsonb',
+    erased_at: 'timestamptz',
   },
   ledger_entries: {
     position: 'bigint',

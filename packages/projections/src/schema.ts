@@ -57,6 +57,8 @@ export interface ProfilesTable {
   role: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** When the user's personal data was erased (`PersonalDataErased`); the personal columns are null. */
+  erased_at: Timestamp | null;
   /** Last applied revisions of `user-{id}` and `credits-{id}`: replays apply nothing twice. */
   user_revision: Int8;
   credits_revision: Int8;

@@ -136,10 +136,12 @@ export async function randomHistory(
       } else if (kind === 'reading') {
         // The reading stream's id travels in the command (RequestReading) or in `userId`'s place.
         const readingId = 'readingId' in command ? String(command.readingId) : userId;
+        // Whose reading it is (the store seals its personal fields under the requester's key).
+        const subject = (s: Reading) => s.userId ?? ('userId' in command ? command.userId : userId);
         const handled = await readings.handle(
           streams.reading(readingId),
           (s) => readingDecider.decide(command as ReadingCommand, s),
-          metadata,
+          (s) => ({ ...metadata, subject: subject(s) }),
         );
         if (handled.newEvents.length) applied++;
       } else {

@@ -20,6 +20,7 @@ import { financeRoutes } from './modules/finance/routes.ts';
 import { checkoutRoutes, localCheckoutRoutes } from './modules/payments/checkoutRoutes.ts';
 import { subscriptionRoutes } from './modules/payments/subscriptionRoutes.ts';
 import { stripeWebhookRoutes } from './modules/payments/webhookRoutes.ts';
+import { privacyRoutes } from './modules/privacy/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { readingRoutes } from './modules/readings/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps) {
   api.use(systemRoutes(deps));
   api.use(authRoutes(deps));
   api.use(accountRoutes(deps));
+  api.use(privacyRoutes(deps));
   api.use(profileRoutes(deps));
   api.use(feedbackRoutes(deps));
   api.use(catalogRoutes(deps));

@@ -23,6 +23,7 @@ import { ApiProcess, purgeApiProcesses } from './http/apiProcess.ts';
 import { Consistency } from './http/consistency.ts';
 import { purgeIdempotencyKeys } from './http/idempotency.ts';
 import { Sessions } from './http/sessions.ts';
+import { finishErasures } from './modules/accounts/deletion.ts';
 import { localGateway } from './modules/payments/localGateway.ts';
 import { pricingSettingsOf } from './modules/payments/pricing.ts';
 import { grantDueMonths } from './modules/payments/renewals.ts';
@@ -270,6 +271,15 @@ export async function startServer(
   recovery.unref();
   const firstRecovery = setTimeout(recover, 5_000);
   firstRecovery.unref();
+  // Erasures a crash cut short (a user deleted, not yet erased) are finished: soon, then hourly.
+  const finishErasing = () =>
+    void finishErasures(deps, logger).catch((error) =>
+      logger.error({ err: error }, 'Finishing unfinished erasures failed'),
+    );
+  const erasures = setInterval(finishErasing, 3_600_000);
+  erasures.unref();
+  const firstErasures = setTimeout(finishErasing, 5_000);
+  firstErasures.unref();
   // Voice sessions end by the clock (also lazily when read); a cut-off start is failed and refunded.
   const sweepVoice = setInterval(
     () =>
@@ -308,6 +318,8 @@ export async function startServer(
       clearInterval(recovery);
       clearInterval(sweepVoice);
       clearTimeout(firstRecovery);
+      clearInterval(erasures);
+      clearTimeout(firstErasures);
       clearInterval(renewals);
       clearTimeout(firstRenewal);
       // Requests in flight and the readings being written get the same time to finish.

@@ -209,7 +209,7 @@ describe('accounts, profile, pictures, feedback and apps over HTTP', () => {
     const laptop = server.client();
     const me = await phone.signIn('leaving@example.com', 'Lee Leaving');
     await laptop.signIn('leaving@example.com');
-    await phone.put('/api/me/avatar', tinyPng);
+    const { avatarUrl } = (await phone.put('/api/me/avatar', tinyPng)).body;
     const oldCookie = phone.cookie;
 
     const deleted = await phone.delete('/api/me');
@@ -236,10 +236,12 @@ describe('accounts, profile, pictures, feedback and apps over HTTP', () => {
       .selectAll()
       .where('id', '=', me.id)
       .executeTakeFirstOrThrow();
-    expect(profile).toMatchObject({ status: 'deleted', remaining_credits: 0 });
+    // Erased too: the row keeps no picture (services/api/test/erasure.test.ts).
+    expect(profile).toMatchObject({ status: 'deleted', remaining_credits: 0, avatar_url: null });
     expect(profile.cancellation_date).not.toBeNull();
     // The picture nobody else uses is gone with the account.
-    expect((await fetch(`${server.url}${profile.avatar_url}`)).status).toBe(404);
+    expect(avatarUrl).toMatch(/^\/api\/avatars\//);
+    expect((await fetch(`${server.url}${avatarUrl}`)).status).toBe(404);
     const sessions = await appTables(server.deps.db)
       .selectFrom('sessions')
       .select('id_hash')

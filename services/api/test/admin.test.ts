@@ -306,11 +306,12 @@ describe('the admin panel: users, block, roles, deletion', () => {
     expect(forfeited?.data).toMatchObject({ amount: d.credits });
     expect(forfeited?.metadata.actor).toEqual({ kind: 'user', userId: adminId, role: 'admin' });
     expect(credits.at(-1)?.type).toBe('CreditAccountClosed');
-    const user = (await eventsOf(server, streams.user(d.id))).at(-1);
-    expect(user).toMatchObject({
-      type: 'UserDeleted',
-      data: { reason: 'deleted_by_admin', adminId },
-    });
+    // Deleted, then erased (services/api/test/erasure.test.ts), with the deletion's reason.
+    const user = (await eventsOf(server, streams.user(d.id))).slice(-2);
+    expect(user).toMatchObject([
+      { type: 'UserDeleted', data: { reason: 'deleted_by_admin', adminId } },
+      { type: 'PersonalDataErased', data: { reason: 'deleted_by_admin', adminId } },
+    ]);
     // Signed out; the address is free for a new account (which gets no free credits again).
     expect((await d.client.get('/api/me')).status).toBe(401);
     const reborn = await server.client().signIn(d.email);

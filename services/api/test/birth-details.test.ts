@@ -1,4 +1,5 @@
 import { siteInfoSchema } from '@astra/contracts';
+import { streams } from '@astra/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import {
@@ -19,15 +20,14 @@ const person = (patch: Record<string, unknown> = {}) => ({
   ...patch,
 });
 
-const userEventsOf = async (server: TestServer, userId: string) =>
-  (
-    await server.deps.db
-      .selectFrom('events' as never)
-      .select(['type' as never, 'data' as never])
-      .where('stream_name' as never, '=', `user-${userId}` as never)
-      .orderBy('revision' as never)
-      .execute()
-  ).map((row) => row as unknown as { type: string; data: Record<string, unknown> });
+/** The user's stream as the app reads it (personal fields opened by the store). */
+const userEventsOf = async (server: TestServer, userId: string) => {
+  const events: { type: string; data: Record<string, unknown> }[] = [];
+  for await (const event of server.deps.ledger.store.readStream(streams.user(userId))) {
+    events.push({ type: event.type, data: event.data as Record<string, unknown> });
+  }
+  return events;
+};
 
 describe('every birth date, places in the profile, the session and the site over HTTP', () => {
   let server: TestServer;
@@ -283,6 +283,7 @@ describe('every birth date, places in the profile, the session and the site over
         PUBLIC_URL: 'https://astra.example',
         STRIPE_SECRET_KEY: 'sk_live_x',
         STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        DATA_KEY_SECRET: 'the-master-secret-of-the-data-keys',
       };
       expect(() => loadConfig(production)).toThrow(ConfigError);
       for (const setting of Object.keys(OPERATOR_SETTINGS)) {

@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { creditEventSchemas, eventMetadataSchema, userEventSchemas } from '@astra/contracts';
+import {
+  creditEventSchemas,
+  eventMetadataSchema,
+  personalData,
+  userEventSchemas,
+} from '@astra/contracts';
 import { openStorage } from '@astra/event-store';
 import { createThrowawayDatabase, postgresForTests } from '@astra/event-store/testing';
 import { databaseFor, migrateReadModels, READ_SCHEMA } from '@astra/projections';
@@ -22,6 +27,7 @@ import { startServer } from '../src/server.ts';
 const EVENTS = 1_000_000;
 const PER_ACCOUNT = 100;
 const MB = 2 ** 20;
+const DATA_KEY_SECRET = 'the-master-secret-of-the-export-memory-test';
 
 /** A full garbage collection, whatever flags vitest started the process with. */
 setFlagsFromString('--expose-gc');
@@ -42,7 +48,14 @@ describe.runIf(await postgresForTests())('a 1,000,000-event ledger export (Postg
   beforeAll(async () => {
     const database = await createThrowawayDatabase();
     const dataDir = await mkdtemp(join(tmpdir(), 'astra-export-memory-'));
-    const storage = await openStorage({ databaseUrl: database.url, dataDir: null });
+    // Opened with encryption first, so the log is one of this version even though the synthetic
+    // events are written in clear (as a log's older events would be).
+    const storage = await openStorage({
+      databaseUrl: database.url,
+      dataDir: null,
+      personalData,
+      dataKeySecret: DATA_KEY_SECRET,
+    });
     const db = databaseFor(storage.connection);
     let server: Awaited<ReturnType<typeof startServer>> | undefined;
     dispose = async () => {
@@ -80,6 +93,7 @@ describe.runIf(await postgresForTests())('a 1,000,000-event ledger export (Postg
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         DATABASE_URL: database.url,
+        DATA_KEY_SECRET,
         ADMIN_EMAILS: 'admin@example.com',
         ADMIN_PASSWORD: 'correct horse battery staple',
       }),

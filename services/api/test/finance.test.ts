@@ -555,7 +555,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
           append: (stream, events, options) => store.append(stream, events, options),
           readStream: (stream, options) => store.readStream(stream, options),
           readAll: (options) =>
-            options?.filter ? (async function* () {})() : store.readAll(options),
+            options?.filter?.types ? (async function* () {})() : store.readAll(options),
           subscribeAll: (options) => store.subscribeAll(options),
           close: () => store.close(),
         };
@@ -571,7 +571,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
       it.runIf(storage === 'postgres')(
         'gives the same bytes and checksum from `npm run ledger:export`',
         async () => {
-          const env = { DATABASE_URL: server.databaseUrl! };
+          const env = { DATABASE_URL: server.databaseUrl!, DATA_DIR: server.dataDir };
           const dir = await mkdtemp(join(tmpdir(), 'astra-export-'));
           try {
             const from = rowsOf(ada.id)[0]!.occurredAt;
@@ -823,7 +823,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
       it.runIf(storage === 'postgres')(
         'prints the money in `npm run ledger:verify` and the report in `npm run ledger:report`',
         async () => {
-          const env = { DATABASE_URL: server.databaseUrl! };
+          const env = { DATABASE_URL: server.databaseUrl!, DATA_DIR: server.dataDir };
           const verified = await cli('ledger:verify', [], env);
           expect(verified.code, verified.stdout.toString()).toBe(0);
           expect(verified.stdout.toString()).toContain(

@@ -239,6 +239,7 @@ describe('configuration', () => {
       STRIPE_SECRET_KEY: 'sk_test_unused',
       STRIPE_WEBHOOK_SECRET: 'whsec_unused',
       PUBLIC_URL: 'https://astra.example',
+      DATA_KEY_SECRET: 'the-master-secret-of-the-data-keys',
       ...OPERATOR_SETTINGS,
     });
     try {

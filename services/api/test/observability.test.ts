@@ -188,6 +188,41 @@ describe('observability: logs, metrics, security headers', () => {
       expect(text).not.toContain(WEBHOOK_SECRET);
     });
 
+    it('redacts personal fields at any depth it reaches, and e-mail addresses in messages and errors', () => {
+      const own = capturedLogger();
+      const person = {
+        email: 'ana.lima@example.com',
+        firstName: 'Anabela',
+        lastName: 'Limoeiro',
+        fullName: 'Anabela Limoeiro',
+        birthDate: '1987-03-14',
+        birthCity: 'Valparaíso',
+        question: 'Will my secret affair with Bruno stay hidden?',
+      };
+      own.logger.info({ ...person, body: { message: 'A feedback text' } }, 'Top level');
+      own.logger.warn({ user: person, data: { input: { partner: 'Bruno' } } }, 'One level down');
+      own.logger.warn({ request: { user: person } }, 'Two levels down');
+      own.logger.info('Signed in as %s', 'bo.berg@example.org');
+      own.logger.error(
+        { err: new Error('No account for cy.dahl@example.net') },
+        'Sign-in of di@example.com failed',
+      );
+      const text = own.text();
+      for (const value of [
+        ...Object.values(person),
+        'A feedback text',
+        'Bruno',
+        'bo.berg',
+        'cy.dahl',
+      ])
+        expect(text).not.toContain(value);
+      expect(text).not.toMatch(/@example\./);
+      const failed = own.records().at(-1)!;
+      // The error is still there, with its address taken out.
+      expect(failed.msg).toBe('Sign-in of [email] failed');
+      expect(failed.err).toMatchObject({ type: 'Error', message: 'No account for [email]' });
+    });
+
     it('answers X-Request-Id on a body that is not JSON, and logs it', async () => {
       const answer = await server.client().request('POST', '/api/auth/dev-login', '{"email": ', {
         'content-type': 'application/json',

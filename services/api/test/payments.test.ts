@@ -702,6 +702,7 @@ describe('configuration', () => {
       NODE_ENV: 'production',
       SESSION_SECRET: 'a-long-enough-production-secret',
       PUBLIC_URL: 'https://astra.example',
+      DATA_KEY_SECRET: 'the-master-secret-of-the-data-keys',
       ...OPERATOR_SETTINGS,
     };
     expect(() => loadConfig(production)).toThrow(ConfigError);

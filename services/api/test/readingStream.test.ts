@@ -339,7 +339,12 @@ describe('readings streamed as they are written', () => {
   describe.runIf(onPostgres)('with two API processes (PostgreSQL)', () => {
     it('a reader on the other process follows the text from the database to the end', async () => {
       const other = await startTestServer(
-        { ...env(), DATABASE_URL: server.databaseUrl!, PROJECTOR: 'external' },
+        {
+          ...env(),
+          DATABASE_URL: server.databaseUrl!,
+          DATA_DIR: server.dataDir,
+          PROJECTOR: 'external',
+        },
         'postgres',
       );
       try {

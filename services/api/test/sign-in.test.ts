@@ -395,9 +395,14 @@ describe('sign-in configuration', () => {
       SESSION_SECRET: 'a-long-enough-secret',
       STRIPE_SECRET_KEY: 'sk_test_unused',
       STRIPE_WEBHOOK_SECRET: 'whsec_unused',
+      DATA_KEY_SECRET: 'the-master-secret-of-the-data-keys',
       ...OPERATOR_SETTINGS,
     };
     expect(() => loadConfig({ ...production, ...google })).toThrow(/PUBLIC_URL: is required/);
+    const { DATA_KEY_SECRET: _secret, ...keyless } = production;
+    expect(() => loadConfig({ ...keyless, PUBLIC_URL: 'https://astra.example/' })).toThrow(
+      /DATA_KEY_SECRET: is required when NODE_ENV=production/,
+    );
     expect(
       loadConfig({ ...production, ...google, PUBLIC_URL: 'https://astra.example/' }).PUBLIC_URL,
     ).toBe('https://astra.example');

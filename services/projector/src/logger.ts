@@ -1,3 +1,4 @@
+import { personalLogPaths } from '@astra/contracts';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -18,7 +19,7 @@ export function projectorLogger(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
     redact: {
-      paths: ['err.config', 'connectionString', '*.connectionString'],
+      paths: ['err.config', 'connectionString', '*.connectionString', ...personalLogPaths],
       censor: '[redacted]',
     },
   };

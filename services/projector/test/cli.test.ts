@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { personalData } from '@astra/contracts';
 import { openStorage } from '@astra/event-store';
 import { createThrowawayDatabase, postgresForTests } from '@astra/event-store/testing';
 import {
@@ -18,6 +19,7 @@ import { randomHistory } from '../../../packages/projections/test/support.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../../..');
+const SECRET = 'the-master-secret-of-these-cli-tests';
 
 /** Runs one of the README's commands (`npm run …`), returning its exit code and output. */
 async function cli(script: 'projections:rebuild' | 'ledger:verify', env: Record<string, string>) {
@@ -38,13 +40,18 @@ describe.runIf(await postgresForTests())(
   () => {
     it('rebuild replays everything, verify agrees, and verify exits 1 naming a tampered balance', async () => {
       const database = await createThrowawayDatabase();
-      const storage = await openStorage({ databaseUrl: database.url, dataDir: null });
+      const storage = await openStorage({
+        databaseUrl: database.url,
+        dataDir: null,
+        personalData,
+        dataKeySecret: SECRET,
+      });
       const db = databaseFor(storage.connection);
       try {
         await migrateReadModels(db, READ_SCHEMA);
         const { users } = await randomHistory(storage.store, { commands: 300, users: 8, seed: 5 });
         await new Projector(storage.store, db, allProjections).catchUp();
-        const env = { DATABASE_URL: database.url };
+        const env = { DATABASE_URL: database.url, DATA_KEY_SECRET: SECRET };
 
         const rebuilt = await cli('projections:rebuild', env);
         expect(rebuilt.code, rebuilt.output).toBe(0);
@@ -73,7 +80,12 @@ describe.runIf(await postgresForTests())(
 
     it('verify exits 1 naming a projection left behind the log (failed, or not running)', async () => {
       const database = await createThrowawayDatabase();
-      const storage = await openStorage({ databaseUrl: database.url, dataDir: null });
+      const storage = await openStorage({
+        databaseUrl: database.url,
+        dataDir: null,
+        personalData,
+        dataKeySecret: SECRET,
+      });
       const db = databaseFor(storage.connection);
       try {
         await migrateReadModels(db, READ_SCHEMA);
@@ -84,7 +96,10 @@ describe.runIf(await postgresForTests())(
           db,
           allProjections.filter((p) => p.name !== 'usage_logs'),
         ).catchUp();
-        const verified = await cli('ledger:verify', { DATABASE_URL: database.url });
+        const verified = await cli('ledger:verify', {
+          DATABASE_URL: database.url,
+          DATA_KEY_SECRET: SECRET,
+        });
         expect(verified.code, verified.output).toBe(1);
         expect(verified.output).toMatch(
           /BEHIND projection usage_logs is at position 0, the log's head is \d+/,

@@ -10,7 +10,12 @@ describe.runIf(await postgresForTests())('the projector process (PostgreSQL)', (
     const database = await createThrowawayDatabase();
     const child = spawn(process.execPath, ['--import', 'tsx', 'services/projector/src/main.ts'], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        DATA_KEY_SECRET: 'the-master-secret-of-this-projector-test',
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -76,6 +76,8 @@ export const adminMessages = {
   promoted: 'User promoted to admin successfully',
   demoted: 'User demoted to user successfully',
   unnamed: 'Unnamed User',
+  /** A deleted user whose personal data is erased: only ids, status and figures remain. */
+  erasedUser: 'Erased user',
   accountBlocked: 'Your account has been blocked. Please contact support.',
 } as const;
 

@@ -43,6 +43,12 @@ export const auditCauseSchema = z.object({
 export type AuditCause = z.infer<typeof auditCauseSchema>;
 
 /**
+ * The e-mail the audit, the explorer and the exports show for a user whose personal data is
+ * erased (their user id stays: the books keep every money line).
+ */
+export const ERASED_EMAIL = 'erased';
+
+/**
  * One credit event as the audit sees it (the ledger explorer's and a user's audit ledger's line;
  * an export row is the same, spelled out). `money`: a payment (+) or a refund (−) the event
  * records; `lotValue`: the value of paid credits the event moved out of the held lots (+, spent,
@@ -54,7 +60,10 @@ export const auditEntrySchema = z.object({
   position: z.string(),
   occurredAt: z.string(),
   userId: z.string(),
-  /** The user's e-mail when the event happened (null once nothing on the log names one). */
+  /**
+   * The user's e-mail when the event happened (null once nothing on the log names one;
+   * `ERASED_EMAIL` once their personal data is erased).
+   */
   email: z.string().nullable(),
   type: z.string(),
   /** Signed change of the balance. */

@@ -45,6 +45,7 @@ import {
   subscriptionActionSchema,
   subscriptionStatusSchema,
 } from './payments.ts';
+import { personalDataExportSchema } from './privacy.ts';
 import { feedbackRequestSchema, profileUpdateSchema } from './profile.ts';
 import {
   readingStartedSchema,
@@ -419,6 +420,20 @@ export const apiRoutes: ApiRoute[] = [
     query: pageQuerySchema,
     responses: ok(ledgerPageSchema),
     errors: [{ status: 400, code: 'invalid_request', when: 'A bad `page`' }],
+  },
+  {
+    operationId: 'exportMyData',
+    method: 'get',
+    path: '/api/me/export',
+    tag: 'Account',
+    summary:
+      'Everything held about the signed-in user, as a JSON download (`Content-Disposition: attachment`), streamed: profile, credit events with their money, payments, readings with inputs, texts and voice sessions, feedback',
+    auth: 'user',
+    responses: ok(
+      personalDataExportSchema,
+      'The file `astra-data-<date>.json` (`Cache-Control: no-store`)',
+    ),
+    errors: [],
   },
   {
     operationId: 'setAvatar',

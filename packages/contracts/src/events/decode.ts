@@ -80,6 +80,23 @@ export const personalData = {
   subjectOf: dataSubjectOf,
 };
 
+/**
+ * Where a log line's fields may hold personal data, as pino's `redact` paths: every personal
+ * field's name at the top and two levels down (the paths have no "any depth"), and the free text
+ * inside results and forms. A feedback's `message` only where it is one (`data.message`): `*.message`
+ * would hide every error's message.
+ */
+export const personalLogPaths: readonly string[] = [
+  ...new Set([
+    ...[...personalData.fields.values()].flatMap((fields) => [...fields.keys()]),
+    'readingText',
+    'birthPlace',
+  ]),
+]
+  .filter((name) => name !== 'message')
+  .flatMap((name) => [name, `*.${name}`, `*.*.${name}`])
+  .concat(['message', 'data.message', 'body.message', 'feedback.message']);
+
 /** Turns a payload of version `from` into one of version `from + 1` (data only, no I/O). */
 type Upcaster = (data: Record<string, unknown>) => Record<string, unknown>;
 

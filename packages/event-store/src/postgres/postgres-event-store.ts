@@ -433,7 +433,11 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async *readAll({
+  async *readAll(options?: ReadAllOptions) {
+    for await (const page of this.readAllPages(options)) yield* page;
+  }
+
+  async *readAllPages({
     from,
     batch = 1000,
     direction = 'forwards',
@@ -464,13 +468,15 @@ export class PostgresEventStore implements EventStore {
           next = read(BigInt(page[page.length - 1]![0]));
           await sent();
         }
+        const events: RecordedEvent[] = [];
         for (const row of page) {
           const event = toRecorded(row);
           checkpoint = event.position;
           if (row[8] === false) continue;
           if (row[9]) event.elided = true;
-          yield event;
+          events.push(event);
         }
+        if (events.length > 0) yield events;
         if (full) continue;
         if (direction === 'backwards' || final) return;
         const { head, horizon } = await headAndHorizon(this.sql);

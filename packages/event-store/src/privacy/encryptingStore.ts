@@ -19,48 +19,70 @@ export interface PersonalDataPolicy {
   /** Event type → its personal fields → the value each reads as once erased. */
   fields: ReadonlyMap<string, ReadonlyMap<string, unknown>>;
   /** Whose data an event's personal fields are; null when it does not say. */
-  subjectOf(stream: string, data: unknown, metadata: Record<string, unknown> | undefined): string | null;
+  subjectOf(
+    stream: string,
+    data: unknown,
+    metadata: Record<string, unknown> | undefined,
+  ): string | null;
 }
 
 /**
- * A personal value as it is stored: `s` the data subject, `v` the value's JSON encrypted with
- * AES-256-GCM under the subject's key (base64 of IV, ciphertext and tag; the subject and field
- * are its associated data). Without `v`: written after the subject's key was destroyed.
+ * The personal fields of one event as they are stored, in the event's data under `$pd` (the
+ * fields themselves are left out): `s` the data subject, `f` the fields' names, `v` their values
+ * (a JSON object) encrypted with AES-256-GCM under the subject's key, base64 of IV, ciphertext and
+ * tag; the subject, event type and field names are its associated data. One ciphertext per event,
+ * not per field: opening one costs about as much as its fields' JSON, whatever their number.
+ * Without `v`: written after the subject's key was destroyed.
  */
-interface Sealed {
-  $pd: 1;
+export interface Sealed {
   s: string;
+  f: string[];
   v?: string;
 }
 
-export const isSealed = (value: unknown): value is Sealed =>
-  typeof value === 'object' &&
-  value !== null &&
-  (value as { $pd?: unknown }).$pd === 1 &&
-  typeof (value as { s?: unknown }).s === 'string';
+const SEALED = '$pd';
 
-const associated = (subject: string, field: string) => Buffer.from(`${subject}/${field}`);
+/** The sealed personal fields of an event's data, if it has any. */
+export const sealedOf = (data: unknown): Sealed | undefined => {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const sealed = (data as Record<string, unknown>)[SEALED] as Partial<Sealed> | undefined;
+  return typeof sealed === 'object' &&
+    sealed !== null &&
+    typeof sealed.s === 'string' &&
+    Array.isArray(sealed.f)
+    ? (sealed as Sealed)
+    : undefined;
+};
 
-export const seal = (key: Buffer | null, subject: string, field: string, value: unknown): Sealed => {
-  if (!key) return { $pd: 1, s: subject };
+const associated = (subject: string, type: string, fields: readonly string[]) =>
+  Buffer.from(`${subject}/${type}/${fields.join(',')}`);
+
+const seal = (
+  key: Buffer | null,
+  subject: string,
+  type: string,
+  values: Record<string, unknown>,
+): Sealed => {
+  const f = Object.keys(values);
+  if (!key) return { s: subject, f };
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(associated(subject, field));
+  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(associated(subject, type, f));
   const body = Buffer.concat([
     iv,
-    cipher.update(JSON.stringify(value), 'utf8'),
+    cipher.update(JSON.stringify(values), 'utf8'),
     cipher.final(),
     cipher.getAuthTag(),
   ]);
-  return { $pd: 1, s: subject, v: body.toString('base64') };
+  return { s: subject, f, v: body.toString('base64') };
 };
 
-const open = (key: Buffer, sealed: Sealed & { v: string }, field: string): unknown => {
-  const bytes = Buffer.from(sealed.v, 'base64');
+const open = (key: Buffer, type: string, v: string, sealed: Sealed) => {
+  const bytes = Buffer.from(v, 'base64');
   const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12))
-    .setAAD(associated(sealed.s, field))
+    .setAAD(associated(sealed.s, type, sealed.f))
     .setAuthTag(bytes.subarray(bytes.length - 16));
   const text = decipher.update(bytes.subarray(12, bytes.length - 16), undefined, 'utf8');
-  return JSON.parse(text + decipher.final('utf8'));
+  return JSON.parse(text + decipher.final('utf8')) as Record<string, unknown>;
 };
 
 /** An event with personal fields names no data subject: it is not written. */
@@ -71,6 +93,21 @@ export class MissingDataSubjectError extends Error {
       `${type} on ${stream} holds personal data but names no data subject (metadata.subject): it was not written`,
     );
   }
+}
+
+/** `readAll`'s page when the reader names no batch (the stores' own default). */
+const DEFAULT_BATCH = 1_000;
+
+/** Events in arrays of `size`, for a store that does not read by pages. */
+async function* pagesOf(events: AsyncIterable<RecordedEvent>, size: number) {
+  let page: RecordedEvent[] = [];
+  for await (const event of events) {
+    page.push(event);
+    if (page.length < size) continue;
+    yield page;
+    page = [];
+  }
+  if (page.length > 0) yield page;
 }
 
 /**
@@ -105,7 +142,42 @@ export class EncryptingEventStore implements EventStore {
   }
 
   async *readAll(options?: ReadAllOptions) {
-    for await (const event of this.inner.readAll(options)) yield this.openEvent(event);
+    for await (const page of this.readAllPages(options)) yield* page;
+  }
+
+  /**
+   * Each page as the inner store read it, opened after one query for the keys of all its
+   * subjects (the inner store reads the next page meanwhile). A read in bulk from the log's start
+   * (a rebuild, an export) will need most people's keys: the first page that needs any reads
+   * them all in one query instead.
+   */
+  async *readAllPages(options?: ReadAllOptions) {
+    let wholeLog =
+      !options?.from &&
+      options?.direction !== 'backwards' &&
+      (options?.batch ?? DEFAULT_BATCH) >= DEFAULT_BATCH;
+    const pages = this.inner.readAllPages
+      ? this.inner.readAllPages(options)
+      : pagesOf(this.inner.readAll(options), options?.batch ?? DEFAULT_BATCH);
+    for await (const page of pages) {
+      const subjects = new Set<string>();
+      for (const event of page) {
+        const sealed = sealedOf(event.data);
+        if (sealed?.v !== undefined) subjects.add(sealed.s);
+      }
+      if (wholeLog && subjects.size > 0) {
+        wholeLog = false;
+        await this.keyring.prefetchAll();
+      }
+      await this.keyring.prefetch(subjects);
+      const opened: RecordedEvent[] = [];
+      for (const event of page) {
+        // Each key is cached by now: an event opens without waiting (no turn of the loop each).
+        const open = this.openEvent(event);
+        opened.push(open instanceof Promise ? await open : open);
+      }
+      yield opened;
+    }
   }
 
   async *subscribeAll(options?: SubscribeAllOptions) {
@@ -120,47 +192,43 @@ export class EncryptingEventStore implements EventStore {
   async sealEvent(stream: string, event: NewEvent): Promise<NewEvent> {
     const fields = this.policy.fields.get(event.type);
     if (!fields || typeof event.data !== 'object' || event.data === null) return event;
+    if (sealedOf(event.data)) return event;
     const data = { ...(event.data as Record<string, unknown>) };
-    const present = [...fields.keys()].filter(
-      (field) => data[field] !== undefined && data[field] !== null && !isSealed(data[field]),
-    );
-    if (present.length === 0) return event;
+    const values: Record<string, unknown> = {};
+    for (const field of fields.keys()) {
+      if (data[field] === undefined || data[field] === null) continue;
+      values[field] = data[field];
+      delete data[field];
+    }
+    if (Object.keys(values).length === 0) return event;
     const subject = this.policy.subjectOf(stream, event.data, event.metadata);
     if (!subject) throw new MissingDataSubjectError(stream, event.type);
     const key = await this.keyring.writeKeyOf(subject);
-    for (const field of present) data[field] = seal(key, subject, field, data[field]);
+    data[SEALED] = seal(key, subject, event.type, values);
     return { ...event, data };
   }
 
   /** Opens the sealed fields of an event read back (a promise only when a key must be read). */
   openEvent(event: RecordedEvent): RecordedEvent | Promise<RecordedEvent> {
-    const fields = this.policy.fields.get(event.type);
-    if (!fields || typeof event.data !== 'object' || event.data === null) return event;
-    const data = event.data as Record<string, unknown>;
-    let sealedField = false;
-    for (const field of fields.keys()) if (isSealed(data[field])) sealedField = true;
-    if (!sealedField) return event;
-    return this.opened(event, data, fields);
+    const sealed = sealedOf(event.data);
+    if (!sealed) return event;
+    if (sealed.v === undefined) return this.opened(event, sealed, null);
+    const key = this.keyring.cachedKeyOf(sealed.s);
+    if (key !== undefined) return this.opened(event, sealed, key);
+    return this.keyring.keyOf(sealed.s).then((read) => this.opened(event, sealed, read));
   }
 
-  private async opened(
-    event: RecordedEvent,
-    data: Record<string, unknown>,
-    fields: ReadonlyMap<string, unknown>,
-  ): Promise<RecordedEvent> {
-    const plain = { ...data };
-    let erased = false;
-    for (const [field, erasedValue] of fields) {
-      const value = plain[field];
-      if (!isSealed(value)) continue;
-      const key = value.v === undefined ? null : await this.keyring.keyOf(value.s);
-      if (key && value.v !== undefined) {
-        plain[field] = open(key, { ...value, v: value.v }, field);
-      } else {
-        plain[field] = erasedValue;
-        erased = true;
-      }
+  /** The event with its personal fields in clear, or their erased values when the key is gone. */
+  private opened(event: RecordedEvent, sealed: Sealed, key: Buffer | null): RecordedEvent {
+    const stored = event.data as Record<string, unknown>;
+    const data: Record<string, unknown> = {};
+    for (const field in stored) if (field !== SEALED) data[field] = stored[field];
+    if (key && sealed.v !== undefined) {
+      Object.assign(data, open(key, event.type, sealed.v, sealed));
+      return { ...event, data };
     }
-    return erased ? { ...event, data: plain, erased: true } : { ...event, data: plain };
+    const erasedValues = this.policy.fields.get(event.type);
+    for (const field of sealed.f) data[field] = erasedValues?.get(field) ?? null;
+    return { ...event, data, erased: true };
   }
 }

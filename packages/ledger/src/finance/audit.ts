@@ -1,4 +1,10 @@
-import type { Actor, AuditCause, AuditEntry, CreditEvent } from '@astra/contracts';
+import {
+  type Actor,
+  type AuditCause,
+  type AuditEntry,
+  type CreditEvent,
+  ERASED_EMAIL,
+} from '@astra/contracts';
 import { describeCreditEvent } from '../credits/describe.ts';
 import type { MoneyEffect } from './money.ts';
 
@@ -10,13 +16,22 @@ export interface LoggedEvent {
   correlationId: string | null;
 }
 
-/** `user:{id}`, `admin:{e-mail}` (the id when no e-mail is known), `system` or `stripe`. */
+/**
+ * The e-mail a registration names, as the audit shows it: `ERASED_EMAIL` once the user's personal
+ * data is erased (the registration's `email` then reads as `""`).
+ */
+export const shownEmail = (email: string) => (email === '' ? ERASED_EMAIL : email);
+
+/**
+ * `user:{id}`, `admin:{e-mail}` (the id when no e-mail is known, or it is erased), `system` or
+ * `stripe`.
+ */
 export const actorLabel = (actor: Actor | null, emailOf: (userId: string) => string | null) => {
   if (!actor) return 'system';
   if (actor.kind !== 'user') return actor.kind;
-  return actor.role === 'admin'
-    ? `admin:${emailOf(actor.userId) ?? actor.userId}`
-    : `user:${actor.userId}`;
+  if (actor.role !== 'admin') return `user:${actor.userId}`;
+  const email = emailOf(actor.userId);
+  return `admin:${email && email !== ERASED_EMAIL ? email : actor.userId}`;
 };
 
 /** A cause with nothing in it. */

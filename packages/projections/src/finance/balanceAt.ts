@@ -17,7 +17,7 @@ import {
   streamId,
   streams,
 } from '@astra/ledger';
-import { CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
+import { CREDIT_STREAMS, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
 
 /**
  * Balances as of an instant, by replaying credit streams (never the read models).
@@ -133,7 +133,7 @@ export async function totalBalanceAt(store: EventStore, at: string): Promise<Tot
   const passed = new Set<string>();
   let position: bigint | null = null;
   const books = await CreditBooks.forLog(store);
-  for await (const recorded of store.readAll({ batch: READ_BATCH })) {
+  for await (const recorded of store.readAll({ batch: READ_BATCH, filter: CREDIT_STREAMS })) {
     const userId = streamId(recorded.stream, 'credits');
     if (userId === null || passed.has(userId)) continue;
     if (!include(occurredAtOf(recorded))) {

@@ -6,7 +6,7 @@ import {
   streamDecoders,
   type UserEvent,
 } from '@astra/contracts';
-import type { EventStore, RecordedEvent } from '@astra/event-store';
+import type { EventStore, ReadAllFilter, RecordedEvent } from '@astra/event-store';
 import {
   type AccountMoney,
   auditEntryOf,
@@ -14,6 +14,7 @@ import {
   initialAccountMoney,
   type LoggedEvent,
   type MoneyEffect,
+  shownEmail,
   streamId,
 } from '@astra/ledger';
 
@@ -42,6 +43,11 @@ export type BooksEvent =
  * An event of the log as the books read it, decoded (upcast and parsed): a `credits-` stream's
  * event, or a user's registration; null for any other event (not read, so not decoded).
  */
+/** The credit accounts' streams (`readAll`'s filter): a replay of money reads only these. */
+export const CREDIT_STREAMS: ReadAllFilter = { streamPrefixes: ['credits-'] };
+/** The streams whose events `booksEventOf` takes: the accounts', and the users' (their e-mail). */
+export const BOOKS_STREAMS: ReadAllFilter = { streamPrefixes: ['credits-', 'user-'] };
+
 export const booksEventOf = (recorded: RecordedEvent): BooksEvent | null => {
   if (recorded.stream.startsWith('credits-')) return streamDecoders.credits(recorded);
   if (recorded.stream.startsWith('user-') && recorded.type === 'UserRegistered') {
@@ -80,7 +86,7 @@ export class CreditBooks {
   /** Books for a replay of the whole log (see the class). */
   static async forLog(store: EventStore): Promise<CreditBooks> {
     const refunded = new Set<string>();
-    const filter = { types: ['SpendRefunded'], streamPrefixes: ['credits-'] };
+    const filter = { ...CREDIT_STREAMS, types: ['SpendRefunded'] };
     for await (const recorded of store.readAll({ batch: 5_000, filter })) {
       const event = streamDecoders.credits(recorded);
       if (event.type === 'SpendRefunded') refunded.add(event.data.spendId);
@@ -145,7 +151,8 @@ export class CreditBooks {
   apply(recorded: BooksEvent): ReplayedCreditEvent | null {
     const stream = recorded.stream;
     if (recorded.type === 'UserRegistered') {
-      this.emails.set(stream.slice(5), recorded.data.email);
+      // An erased user's registration names no e-mail: the books show `erased` and the id.
+      this.emails.set(stream.slice(5), shownEmail(recorded.data.email));
       return null;
     }
     const userId = streamId(stream, 'credits');

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { AuditEntry, ExportFormat, LedgerExportRow, MoneyAmount } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import { stringify } from 'csv-stringify/sync';
-import { booksEventOf, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
+import { BOOKS_STREAMS, booksEventOf, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
 
 /**
  * The ledger export: one row per credit event of the log, in global position order, whose
@@ -262,7 +262,7 @@ export class LedgerExport implements AsyncIterable<Buffer> {
     const records: unknown[][] = [];
     let lines = '';
     let pending = 0;
-    for await (const recorded of this.store.readAll({ batch })) {
+    for await (const recorded of this.store.readAll({ batch, filter: BOOKS_STREAMS })) {
       const event = booksEventOf(recorded);
       if (!event) continue;
       if (books.missesSpend(event)) await books.restoreSpend(event);

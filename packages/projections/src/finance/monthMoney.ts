@@ -1,7 +1,7 @@
 import { streamDecoders } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import { streamId } from '@astra/ledger';
-import { CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
+import { CREDIT_STREAMS, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
 
 /** One month's money in one currency (minor units), as the month report counts it. */
 export interface MonthMoneyLine {
@@ -79,7 +79,7 @@ export class MonthMoney {
     for await (const recorded of this.store.readAll({
       from: this.position,
       batch: READ_BATCH,
-      filter: { streamPrefixes: ['credits-'] },
+      filter: CREDIT_STREAMS,
     })) {
       const userId = streamId(recorded.stream, 'credits');
       if (userId === null) {

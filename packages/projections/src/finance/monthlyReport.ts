@@ -14,7 +14,7 @@ import {
   rollForward,
   streamId,
 } from '@astra/ledger';
-import { CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
+import { CREDIT_STREAMS, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
 import { csvOf, rangeTest } from './ledgerExport.ts';
 
 /**
@@ -104,7 +104,11 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
 
   const books = await CreditBooks.forLog(store);
   // Events after the month only end their account's month: they come without their data.
-  for await (const recorded of store.readAll({ batch: READ_BATCH, elideFrom: to })) {
+  for await (const recorded of store.readAll({
+    batch: READ_BATCH,
+    elideFrom: to,
+    filter: CREDIT_STREAMS,
+  })) {
     const userId = streamId(recorded.stream, 'credits');
     if (userId === null) continue;
     const was = period.get(userId) ?? BEFORE;

@@ -11,6 +11,7 @@ import * as adminUserSearchText009 from './2026_11_23_009_admin_user_search_text
 import * as voiceSessions010 from './2026_11_23_010_voice_sessions.ts';
 import * as verifyAndRebuildRuns011 from './2026_11_24_011_verify_and_rebuild_runs.ts';
 import * as profileBirthPlace012 from './2026_11_27_012_profile_birth_place.ts';
+import * as profileErasedAt013 from './2026_11_28_013_profile_erased_at.ts';
 
 /** Every read-model migration in order; names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_010_voice_sessions': voiceSessions010,
   '2026_11_24_011_verify_and_rebuild_runs': verifyAndRebuildRuns011,
   '2026_11_27_012_profile_birth_place': profileBirthPlace012,
+  '2026_11_28_013_profile_erased_at': profileErasedAt013,
 };
 
 /** Brings the read models in `schema` up to date (creating the schema when missing). */

@@ -1,11 +1,13 @@
 import { feedbackEventSchemas } from '@astra/contracts';
+import { forgetFeedback, forgetting } from './erasure.ts';
 import { chunks, inCategory, occurredAt, type Projection } from './projection.ts';
 
 /**
  * `feedback`: one row per message. A feedback stream holds one event, so the row's key is the
- * guard: a replayed event meets its own row and changes nothing.
+ * guard: a replayed event meets its own row and changes nothing. An erased user's messages are
+ * blanked (`forgetting`).
  */
-export const feedbackProjection: Projection = {
+const feedbackRows: Projection = {
   name: 'feedback',
   tables: ['feedback'],
   categories: ['feedback'],
@@ -31,3 +33,5 @@ export const feedbackProjection: Projection = {
     }
   },
 };
+
+export const feedbackProjection = forgetting(feedbackRows, forgetFeedback);

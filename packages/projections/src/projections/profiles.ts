@@ -26,6 +26,7 @@ type Row = Omit<
   | 'cancellation_date'
   | 'credit_lots'
   | 'birth_place'
+  | 'erased_at'
 > & {
   credit_lots: CreditLot[];
   birth_place: BirthPlaceRecord | null;
@@ -33,6 +34,7 @@ type Row = Omit<
   updated_at: Date;
   subscription_update_date: Date | null;
   cancellation_date: Date | null;
+  erased_at: Date | null;
 };
 
 const blank = (id: string, at: Date): Row => ({
@@ -70,6 +72,7 @@ const blank = (id: string, at: Date): Row => ({
   role: 'user',
   created_at: at,
   updated_at: at,
+  erased_at: null,
   user_revision: '-1',
   credits_revision: '-1',
 });
@@ -82,6 +85,24 @@ const profileColumns: Record<string, keyof Row> = {
   birthCity: 'birth_city',
   birthCountry: 'birth_country',
   language: 'language',
+};
+
+/**
+ * The row of an erased user keeps ids, status, role, language, credit figures and dates: every
+ * personal column is null (what a rebuild gives too, the events' personal fields read as erased).
+ */
+const erasePersonalData = (row: Row, at: Date) => {
+  row.email = null;
+  row.full_name = null;
+  row.first_name = null;
+  row.last_name = null;
+  row.avatar_url = null;
+  row.birth_date = null;
+  row.birth_time = null;
+  row.birth_city = null;
+  row.birth_country = null;
+  row.birth_place = null;
+  row.erased_at = at;
 };
 
 /** Applies a user event to the row (the row belongs to the projection alone). */
@@ -122,6 +143,9 @@ const applyUserEvent = (row: Row, event: UserEvent, at: Date) => {
     case 'UserDeleted':
       row.status = 'deleted';
       row.cancellation_date = at;
+      return;
+    case 'PersonalDataErased':
+      erasePersonalData(row, at);
       return;
     case 'AdminUnlocked': // an admin's unlock attempts change no profile field
     case 'AdminUnlockFailed':

@@ -1,6 +1,7 @@
 import { type ReadingEvent, readingEventSchemas } from '@astra/contracts';
 import { evolveVoice, initialVoice, type Voice, type VoiceEvent } from '@astra/ledger';
 import type { UsageLog } from '../schema.ts';
+import { forgetReadings, forgetting } from './erasure.ts';
 import { occurredAt } from './projection.ts';
 import { rowProjection } from './rowProjection.ts';
 
@@ -94,20 +95,24 @@ const apply = (row: Row | undefined, event: ReadingEvent, at: Date): Row | undef
 
 /**
  * `usage_logs`: the library, one row per reading (the spec's table). Deleted readings keep their
- * row with status 'deleted'; the library shows 'completed' ones.
+ * row with status 'deleted'; the library shows 'completed' ones. An erased user's rows keep kind,
+ * cost, status, dates and voice figures; question, name, input and text go (`forgetting`).
  */
-export const usageLogsProjection = rowProjection({
-  name: 'usage_logs',
-  table: 'usage_logs',
-  key: 'log_id',
-  categories: { reading: readingEventSchemas },
-  revision: () => 'reading_revision',
-  decode: (row): Row => row,
-  encode: (row) => ({
-    ...row,
-    input_data: JSON.stringify(row.input_data),
-    reading_result_content: JSON.stringify(row.reading_result_content),
-    voice: JSON.stringify(row.voice),
+export const usageLogsProjection = forgetting(
+  rowProjection({
+    name: 'usage_logs',
+    table: 'usage_logs',
+    key: 'log_id',
+    categories: { reading: readingEventSchemas },
+    revision: () => 'reading_revision',
+    decode: (row): Row => row,
+    encode: (row) => ({
+      ...row,
+      input_data: JSON.stringify(row.input_data),
+      reading_result_content: JSON.stringify(row.reading_result_content),
+      voice: JSON.stringify(row.voice),
+    }),
+    evolve: (row, event) => apply(row, event, occurredAt(event)),
   }),
-  evolve: (row, event) => apply(row, event, occurredAt(event)),
-});
+  forgetReadings,
+);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { personalLogPaths } from '@astra/contracts';
 import type { Request } from 'express';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { pinoHttp } from 'pino-http';
@@ -37,8 +38,6 @@ export const REDACTED_PATHS = [
   'headers["set-cookie"]',
   'body',
   'req.body',
-  'email',
-  '*.email',
   'password',
   '*.password',
   'token',
@@ -49,9 +48,29 @@ export const REDACTED_PATHS = [
   '*.cookie',
   'authorization',
   '*.authorization',
+  // Personal data (docs/operations.md, "Personal data"): the contracts' personal fields.
+  ...personalLogPaths,
 ];
 
-/** The one logger of a process: JSON lines on stdout (or `destination`), secrets redacted. */
+/** An e-mail address anywhere in a string (a message, an error's text). */
+const EMAIL_ADDRESS = /[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(?:\.[\w-]+)+/g;
+
+/** The text with every e-mail address in it replaced. */
+export const withoutEmails = (text: string) => text.replace(EMAIL_ADDRESS, '[email]');
+
+/** Errors as pino writes them, with any e-mail address in their message and stack hidden. */
+const errorSerializer = (error: Error) => {
+  const serialized = pino.stdSerializers.err(error);
+  if (typeof serialized.message === 'string')
+    serialized.message = withoutEmails(serialized.message);
+  if (typeof serialized.stack === 'string') serialized.stack = withoutEmails(serialized.stack);
+  return serialized;
+};
+
+/**
+ * The one logger of a process: JSON lines on stdout (or `destination`), secrets and personal
+ * data redacted, e-mail addresses taken out of messages and errors.
+ */
 export function createLogger(
   options: { level?: LogLevel | undefined; name?: string; destination?: DestinationStream } = {},
 ): Logger {
@@ -62,6 +81,16 @@ export function createLogger(
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    serializers: { err: errorSerializer },
+    hooks: {
+      // The message's text (and its format arguments) never carries an address.
+      logMethod(args, method) {
+        method.apply(
+          this,
+          args.map((arg) => (typeof arg === 'string' ? withoutEmails(arg) : arg)) as typeof args,
+        );
+      },
+    },
   };
   return options.destination ? pino(settings, options.destination) : pino(settings);
 }
@@ -115,7 +144,7 @@ export function requestLogger(logger: Logger) {
         statusCode: res.statusCode,
         route: routeOf(res.req as unknown as Request, res),
       }),
-      err: pino.stdSerializers.err,
+      err: errorSerializer,
     },
   });
 }

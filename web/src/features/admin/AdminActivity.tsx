@@ -3,6 +3,8 @@ import {
   ADMIN_DELETION_TYPES,
   type AdminActivityEntry,
   type AdminActivityType,
+  adminMessages,
+  ERASED_EMAIL,
 } from '@astra/contracts';
 import {
   Badge,
@@ -122,7 +124,9 @@ function ActivityItem({ entry }: { entry: AdminActivityEntry }) {
         <Text as="span" color="fg.muted">
           Admin{' '}
         </Text>
-        {entry.adminEmail ?? entry.adminId}
+        {entry.adminEmail === ERASED_EMAIL
+          ? `${adminMessages.erasedUser} ${entry.adminId}`
+          : (entry.adminEmail ?? entry.adminId)}
         {entry.targetUserId && !self && (
           <>
             <Text as="span" color="fg.muted">
@@ -130,7 +134,9 @@ function ActivityItem({ entry }: { entry: AdminActivityEntry }) {
               on{' '}
             </Text>
             <TextLink to={userLedgerPath(entry.targetUserId)}>
-              {entry.targetEmail ?? entry.targetUserId}
+              {entry.targetEmail === ERASED_EMAIL
+                ? `${adminMessages.erasedUser} ${entry.targetUserId}`
+                : (entry.targetEmail ?? entry.targetUserId)}
             </TextLink>
           </>
         )}

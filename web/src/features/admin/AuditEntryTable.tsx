@@ -11,6 +11,7 @@ import {
   formatSignedCredits,
   formatSignedMoney,
   parseActor,
+  userLabel,
   userLedgerPath,
 } from './auditFormat';
 
@@ -121,7 +122,7 @@ export function AuditEntryTable({
               {showUser && (
                 <Table.Cell>
                   <TextLink to={userLedgerPath(entry.userId)} fontSize="sm">
-                    {entry.email ?? `${entry.userId.slice(0, 8)}…`}
+                    {userLabel(entry.email, entry.userId)}
                   </TextLink>
                 </Table.Cell>
               )}

@@ -1,4 +1,4 @@
-import type { AuditEntry, UserBalanceAt } from '@astra/contracts';
+import { type AuditEntry, adminMessages, ERASED_EMAIL, type UserBalanceAt } from '@astra/contracts';
 import {
   Alert,
   Badge,
@@ -221,8 +221,11 @@ export function UserAuditLedger({ userId }: { userId: string }) {
     [entries],
   );
   const person = profile.data?.user;
-  const email = person?.email ?? entries[entries.length - 1]?.email ?? null;
-  const name = person?.fullName ?? email ?? userId;
+  const logged = entries[entries.length - 1]?.email ?? null;
+  // An erased user's log names no e-mail (`ERASED_EMAIL`): they are "Erased user" and their id.
+  const email = person?.email ?? (logged === ERASED_EMAIL ? null : logged);
+  const name =
+    person?.fullName ?? email ?? (logged === ERASED_EMAIL ? adminMessages.erasedUser : userId);
 
   return (
     <Stack gap="5">

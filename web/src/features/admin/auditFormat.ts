@@ -1,4 +1,10 @@
-import type { AuditCause, CreditEventType, MoneyAmount } from '@astra/contracts';
+import {
+  type AuditCause,
+  adminMessages,
+  type CreditEventType,
+  ERASED_EMAIL,
+  type MoneyAmount,
+} from '@astra/contracts';
 import { formatMinor } from './adminFormat';
 
 /**
@@ -177,3 +183,13 @@ export const isUserId = (value: string) => UUID.test(value);
 /** The panel's address of a user's audit ledger. */
 export const userLedgerPath = (userId: string) =>
   `/admin?tab=ledger&user=${encodeURIComponent(userId)}`;
+
+/**
+ * How the audit names a user: their e-mail, else the start of their id; a user whose personal
+ * data is erased (the log names `ERASED_EMAIL`) as "Erased user" with that id.
+ */
+export const userLabel = (email: string | null, userId: string) => {
+  const shortId = `${userId.slice(0, 8)}…`;
+  if (email === ERASED_EMAIL) return `${adminMessages.erasedUser} ${shortId}`;
+  return email ?? shortId;
+};

@@ -1,4 +1,6 @@
 import { List, Text } from '@chakra-ui/react';
+import { TextLink } from '../../ui/TextLink';
+import { SupportEmailLink } from '../pricing/SupportEmailLink';
 import { LegalDocument, type LegalSection } from './LegalDocument';
 
 const RETENTION = [
@@ -6,7 +8,14 @@ const RETENTION = [
   'Analytics data: 2 years, after which it is anonymised.',
   'Support correspondence: 3 years.',
   'Voice conversation recordings: at most 30 days.',
-  'Account data (profile, birth details, readings): until you ask us to delete it.',
+  'Account data (profile, birth details, readings, feedback): until you delete your account or ask us to delete it.',
+];
+
+/** What outlives an account's deletion, and why (see the section below). */
+const KEPT_AFTER_DELETION = [
+  'Payments, for 10 years as tax law requires: amount, currency, date and the payment provider’s reference numbers. No name or address.',
+  'The usage log: the kind of each reading, its cost in credits and its date. No question, name or reading text.',
+  'A keyed fingerprint of your e-mail address (an HMAC under a secret key of our server), so that free credits are not given twice: if you sign up again with the same address, your free credits will not reset. Your address cannot be read back from it.',
 ];
 
 const SECTIONS: LegalSection[] = [
@@ -50,13 +59,37 @@ const SECTIONS: LegalSection[] = [
     ),
   },
   {
+    title: 'What is kept after you delete your account',
+    body: (
+      <>
+        <Text>
+          Your personal data (e-mail, names, picture, birth details, questions, reading texts and
+          feedback) is encrypted under a key that belongs to you alone. Deleting your account
+          destroys that key, so nobody can read that data again, not even us. Only this is kept:
+        </Text>
+        <List.Root ps="5" gap="1">
+          {KEPT_AFTER_DELETION.map((line) => (
+            <List.Item key={line}>{line}</List.Item>
+          ))}
+        </List.Root>
+      </>
+    ),
+  },
+  {
     title: 'Your rights',
     body: (
-      <Text>
-        You may ask for access to, correction, deletion or restriction of your data, object to its
-        processing, and receive it in a portable format. You may also complain to a data protection
-        supervisory authority. You can delete your account yourself from your profile.
-      </Text>
+      <>
+        <Text>
+          You may ask for access to, correction, deletion or restriction of your data, object to its
+          processing, and receive it in a portable format. You may also complain to a data
+          protection supervisory authority.
+        </Text>
+        <Text>
+          To get a copy of everything we hold about you, use “Download my data” on your{' '}
+          <TextLink to="/profile">profile page</TextLink>. To have it deleted, delete your account
+          there, or write to <SupportEmailLink />.
+        </Text>
+      </>
     ),
   },
   {

@@ -22,6 +22,7 @@ import { notifyError, notifySuccess } from '../../ui/toaster';
 import { useCurrentUser } from '../auth/authApi';
 import { AvatarSection } from './AvatarSection';
 import { DeleteAccountSection } from './DeleteAccountSection';
+import { DownloadDataSection } from './DownloadDataSection';
 import { ProfileFormFields } from './ProfileFormFields';
 import { useUpdateProfileMutation } from './profileApi';
 import { draftFromMe, draftIsSavable, draftToUpdate, type ProfileDraft } from './profileDraft';
@@ -47,6 +48,7 @@ export default function ProfilePage() {
             <AvatarSection me={me} />
           </Surface>
           <ProfileDetails me={me} />
+          <DownloadDataSection />
           <DeleteAccountSection />
         </>
       ) : (

@@ -2,14 +2,13 @@ import { pageQuerySchema } from '@astra/contracts';
 import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { isSignedIn, requireUser } from '../../http/auth.ts';
-import { tryReleaseAvatars } from '../../storage/avatarStore.ts';
 import { deleteAccount } from './deletion.ts';
 import { LEDGER_PAGE_SIZE, ledgerOf } from './queries.ts';
 import { ledgerEntryView, meView, subscriptionContextOf } from './views.ts';
 
 /** The signed-in user's account: who they are, their credit history, and deleting it. */
 export function accountRoutes(deps: AppDeps) {
-  const { ledger, read, appDb, sessions, consistency } = deps;
+  const { read, sessions, consistency } = deps;
   const router = Router();
   const user = requireUser;
 
@@ -30,11 +29,10 @@ export function accountRoutes(deps: AppDeps) {
 
   router.delete('/me', user, async (req, res) => {
     const userId = req.user!.id;
-    const position = await deleteAccount(ledger, deps.payments.gateway, userId, req.context);
+    // Signed out everywhere with it (its sessions are gone): a cookie that survives anywhere
+    // belongs to nobody, 401.
+    const position = await deleteAccount(deps, userId, req.context);
     await consistency.settle(req, position);
-    await tryReleaseAvatars(appDb, userId, null, req.log);
-    // Signed out everywhere; a cookie that survives anywhere belongs to a deleted user: 401.
-    await sessions.endAllOf(userId);
     await sessions.end(req, res);
     res.json({ ok: true, message: 'Account Deleted' });
   });

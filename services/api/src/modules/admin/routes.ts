@@ -157,7 +157,11 @@ export function adminRoutes(deps: AppDeps) {
     if (!profile) throw notFound('No such user');
     const { items, total } = await ledgerOf(read, userId);
     res.json({
-      user: { id: profile.id, email: profile.email, fullName: profile.full_name },
+      user: {
+        id: profile.id,
+        email: profile.email,
+        fullName: profile.erased_at ? adminMessages.erasedUser : profile.full_name,
+      },
       items: items.map(ledgerEntryView),
       total,
     });

@@ -16,10 +16,11 @@ const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\
 export const adminUserView = (profile: Profile): AdminUser => ({
   id: profile.id,
   email: profile.email,
-  displayName:
-    profile.full_name?.trim() ||
-    joinName(profile.first_name, profile.last_name) ||
-    adminMessages.unnamed,
+  displayName: profile.erased_at
+    ? adminMessages.erasedUser
+    : profile.full_name?.trim() ||
+      joinName(profile.first_name, profile.last_name) ||
+      adminMessages.unnamed,
   firstName: profile.first_name,
   lastName: profile.last_name,
   balance: Number(profile.remaining_credits),

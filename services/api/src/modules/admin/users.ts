@@ -11,7 +11,6 @@ import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { pathId } from '../../http/params.ts';
 import { latestPosition } from '../../ledger/ledger.ts';
-import { tryReleaseAvatars } from '../../storage/avatarStore.ts';
 import { deleteAccount } from '../accounts/deletion.ts';
 import { changeAdminRegistry, isAdmin } from './registry.ts';
 import { ADMIN_USERS_PAGE_SIZE, adminUserOf, adminUsersPage } from './userQueries.ts';
@@ -26,7 +25,7 @@ const userIdOf = (value: unknown) => pathId(uuidIdSchema, value, 'No such user')
  * models to show it (read-your-writes) and give the user as it is now.
  */
 export function adminUserRoutes(deps: AppDeps) {
-  const { ledger, read, consistency, sessions, appDb } = deps;
+  const { ledger, read, consistency, sessions } = deps;
   const router = Router();
   const admin = [requireUser, requireUnlockedAdmin];
 
@@ -116,13 +115,10 @@ export function adminUserRoutes(deps: AppDeps) {
         )
       : null;
     // The user's own deletion sequence: subscription cancelled at the gateway, credits forfeited
-    // (an event), the user deleted (`deleted_by_admin`), the e-mail released.
-    const position = await deleteAccount(ledger, deps.payments.gateway, userId, req.context, {
-      adminId,
-    });
+    // (an event), the user deleted (`deleted_by_admin`), the e-mail released, the personal data
+    // erased (the sessions and pictures with it).
+    const position = await deleteAccount(deps, userId, req.context, { adminId });
     await consistency.settle(req, latestPosition(registered?.position ?? null, position));
-    await tryReleaseAvatars(appDb, userId, null, req.log);
-    await sessions.endAllOf(userId);
     res.json(await answer(userId, adminMessages.deleted));
   });
 

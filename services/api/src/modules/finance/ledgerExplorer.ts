@@ -6,8 +6,8 @@ import {
   streamDecoders,
 } from '@astra/contracts';
 import type { EventStore, RecordedEvent } from '@astra/event-store';
-import { streamId, streams } from '@astra/ledger';
-import { CreditBooks, occurredAtOf } from '@astra/projections';
+import { shownEmail, streamId, streams } from '@astra/ledger';
+import { CREDIT_STREAMS, CreditBooks, occurredAtOf } from '@astra/projections';
 
 /**
  * The most events of the log one explorer page looks at (credit events of the filtered streams
@@ -36,7 +36,7 @@ export const actingUserOf = (recorded: RecordedEvent): string | null => {
 
 /**
  * E-mails from the user streams' registrations (`UserRegistered`, the first event of
- * `user-{id}`), read once per user per request.
+ * `user-{id}`), read once per user per request; `erased` for a user whose data is erased.
  */
 export class EmailBook {
   private readonly known = new Map<string, Promise<string | null>>();
@@ -54,7 +54,7 @@ export class EmailBook {
   private async read(userId: string) {
     for await (const event of this.store.readStream(streams.user(userId))) {
       const registered = streamDecoders.user(event);
-      if (registered.type === 'UserRegistered') return registered.data.email;
+      if (registered.type === 'UserRegistered') return shownEmail(registered.data.email);
       // Registration is the stream's first event: a stream that starts otherwise names none.
       return null;
     }
@@ -164,7 +164,7 @@ export async function explorePage(
   for await (const recorded of store.readAll({
     from: after,
     batch: checkedHere ? READ_BATCH : query.limit + 1,
-    filter: { streamPrefixes: ['credits-'], ...(query.type?.length ? { types: query.type } : {}) },
+    filter: { ...CREDIT_STREAMS, ...(query.type?.length ? { types: query.type } : {}) },
   })) {
     scanned++;
     last = recorded.position;
