@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { EventStore } from './port.ts';
@@ -136,18 +136,33 @@ async function dataKeySecretOf(config: StorageConfig): Promise<string> {
   if (config.dataKeySecret) return config.dataKeySecret;
   if (!config.dataDir) return randomBytes(32).toString('base64url');
   const file = join(config.dataDir, 'data-key-secret');
+  const stored = async () => {
+    const secret = (await readFile(file, 'utf8')).trim();
+    if (secret.length < 32) {
+      throw new Error(
+        `${file} holds no usable secret (it needs at least 32 characters): restore it from where you keep it, or set DATA_KEY_SECRET`,
+      );
+    }
+    return secret;
+  };
   try {
-    return (await readFile(file, 'utf8')).trim();
+    return await stored();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   await mkdir(config.dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  // `wx`: two processes starting at once keep the first one's.
-  await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' }).catch((error) => {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  });
-  return (await readFile(file, 'utf8')).trim();
+  // Written whole beside it, then linked into place: a reader never sees half a secret, and of
+  // two processes starting at once the first one's is kept (the link refuses an existing file).
+  const draft = `${file}.${process.pid}.new`;
+  await writeFile(draft, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+  try {
+    await link(draft, file).catch((error) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    });
+  } finally {
+    await rm(draft, { force: true });
+  }
+  return stored();
 }
 
 /**

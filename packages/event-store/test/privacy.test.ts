@@ -197,18 +197,59 @@ describe.each(databases)('personal data on %s', (_name, runs, connect) => {
     await expect(Keyring.open(connection.sql, SECRET, predates)).rejects.toThrow(
       LogPredatesEncryptionError,
     );
-    // `privacy:migrate` opens it.
-    await expect(
-      Keyring.open(connection.sql, SECRET, { ...predates, migrating: true }),
-    ).resolves.toBeInstanceOf(Keyring);
+    // `privacy:migrate` opens it; until it has finished, the app does not start on the log.
+    const migrating = await Keyring.open(connection.sql, SECRET, { ...predates, migrating: true });
+    await expect(Keyring.open(connection.sql, SECRET, predates)).rejects.toThrow(
+      LogPredatesEncryptionError,
+    );
+    await migrating.finishMigration();
+    await expect(Keyring.open(connection.sql, SECRET, predates)).resolves.toBeInstanceOf(Keyring);
   });
+
+  it.runIf(runs)(
+    "reads a person's events after their PersonalDataErased as erased, with their key cached",
+    async () => {
+      const erasing: PersonalDataPolicy = {
+        ...policy,
+        erasedSubjectOf: (event) =>
+          event.type === 'PersonalDataErased' ? event.stream.slice('user-'.length) : null,
+      };
+      const { connection, log, store, keyring } = await open();
+      await store.append('user-7', [registered('gu@example.com', 'Gu Hal')], { expected: 'any' });
+      // Two other processes hold the key: one writes with it after the erasure (its cache is
+      // young), the other reads the log on.
+      const writer = new EncryptingEventStore(log, await reopen(connection), erasing);
+      const reader = new EncryptingEventStore(log, await reopen(connection), erasing);
+      await readAll(writer, 'user-7');
+      expect((await readAll(reader, 'user-7'))[0]!.data).toMatchObject({ email: 'gu@example.com' });
+      await keyring.destroy('7');
+      await store.append('user-7', [{ type: 'PersonalDataErased', data: {} }], {
+        expected: 'any',
+      });
+      await writer.append('user-7', [registered('gu@example.com', 'Gu Hal')], { expected: 'any' });
+      // The reader still opens what came before the erasure (its cache is young), but the
+      // erasure event makes it forget the key: the late event brings nothing back.
+      const seen: RecordedEvent[] = [];
+      for await (const event of reader.readAll({ batch: 10 })) {
+        if (event.stream === 'user-7') seen.push(event);
+      }
+      expect(seen.map((e) => [e.type, (e.data as { email?: string }).email, e.erased])).toEqual([
+        ['UserRegistered', 'gu@example.com', undefined],
+        ['PersonalDataErased', undefined, undefined],
+        ['UserRegistered', '', true],
+      ]);
+    },
+  );
 
   it.runIf(runs)('rotation: the new secret opens the keys, the old one is refused', async () => {
     const { connection, log, store, keyring } = await open();
     await store.append('user-6', [registered('fa@example.com', 'Fa Gil')], { expected: 'any' });
     const mailbox = keyring.mailboxId('fa@example.com');
     const next = 'the-next-secret-of-at-least-32-chars!';
+    await store.append('user-8', [registered('ho@example.com', 'Ho Ivo')], { expected: 'any' });
+    await keyring.destroy('8');
     expect(await keyring.rotate(next)).toBe(2);
+    expect(await keyring.isDestroyed('8')).toBe(true);
     await expect(reopen(connection)).rejects.toThrow(WrongDataKeySecretError);
     const rotated = await reopen(connection, { secret: next });
     const reader = new EncryptingEventStore(log, rotated, policy);

@@ -186,6 +186,7 @@ if (isMain) {
       // Always: a run stopped before its rebuild is finished by the next one.
       console.log('Rebuilding the read models…');
       const rebuilt = await rebuildReadModels(storage.store, storage.db, { source: 'cli' });
+      await storage.store.keyring.finishMigration();
       console.log(`Rebuilt the read models from ${rebuilt.events} events. The log is migrated.`);
       return 0;
     } finally {

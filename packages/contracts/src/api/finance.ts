@@ -299,6 +299,7 @@ export const ADMIN_DELETION_TYPES = [
   'SubscriptionEnded',
   'CreditsForfeited',
   'CreditAccountClosed',
+  'PersonalDataErased',
 ] as const;
 
 /**

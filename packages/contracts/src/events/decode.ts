@@ -78,6 +78,15 @@ export type AppEvent =
 export const personalData = {
   fields: personalFieldsOf(eventSchemas),
   subjectOf: dataSubjectOf,
+  erasedSubjectOf: (event: {
+    type: string;
+    stream: string;
+    data: unknown;
+    metadata?: Record<string, unknown>;
+  }) =>
+    event.type === 'PersonalDataErased'
+      ? dataSubjectOf(event.stream, event.data, event.metadata)
+      : null,
 };
 
 /**

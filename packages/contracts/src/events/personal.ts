@@ -19,11 +19,16 @@ export const personal = <T extends z.ZodType>(schema: T, erased: z.output<T>): T
 /** What a field reads as once its subject's key is gone, or undefined when it is not personal. */
 const erasedValueOf = (schema: z.ZodType): { erased: unknown } | undefined => {
   let current: z.ZodType | undefined = schema;
-  // `.partial()` and `.optional()` wrap the marked schema: look inside them.
+  // `.partial()`, `.optional()`, `.nullable()` and `.default()` wrap the marked schema: look inside.
   while (current) {
     const marked = personalRegistry.get(current);
     if (marked) return marked;
-    current = current instanceof z.ZodOptional ? (current.unwrap() as z.ZodType) : undefined;
+    current =
+      current instanceof z.ZodOptional ||
+      current instanceof z.ZodNullable ||
+      current instanceof z.ZodDefault
+        ? (current.unwrap() as z.ZodType)
+        : undefined;
   }
   return undefined;
 };
@@ -47,10 +52,9 @@ export const personalFieldsOf = (schemas: Record<string, z.ZodType>): PersonalFi
 };
 
 /**
- * Whose data an event's personal fields are: the owner of the stream. `user-{id}` and
- * `credits-{id}` are named by their owner; the writer names the owner of other streams in the
- * metadata's `subject` (a reading's requester, also for the second person of a compatibility
- * reading), or the event names its `userId`.
+ * Whose data an event's personal fields are: the one the writer names in the metadata's
+ * `subject` (a reading's requester, also for the second person of a compatibility reading),
+ * else the owner of a `user-{id}` or `credits-{id}` stream, else the event's `userId`.
  */
 export const dataSubjectOf = (
   stream: string,

@@ -24,6 +24,11 @@ export interface PersonalDataPolicy {
     data: unknown,
     metadata: Record<string, unknown> | undefined,
   ): string | null;
+  /**
+   * Whose data the event says is erased (`PersonalDataErased`), or null: a process that reads
+   * it reads that person's later events as erased, whatever key it may have cached.
+   */
+  erasedSubjectOf?(event: RecordedEvent): string | null;
 }
 
 /**
@@ -192,7 +197,14 @@ export class EncryptingEventStore implements EventStore {
   async sealEvent(stream: string, event: NewEvent): Promise<NewEvent> {
     const fields = this.policy.fields.get(event.type);
     if (!fields || typeof event.data !== 'object' || event.data === null) return event;
-    if (sealedOf(event.data)) return event;
+    if (sealedOf(event.data)) {
+      // Sealed already (a second run of `privacy:migrate`): nothing personal may sit beside it.
+      const data = event.data as Record<string, unknown>;
+      if ([...fields.keys()].some((field) => data[field] != null)) {
+        throw new Error(`${event.type} on ${stream} holds personal fields beside its sealed ones`);
+      }
+      return event;
+    }
     const data = { ...(event.data as Record<string, unknown>) };
     const values: Record<string, unknown> = {};
     for (const field of fields.keys()) {
@@ -210,6 +222,8 @@ export class EncryptingEventStore implements EventStore {
 
   /** Opens the sealed fields of an event read back (a promise only when a key must be read). */
   openEvent(event: RecordedEvent): RecordedEvent | Promise<RecordedEvent> {
+    const erased = this.policy.erasedSubjectOf?.(event);
+    if (erased) this.keyring.forget(erased);
     const sealed = sealedOf(event.data);
     if (!sealed) return event;
     if (sealed.v === undefined) return this.opened(event, sealed, null);
@@ -228,7 +242,8 @@ export class EncryptingEventStore implements EventStore {
       return { ...event, data };
     }
     const erasedValues = this.policy.fields.get(event.type);
-    for (const field of sealed.f) data[field] = erasedValues?.get(field) ?? null;
+    // A copy each: the reader may change what it is given.
+    for (const field of sealed.f) data[field] = structuredClone(erasedValues?.get(field) ?? null);
     return { ...event, data, erased: true };
   }
 }

@@ -29,6 +29,10 @@ CREATE TABLE IF NOT EXISTS data_keys (
 `;
 
 const MAILBOX = '$mailbox';
+/** Present while `privacy:migrate` runs: the app does not start on a log half migrated. */
+const MIGRATING = '$migrating';
+/** Rows whose subject starts with `$` are the keyring's own, not a person's. */
+const PEOPLE = "subject NOT LIKE '$%'";
 /** How long a process keeps a key it read: another process's erasure reaches it within this. */
 export const KEY_CACHE_MS = 60_000;
 const CACHE_SIZE = 50_000;
@@ -94,6 +98,8 @@ export interface KeyringOptions {
 
 export class Keyring {
   private readonly cache = new Map<string, Cached>();
+  /** Subjects this process knows erased: no key read later, or cached before, serves them. */
+  private readonly destroyed = new Set<string>();
   private readonly creating = new Map<string, Promise<Buffer | null>>();
   private readonly now: () => number;
 
@@ -109,6 +115,13 @@ export class Keyring {
   static async open(sql: SqlClient, secret: string, options: KeyringOptions): Promise<Keyring> {
     await sql.exec(createKeysTable);
     const master = masterKeyOf(secret);
+    if (options.migrating) {
+      await sql.query('INSERT INTO data_keys (subject) VALUES ($1) ON CONFLICT DO NOTHING', [
+        MIGRATING,
+      ]);
+    } else if (await selectKey(sql, MIGRATING)) {
+      throw new LogPredatesEncryptionError();
+    }
     let row = await selectKey(sql, MAILBOX);
     if (!row) {
       if (!options.migrating && (await options.logHasEvents())) {
@@ -167,8 +180,8 @@ export class Keyring {
    */
   async prefetchAll() {
     const { rows } = await this.sql.query<KeyRow>(
-      'SELECT subject, wrapped FROM data_keys WHERE subject <> $1 LIMIT $2',
-      [MAILBOX, CACHE_SIZE],
+      `SELECT subject, wrapped FROM data_keys WHERE ${PEOPLE} LIMIT $1`,
+      [CACHE_SIZE],
       'data_keys_prefetch_all',
     );
     for (const row of rows) this.rememberRow(row);
@@ -178,10 +191,16 @@ export class Keyring {
     this.remember(subject, wrapped ? unwrap(this.master, subject, wrapped) : null);
   }
 
+  /** `privacy:migrate` has sealed the whole log: the app may start on it. */
+  async finishMigration() {
+    await this.sql.query('DELETE FROM data_keys WHERE subject = $1', [MIGRATING]);
+  }
+
   /** The subject's key to write with, made on first use; null when it was destroyed. */
   async writeKeyOf(subject: string): Promise<Buffer | null> {
     const cached = this.cachedKeyOf(subject);
     if (cached) return cached;
+    if (this.destroyed.has(subject)) return null;
     let pending = this.creating.get(subject);
     if (!pending) {
       pending = this.create(subject).finally(() => this.creating.delete(subject));
@@ -192,12 +211,23 @@ export class Keyring {
 
   /** Destroys the subject's key for good: their personal data can no longer be read. */
   async destroy(subject: string) {
-    if (subject === MAILBOX) throw new Error('The mailbox key is not a subject’s key');
+    if (subject.startsWith('$')) throw new Error(`${subject} is not a person's key`);
+    this.forget(subject);
     await this.sql.query(
       `INSERT INTO data_keys (subject, wrapped, destroyed_at) VALUES ($1, NULL, now())
        ON CONFLICT (subject) DO UPDATE SET wrapped = NULL, destroyed_at = coalesce(data_keys.destroyed_at, now())`,
       [subject],
     );
+    this.forget(subject);
+  }
+
+  /**
+   * From now on this process reads the subject's data as erased, whatever a read of their key
+   * begun earlier brings back (the log's `PersonalDataErased` says so, or `destroy`).
+   */
+  forget(subject: string) {
+    this.destroyed.add(subject);
+    this.creating.delete(subject);
     this.remember(subject, null);
   }
 
@@ -208,22 +238,32 @@ export class Keyring {
   }
 
   /**
-   * Wraps every key under the master key of `newSecret` (one transaction), and answers a keyring
-   * that uses it. The old secret opens nothing once this has committed.
+   * Wraps every key again under the master key of `newSecret`; answers how many. Each key is
+   * swapped only where it is still as it was read (a key destroyed meanwhile stays destroyed),
+   * and the keys made meanwhile are taken by another round, until none is left under the old
+   * master key. The old secret opens none of them once this has returned.
    */
   async rotate(newSecret: string): Promise<number> {
     const next = masterKeyOf(newSecret);
     if (timingSafeEqual(next, this.master)) return 0;
-    const { rows } = await this.sql.query<{ subject: string; wrapped: string }>(
-      'SELECT subject, wrapped FROM data_keys WHERE wrapped IS NOT NULL',
-    );
-    const statements = rows.map(
-      (row) =>
-        `UPDATE data_keys SET wrapped = '${wrap(next, row.subject, unwrap(this.master, row.subject, row.wrapped))}' WHERE subject = ${literal(row.subject)};`,
-    );
-    // One script: PostgreSQL runs a multi-statement simple query as one transaction.
-    await this.sql.exec(statements.join('\n'));
-    return rows.length;
+    let rotated = 0;
+    for (;;) {
+      const { rows } = await this.sql.query<KeyRow>(
+        'SELECT subject, wrapped FROM data_keys WHERE wrapped IS NOT NULL',
+      );
+      const old = rows.flatMap(({ subject, wrapped }) => {
+        const key = wrapped ? unwrapOrNull(this.master, subject, wrapped) : null;
+        return key ? [{ subject, wrapped, next: wrap(next, subject, key) }] : [];
+      });
+      if (old.length === 0) return rotated;
+      const swapped = await this.sql.query<{ subject: string }>(
+        `UPDATE data_keys AS d SET wrapped = u.next
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS u(subject, old, next)
+         WHERE d.subject = u.subject AND d.wrapped = u.old RETURNING d.subject`,
+        [old.map((k) => k.subject), old.map((k) => k.wrapped), old.map((k) => k.next)],
+      );
+      rotated += swapped.rows.length;
+    }
   }
 
   private async create(subject: string) {
@@ -238,6 +278,7 @@ export class Keyring {
 
   /** The subject's key if this process holds it (null: destroyed); undefined: not cached. */
   cachedKeyOf(subject: string): Buffer | null | undefined {
+    if (this.destroyed.has(subject)) return null;
     const entry = this.cache.get(subject);
     if (!entry) return undefined;
     if (entry.until < this.now()) {
@@ -247,7 +288,8 @@ export class Keyring {
     return entry.key;
   }
 
-  private remember(subject: string, key: Buffer | null) {
+  private remember(subject: string, found: Buffer | null) {
+    const key = this.destroyed.has(subject) ? null : found;
     this.cache.delete(subject);
     if (this.cache.size >= CACHE_SIZE) {
       const oldest = this.cache.keys().next();
@@ -267,4 +309,11 @@ const selectKey = async (sql: SqlClient, subject: string) => {
   return rows[0];
 };
 
-const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+/** The key, or null when `master` does not open it (it is wrapped under another one). */
+const unwrapOrNull = (master: Buffer, subject: string, wrapped: string) => {
+  try {
+    return unwrap(master, subject, wrapped);
+  } catch {
+    return null;
+  }
+};

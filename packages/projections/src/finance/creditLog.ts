@@ -39,15 +39,15 @@ export type BooksEvent =
   | Decoded<CreditEvent>
   | Decoded<Extract<UserEvent, { type: 'UserRegistered' }>>;
 
-/**
- * An event of the log as the books read it, decoded (upcast and parsed): a `credits-` stream's
- * event, or a user's registration; null for any other event (not read, so not decoded).
- */
 /** The credit accounts' streams (`readAll`'s filter): a replay of money reads only these. */
 export const CREDIT_STREAMS: ReadAllFilter = { streamPrefixes: ['credits-'] };
 /** The streams whose events `booksEventOf` takes: the accounts', and the users' (their e-mail). */
 export const BOOKS_STREAMS: ReadAllFilter = { streamPrefixes: ['credits-', 'user-'] };
 
+/**
+ * An event of the log as the books read it, decoded (upcast and parsed): a `credits-` stream's
+ * event, or a user's registration; null for any other event (not read, so not decoded).
+ */
 export const booksEventOf = (recorded: RecordedEvent): BooksEvent | null => {
   if (recorded.stream.startsWith('credits-')) return streamDecoders.credits(recorded);
   if (recorded.stream.startsWith('user-') && recorded.type === 'UserRegistered') {

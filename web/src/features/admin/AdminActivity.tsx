@@ -49,6 +49,7 @@ const ACTION_LABEL: Record<AdminActivityType, string> = {
   SubscriptionEnded: "Ended the deleted user's plan",
   CreditsForfeited: "Removed the deleted user's credits",
   CreditAccountClosed: "Closed the deleted user's credit account",
+  PersonalDataErased: "Erased the deleted user's personal data",
 };
 const actionLabel = (action: string) =>
   ACTION_LABEL[action as AdminActivityType] ?? `Other action (${action})`;
