@@ -41,7 +41,11 @@ const stop = (child: ChildProcess) =>
 /** `GET /api/me` of a signed-in user under a steady 1,000 requests/s on loopback. */
 export async function meLoadBenchmark() {
   const database = await createThrowawayDatabase('astra_bench');
-  const common = { DATABASE_URL: database.url, SESSION_SECRET: 'benchmark-session-secret' };
+  const common = {
+    DATABASE_URL: database.url,
+    SESSION_SECRET: 'benchmark-session-secret',
+    DATA_KEY_SECRET: 'benchmark-master-secret-of-the-data-keys',
+  };
   try {
     // Production turns the dev sign-in off: sign in through a development instance first.
     const signer = await startApi({ ...common, NODE_ENV: 'development' }, 3901);
@@ -59,6 +63,8 @@ export async function meLoadBenchmark() {
         NODE_ENV: 'production',
         STRIPE_SECRET_KEY: 'sk_test_unused',
         STRIPE_WEBHOOK_SECRET: 'whsec_unused',
+        // Required in production; nothing is mailed during the load.
+        SMTP_URL: 'smtp://127.0.0.1:2525',
         PUBLIC_URL: 'http://127.0.0.1:3902',
         // Production requires the operator's details (the Impressum, the support address).
         OPERATOR_NAME: 'Astra Benchmark Ltd',

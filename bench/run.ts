@@ -3,6 +3,7 @@ import { coldCommandBenchmark } from './coldCommand.ts';
 import { contendedBenchmark } from './contended.ts';
 import { crossProcessBenchmark } from './crossProcess.ts';
 import { financeBenchmark } from './finance.ts';
+import { mailBenchmark } from './mail.ts';
 import { meLoadBenchmark } from './meLoad.ts';
 import { privacyBenchmark } from './privacy.ts';
 import { readingStreamBenchmark } from './readingStream.ts';
@@ -25,6 +26,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'admin-stats': adminStatsBenchmark,
   finance: financeBenchmark,
   privacy: privacyBenchmark,
+  mail: mailBenchmark,
 };
 
 const wanted = process.argv.slice(2);

@@ -56,6 +56,22 @@ export function formatLongDate(isoDate: string): string {
   return `${month} ${Number(match[3])}, ${Number(match[1])}`;
 }
 
+/**
+ * An amount in minor units as people write it (`$5.39`, `¥500`: the currency's own decimals);
+ * the bare figure for an unknown code.
+ */
+export function formatMoney(minor: number, currency: string): string {
+  try {
+    const format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: currency.toUpperCase(),
+    });
+    return format.format(minor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+  } catch {
+    return `${minor} ${currency} (minor units)`;
+  }
+}
+
 /** "1 conjunction", "3 conjunctions", "0 squares"; `many` for irregular plurals. */
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;

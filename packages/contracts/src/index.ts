@@ -3,6 +3,7 @@ export * from './api/apps.ts';
 export * from './api/auth.ts';
 export * from './api/common.ts';
 export * from './api/finance.ts';
+export * from './api/mail.ts';
 export * from './api/me.ts';
 export * from './api/payments.ts';
 export * from './api/privacy.ts';

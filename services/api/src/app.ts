@@ -17,6 +17,7 @@ import { APPLE_CALLBACK_ROUTE, authRoutes } from './modules/auth/routes.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { feedbackRoutes } from './modules/feedback/routes.ts';
 import { financeRoutes } from './modules/finance/routes.ts';
+import { devMailRoutes } from './modules/mail/routes.ts';
 import { checkoutRoutes, localCheckoutRoutes } from './modules/payments/checkoutRoutes.ts';
 import { subscriptionRoutes } from './modules/payments/subscriptionRoutes.ts';
 import { stripeWebhookRoutes } from './modules/payments/webhookRoutes.ts';
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps) {
   api.use(crossSiteProtection([new URL(deps.config.PUBLIC_URL).origin], [APPLE_CALLBACK_ROUTE]));
   api.use(idempotency(deps.appDb, deps.apiProcess.id));
   api.use(systemRoutes(deps));
+  if (deps.config.NODE_ENV !== 'production') api.use(devMailRoutes(deps));
   api.use(authRoutes(deps));
   api.use(accountRoutes(deps));
   api.use(privacyRoutes(deps));

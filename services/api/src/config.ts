@@ -131,6 +131,19 @@ export const configSchema = z
     STRIPE_API_HOST: z.string().min(1).optional(),
     STRIPE_API_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
     STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
+    /**
+     * Where the product's e-mails leave: `smtp://user:password@host:587` (STARTTLS when the
+     * server offers it) or `smtps://…:465`. Without it (development) nothing leaves the machine:
+     * the messages are kept for the development mailbox (/dev/mail).
+     */
+    SMTP_URL: z
+      .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })
+      .optional(),
+    /** The sender of every message: `Astra <hello@astra.example>`; default OPERATOR_EMAIL's. */
+    MAIL_FROM: z.string().trim().min(3).optional(),
+    /** Failed attempts before a message is parked, and the first wait before a retry (doubling). */
+    MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
+    MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
     /** Prices: `1:subscription=999,1:one_time=799,…` (minor units) and their currency. */
     PRICING_AMOUNTS: z.string().default('').transform(pricingMap(Number)),
     PRICING_CURRENCY: z
@@ -214,6 +227,14 @@ export const configSchema = z
         }
       }
     }
+    if (config.NODE_ENV === 'production' && !config.SMTP_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMTP_URL'],
+        message:
+          'is required when NODE_ENV=production (receipts and account messages are sent through it)',
+      });
+    }
     if (config.NODE_ENV === 'production' && !config.SESSION_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -290,6 +311,7 @@ export const siteInfoOf = (config: Config): SiteInfo => {
     supportEmail: setting('SUPPORT_EMAIL'),
     socialLinks: config.SOCIAL_LINKS,
     developmentDefaults: operatorSettings.some((name) => !config[name]),
+    mail: config.SMTP_URL ? 'smtp' : 'development_mailbox',
   };
 };
 

@@ -8,6 +8,8 @@ import type { ApiProcess } from './http/apiProcess.ts';
 import type { Consistency } from './http/consistency.ts';
 import type { Sessions } from './http/sessions.ts';
 import type { Ledger } from './ledger/ledger.ts';
+import type { MailSettings } from './modules/mail/mailReactor.ts';
+import type { MailTransport } from './modules/mail/transport.ts';
 import type { PaymentGateway } from './modules/payments/gateway.ts';
 import type { LocalCheckout } from './modules/payments/localGateway.ts';
 import type { PricingSettings } from './modules/payments/pricing.ts';
@@ -15,6 +17,7 @@ import type { ReadingDrafts } from './modules/readings/drafts.ts';
 import type { VoiceService } from './modules/voice/voiceService.ts';
 import type { Logger } from './observability/logger.ts';
 import type { Metrics } from './observability/metrics.ts';
+import type { ReactorRunner } from './reactors/reactor.ts';
 import type { AppDb } from './storage/appDatabase.ts';
 
 /** What the routes work with; assembled once in `server.ts`. */
@@ -49,6 +52,8 @@ export interface AppDeps {
     /** Present when there is no Stripe key: our own checkout page. */
     localCheckout: LocalCheckout | null;
   };
+  /** The product's e-mails: the reactor that records and sends them, its transport and sender. */
+  mail: { reactor: ReactorRunner; transport: MailTransport; settings: MailSettings };
   /** The time, for rules that depend on it (renewal dates). */
   clock: () => Date;
   /** The process's JSON logger (a request's own is `req.log`, with its ids). */

@@ -17,13 +17,15 @@ import { offlineWriter, preloadPlaces } from '@astra/readings';
 import { sql } from 'kysely';
 import Stripe from 'stripe';
 import { createApp } from './app.ts';
-import { type Config, localCheckoutEnabled, webhookSecretOf } from './config.ts';
+import { type Config, localCheckoutEnabled, siteInfoOf, webhookSecretOf } from './config.ts';
 import type { AppDeps } from './dependencies.ts';
 import { ApiProcess, purgeApiProcesses } from './http/apiProcess.ts';
 import { Consistency } from './http/consistency.ts';
 import { purgeIdempotencyKeys } from './http/idempotency.ts';
 import { Sessions } from './http/sessions.ts';
 import { finishErasures } from './modules/accounts/deletion.ts';
+import { mailReactor } from './modules/mail/mailReactor.ts';
+import { mailTransport } from './modules/mail/transport.ts';
 import { localGateway } from './modules/payments/localGateway.ts';
 import { pricingSettingsOf } from './modules/payments/pricing.ts';
 import { grantDueMonths } from './modules/payments/renewals.ts';
@@ -36,6 +38,8 @@ import { elevenLabsVoice, offlineVoice } from './modules/voice/voiceService.ts';
 import { ObservedLedger, timedWriter } from './observability/instrumented.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { Metrics, type ProjectionPosition, startMetricsServer } from './observability/metrics.ts';
+import { purgeSentOutbox } from './reactors/outbox.ts';
+import { ReactorRunner } from './reactors/reactor.ts';
 import { appTables, migrateAppTables } from './storage/appDatabase.ts';
 
 export interface RunningServer {
@@ -181,6 +185,14 @@ export async function startServer(
       )
     : null;
 
+  const site = siteInfoOf(config);
+  const mailSettings = {
+    from: config.MAIL_FROM ?? `${site.operator.name} <${site.operator.email}>`,
+    site,
+    appUrl: config.PUBLIC_URL,
+  };
+  const transport = mailTransport(config.SMTP_URL);
+
   const sessions = new Sessions(
     storage.connection.sql,
     appDb,
@@ -188,14 +200,15 @@ export async function startServer(
     config.READ_YOUR_WRITES_TIMEOUT_MS,
     config,
   );
+  const ledger = new ObservedLedger(storage.store, metrics, {
+    snapshots: storage.stateSnapshots,
+    mailboxId: (address) => keyring.mailboxId(address),
+    onSnapshotError: (error, stream) =>
+      logger.warn({ err: error, stream }, 'Snapshot of a stream skipped'),
+  });
   const deps: AppDeps = {
     config,
-    ledger: new ObservedLedger(storage.store, metrics, {
-      snapshots: storage.stateSnapshots,
-      mailboxId: (address) => keyring.mailboxId(address),
-      onSnapshotError: (error, stream) =>
-        logger.warn({ err: error, stream }, 'Snapshot of a stream skipped'),
-    }),
+    ledger,
     keyring,
     snapshots: storage.snapshots,
     horizonHold: storage.horizonHold,
@@ -232,6 +245,21 @@ export async function startServer(
       gateway: localCheckout ?? stripeGateway(stripe),
       localCheckout,
     },
+    mail: {
+      reactor: new ReactorRunner(
+        storage.store,
+        appDb,
+        mailReactor(ledger, transport, mailSettings),
+        {
+          processId: apiProcess.id,
+          maxAttempts: config.MAIL_MAX_ATTEMPTS,
+          retryBaseMs: config.MAIL_RETRY_BASE_MS,
+          logger: logger.child({ component: 'mail' }),
+        },
+      ),
+      transport,
+      settings: mailSettings,
+    },
     clock,
     logger,
     metrics,
@@ -247,10 +275,12 @@ export async function startServer(
       }
     },
   };
+  deps.mail.reactor.start();
   const purge = setInterval(() => {
     void sessions.purgeExpired().catch(() => {});
     void purgeIdempotencyKeys(appDb).catch(() => {});
     void purgeApiProcesses(appDb).catch(() => {});
+    void purgeSentOutbox(appDb).catch(() => {});
     void deps.drafts.purgeStale().catch(() => {});
   }, 3_600_000);
   purge.unref();
@@ -328,6 +358,9 @@ export async function startServer(
         deps.drafts.stop(config.SHUTDOWN_TIMEOUT_MS),
       ]);
       if (metricsServer) await drain(metricsServer.server, 0, logger);
+      // A message being handed over finishes; the rest wait in the outbox for the next start.
+      await deps.mail.reactor.stop();
+      transport.close();
       // No request runs here any more: its claims left pending are free at once.
       await apiProcess
         .stop()

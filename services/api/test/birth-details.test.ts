@@ -270,6 +270,7 @@ describe('every birth date, places in the profile, the session and the site over
             { label: 'YouTube', url: 'https://www.youtube.com/@astra' },
           ],
           developmentDefaults: false,
+          mail: 'development_mailbox',
         });
       } finally {
         await configured.close();
@@ -284,6 +285,7 @@ describe('every birth date, places in the profile, the session and the site over
         STRIPE_SECRET_KEY: 'sk_live_x',
         STRIPE_WEBHOOK_SECRET: 'whsec_x',
         DATA_KEY_SECRET: 'the-master-secret-of-the-data-keys',
+        SMTP_URL: 'smtp://mail.astra-readings.test:587',
       };
       expect(() => loadConfig(production)).toThrow(ConfigError);
       for (const setting of Object.keys(OPERATOR_SETTINGS)) {

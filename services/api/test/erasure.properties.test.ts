@@ -8,7 +8,7 @@ import { monthlyReport, verifyLedger } from '@astra/projections';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, caughtUp, startTestServer, type TestServer } from './support.ts';
+import { type Client, caughtUp, mailSettled, startTestServer, type TestServer } from './support.ts';
 
 /**
  * Erasure proven against the raw database (issue "Forget on request"): random histories of a few
@@ -493,6 +493,8 @@ for (const storage of ['pglite', 'postgres'] as const) {
             : await subject.client.delete('/api/me');
           expectStatus(deleted, 200, 'delete');
           await caughtUp(server);
+          // The account-deleted message goes out to the address on record, then is erased too.
+          await mailSettled(server, subject.id);
           erased.push(subject.person);
           for (const other of played) if (other !== subject) kept.push(other);
 

@@ -8,7 +8,7 @@ import { parseCsv } from '../../../packages/projections/test/csv.ts';
 import { systemContext } from '../src/ledger/ledger.ts';
 import { deleteAccount, finishErasures } from '../src/modules/accounts/deletion.ts';
 import { APP_SCHEMA } from '../src/storage/appDatabase.ts';
-import { type Client, caughtUp, startTestServer, type TestServer } from './support.ts';
+import { type Client, caughtUp, startTestServer, type TestServer, until } from './support.ts';
 
 /** A real 1×1 PNG. */
 const tinyPng = Buffer.from(
@@ -139,6 +139,14 @@ describe('erasure of a deleted account', () => {
     expect(last[0]).toMatchObject({ type: 'PersonalDataErased', data: { reason } });
 
     // The raw log (and every other table) holds none of it, in any spelling.
+    // The account-deleted message went out to the address on record, and was erased after.
+    const farewell = await until('the account-deleted message to go out', async () => {
+      const { rows } = await sql<{ status: string; recipient: string | null; payload: unknown }>`
+        SELECT status, recipient, payload FROM app.outbox
+        WHERE user_id = ${id} AND kind = 'account_deleted'`.execute(server.deps.db);
+      return rows[0]?.status === 'sent' ? rows : null;
+    });
+    expect(farewell).toEqual([{ status: 'sent', recipient: null, payload: null }]);
     await expectNothingPersonalOf(secrets);
 
     // The read models keep ids, status, figures and dates.

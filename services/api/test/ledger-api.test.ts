@@ -240,6 +240,7 @@ describe('configuration', () => {
       STRIPE_WEBHOOK_SECRET: 'whsec_unused',
       PUBLIC_URL: 'https://astra.example',
       DATA_KEY_SECRET: 'the-master-secret-of-the-data-keys',
+      SMTP_URL: 'smtp://mail.astra-readings.test:587',
       ...OPERATOR_SETTINGS,
     });
     try {

@@ -461,8 +461,12 @@ const notProducedHere = [
   '* 500 internal_error',
   // A transaction left open on the database (services/api/test/horizon.test.ts).
   '* 503 log_horizon_stalled',
-  // Production only (NODE_ENV=production): the dev sign-in is off.
+  // Production only (NODE_ENV=production): the dev sign-in and the dev mailbox are off.
   'POST /api/auth/dev-login 404 not_found',
+  'GET /api/dev/mail 404 not_found',
+  'GET /api/dev/mail/previews 404 not_found',
+  // A message or reactor that is not there (services/api/test/mail.test.ts).
+  'POST /api/admin/reactors/{reactor}/messages/{id}/retry 404 not_found',
   // The profile is not readable after READ_YOUR_WRITES_TIMEOUT_MS: no projector running.
   'POST /api/auth/dev-login 503 not_ready',
   // Two pays of one local checkout at the same instant.

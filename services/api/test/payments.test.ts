@@ -703,6 +703,7 @@ describe('configuration', () => {
       SESSION_SECRET: 'a-long-enough-production-secret',
       PUBLIC_URL: 'https://astra.example',
       DATA_KEY_SECRET: 'the-master-secret-of-the-data-keys',
+      SMTP_URL: 'smtp://mail.astra-readings.test:587',
       ...OPERATOR_SETTINGS,
     };
     expect(() => loadConfig(production)).toThrow(ConfigError);

@@ -396,6 +396,7 @@ describe('sign-in configuration', () => {
       STRIPE_SECRET_KEY: 'sk_test_unused',
       STRIPE_WEBHOOK_SECRET: 'whsec_unused',
       DATA_KEY_SECRET: 'the-master-secret-of-the-data-keys',
+      SMTP_URL: 'smtp://mail.astra-readings.test:587',
       ...OPERATOR_SETTINGS,
     };
     expect(() => loadConfig({ ...production, ...google })).toThrow(/PUBLIC_URL: is required/);
@@ -403,6 +404,18 @@ describe('sign-in configuration', () => {
     expect(() => loadConfig({ ...keyless, PUBLIC_URL: 'https://astra.example/' })).toThrow(
       /DATA_KEY_SECRET: is required when NODE_ENV=production/,
     );
+    // Production sends its receipts: it refuses to start without a mail server.
+    const { SMTP_URL: _smtp, ...mailless } = production;
+    expect(() => loadConfig({ ...mailless, PUBLIC_URL: 'https://astra.example/' })).toThrow(
+      /SMTP_URL: is required when NODE_ENV=production/,
+    );
+    expect(() =>
+      loadConfig({
+        ...production,
+        SMTP_URL: 'http://mail.example',
+        PUBLIC_URL: 'https://astra.example/',
+      }),
+    ).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
     expect(
       loadConfig({ ...production, ...google, PUBLIC_URL: 'https://astra.example/' }).PUBLIC_URL,
     ).toBe('https://astra.example');

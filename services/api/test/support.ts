@@ -497,3 +497,30 @@ export async function startStripeDouble(
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** Waits until `check` holds (polling), failing with `what` after `timeoutMs`. */
+export async function until<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  timeoutMs = 20_000,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Waits until the outbox holds nothing of `userId` still to send: every message sent, parked or
+ * erased (an erasure's account-deleted message is sent, then erased).
+ */
+export const mailSettled = (server: TestServer, userId: string) =>
+  until(`the messages to ${userId} to settle`, async () => {
+    const { rows } = await sql<{ waiting: number }>`
+      SELECT count(*)::int AS waiting FROM app.outbox
+      WHERE user_id = ${userId} AND status IN ('pending', 'sending')`.execute(server.deps.db);
+    return rows[0]!.waiting === 0;
+  });

@@ -20,6 +20,8 @@ const publicRoutes: RouteObject[] = [
   { path: 'impressum', lazy: page(() => import('../features/legal/ImpressumPage')) },
   // Protected, but by the page itself: its refusals carry the spec's admin messages (§4, §8).
   { path: 'admin', lazy: page(() => import('../features/admin/AdminPage')) },
+  // Development's mailbox: the e-mails the server kept instead of sending (404 in production).
+  { path: 'dev/mail', lazy: page(() => import('../features/devMail/DevMailPage')) },
 ];
 
 const tarotForm = page(() => import('../features/readings/tarot/TarotTraditionalFormPage'));

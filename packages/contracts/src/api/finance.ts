@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { creditEventTypes } from '../events/credits.ts';
 import { ADMIN_RECORD_TYPES } from '../events/users.ts';
 import { uuidIdSchema } from './common.ts';
+import { reactorStatusSchema } from './mail.ts';
 
 /**
  * Audit and finance, by replaying the event log (never the read models). Money is in minor units
@@ -397,6 +398,8 @@ export type RebuildStatus = z.infer<typeof rebuildStatusSchema>;
 export const projectionsOverviewSchema = z.object({
   head: z.object({ position: z.string(), at: z.string().nullable() }),
   projections: z.array(projectionStatusSchema),
+  /** The reactors (e-mail), each with its lag and the messages that fail or are parked. */
+  reactors: z.array(reactorStatusSchema),
   lastVerify: verifyResultSchema.nullable(),
   rebuild: rebuildStatusSchema,
 });

@@ -31,6 +31,7 @@ import {
   userBalanceAtSchema,
   verifyResultSchema,
 } from './finance.ts';
+import { devMailboxSchema, mailPreviewsSchema, reactorMessageSchema } from './mail.ts';
 import { ledgerPageSchema, meSchema, sessionSchema } from './me.ts';
 import {
   cancelSubscriptionRequestSchema,
@@ -279,6 +280,29 @@ export const apiRoutes: ApiRoute[] = [
     auth: 'none',
     responses: ok(siteInfoSchema),
     errors: [],
+  },
+  {
+    operationId: 'devMailbox',
+    method: 'get',
+    path: '/api/dev/mail',
+    tag: 'System',
+    summary:
+      'The development mailbox: every message of the outbox, newest first (404 in production)',
+    auth: 'none',
+    responses: ok(devMailboxSchema),
+    errors: [notFound('NODE_ENV=production')],
+    onlyWhen: 'NODE_ENV is not production',
+  },
+  {
+    operationId: 'devMailPreviews',
+    method: 'get',
+    path: '/api/dev/mail/previews',
+    tag: 'System',
+    summary: 'Every e-mail template rendered with sample data (404 in production)',
+    auth: 'none',
+    responses: ok(mailPreviewsSchema),
+    errors: [notFound('NODE_ENV=production')],
+    onlyWhen: 'NODE_ENV is not production',
   },
 
   // Sign-in
@@ -1156,6 +1180,17 @@ function financeRoutes(): ApiRoute[] {
       responses: ok(verifyResultSchema),
       readsLog: true,
       errors: [],
+    },
+    {
+      operationId: 'adminRetryReactorMessage',
+      method: 'post',
+      path: '/api/admin/reactors/{reactor}/messages/{id}/retry',
+      tag: 'Admin',
+      summary:
+        'Tries a failing or parked message again now (its attempts start over); a sent one is left as it is',
+      auth: 'unlocked_admin',
+      responses: ok(reactorMessageSchema),
+      errors: [notFound('No such reactor, or no such message of it')],
     },
   ];
 }

@@ -18,5 +18,10 @@ export const siteInfoSchema = z.object({
   socialLinks: z.array(z.object({ label: z.string(), url: z.string() })),
   /** The development defaults stand in for the operator's details (never in production). */
   developmentDefaults: z.boolean(),
+  /**
+   * Where the product's e-mails go: `smtp`, to the person's address; `development_mailbox`,
+   * nowhere off this machine (no `SMTP_URL`): they are kept for the mailbox at /dev/mail.
+   */
+  mail: z.enum(['smtp', 'development_mailbox']),
 });
 export type SiteInfo = z.infer<typeof siteInfoSchema>;

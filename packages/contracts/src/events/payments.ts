@@ -11,6 +11,20 @@ export const stripeEventSchemas = {
     userId: z.string().nullable(),
     /** What it did ('granted', 'renewed', 'cancelled at period end', 'ended', 'reversed', …) or why it did nothing. */
     outcome: z.string(),
+    /**
+     * A subscription payment that failed (`invoice.payment_failed`), for the message that says
+     * what happens next: the invoice, its amount, and when Stripe tries again (null: it will
+     * not). Absent on every other event.
+     */
+    paymentFailure: z
+      .object({
+        invoiceId: z.string(),
+        subscriptionId: z.string(),
+        amountMinor: z.number().int().nonnegative(),
+        currency: z.string(),
+        nextAttemptAt: z.iso.datetime({ offset: true }).nullable(),
+      })
+      .optional(),
   }),
 } as const;
 export type StripeEvent = {

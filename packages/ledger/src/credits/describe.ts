@@ -1,23 +1,10 @@
-import type { CreditEvent } from '@astra/contracts';
+import { type CreditEvent, formatMoney } from '@astra/contracts';
 import { longDate } from '../dates.ts';
 
 const refundReasons: Record<string, string> = {
   generation_failed: 'the reading could not be generated',
   voice_failed: 'the voice guide could not be started',
   interrupted: 'the reading was interrupted',
-};
-
-/** An amount in minor units as people write it (`$5.39`); the bare figure for an unknown code. */
-const money = (minor: number, currency: string) => {
-  try {
-    const format = new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: currency.toUpperCase(),
-    });
-    return format.format(minor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
-  } catch {
-    return `${minor} ${currency} (minor units)`;
-  }
 };
 
 /** One line telling a person what a ledger event did to their credits. */
@@ -48,7 +35,7 @@ export const describeCreditEvent = (event: CreditEvent): string => {
     case 'PurchaseRefundPending':
       return 'Refund received; its purchase is taken back as soon as it is recorded';
     case 'PaymentRefunded':
-      return `Payment refunded: ${money(event.data.amountMinor, event.data.currency)}`;
+      return `Payment refunded: ${formatMoney(event.data.amountMinor, event.data.currency)}`;
     case 'SubscriptionCheckoutStarted':
       return 'Subscription checkout opened';
     case 'SubscriptionCheckoutClosed':

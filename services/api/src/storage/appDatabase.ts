@@ -6,6 +6,7 @@ import * as localRefunds004 from './migrations/2026_11_23_004_local_refunds.ts';
 import * as idempotencyLease005 from './migrations/2026_11_23_005_idempotency_lease.ts';
 import * as readingDrafts006 from './migrations/2026_11_24_006_reading_drafts.ts';
 import * as apiProcesses007 from './migrations/2026_11_25_007_api_processes.ts';
+import * as reactorOutbox008 from './migrations/2026_11_28_008_reactor_outbox.ts';
 import type { AppTables } from './schema.ts';
 
 export const APP_SCHEMA = 'app';
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_005_idempotency_lease': idempotencyLease005,
   '2026_11_24_006_reading_drafts': readingDrafts006,
   '2026_11_25_007_api_processes': apiProcesses007,
+  '2026_11_28_008_reactor_outbox': reactorOutbox008,
 };
 
 export type AppDb = Kysely<AppTables>;

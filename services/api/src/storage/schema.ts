@@ -63,4 +63,38 @@ export interface AppTables {
     reason: string;
     created_at: ColumnType<Date, Date, never>;
   };
+  /** Where each reactor is in the log (`reactors/`). */
+  reactor_checkpoints: {
+    name: string;
+    /** A bigint: `pg` reads it as a string. */
+    position: ColumnType<string, string | bigint, string | bigint>;
+    updated_at: ColumnType<Date, Date | undefined, Date>;
+  };
+  /** Every side effect a reactor recorded, with its outcome (`reactors/outbox.ts`). */
+  outbox: {
+    id: string;
+    reactor: string;
+    /** Unique within the reactor: the event (and message) it answers, so it is recorded once. */
+    key: string;
+    kind: string;
+    user_id: string | null;
+    /** Personal: who it goes to (null once erased). */
+    recipient: string | null;
+    /** Personal: what it says (null once erased). */
+    payload: Json<unknown> | null;
+    status: 'pending' | 'sending' | 'sent' | 'parked' | 'erased';
+    attempts: ColumnType<number, number | undefined, number>;
+    next_attempt_at: ColumnType<Date, Date | undefined, Date>;
+    last_error: string | null;
+    /** The provider's answer to the accepted message (the SMTP server's queue id). */
+    provider_id: string | null;
+    claimed_by: string | null;
+    claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+    /** Its payload and recipient go once it is sent (the account-deleted message). */
+    erase_after_send: ColumnType<boolean, boolean | undefined, boolean>;
+    /** When the event it answers was recorded (the lag to `sent_at`). */
+    event_at: ColumnType<Date | null, Date | null | undefined, never>;
+    created_at: ColumnType<Date, Date | undefined, never>;
+    sent_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  };
 }

@@ -5,6 +5,7 @@ import type {
   LedgerExportChecksum,
   MonthlyReport,
   ProjectionsOverview,
+  ReactorMessage,
   RebuildStatus,
   TotalBalanceAt,
   UserBalanceAt,
@@ -24,6 +25,12 @@ export interface LedgerPageArgs {
   to?: string;
   after?: string;
   limit: number;
+}
+
+/** A reactor's message to try again (`POST /api/admin/reactors/{reactor}/messages/{id}/retry`). */
+export interface ReactorMessageRef {
+  reactor: string;
+  id: string;
 }
 
 export interface ExportRange {
@@ -119,6 +126,18 @@ export const auditApi = adminApi.injectEndpoints({
       invalidatesTags: (_result, error) =>
         !error || (typeof error.status === 'number' && error.status === 409) ? [PROJECTIONS] : [],
     }),
+    /**
+     * Tries a failing or parked message again now; a sent one is left as it is. Either way, and
+     * when the message is gone (404), the overview is read again: its reactors' lists changed.
+     */
+    retryReactorMessage: build.mutation<ReactorMessage, ReactorMessageRef>({
+      query: ({ reactor, id }) => ({
+        url: `/admin/reactors/${encodeURIComponent(reactor)}/messages/${encodeURIComponent(id)}/retry`,
+        method: 'POST',
+      }),
+      invalidatesTags: (_result, error) =>
+        !error || (typeof error.status === 'number' && error.status === 404) ? [PROJECTIONS] : [],
+    }),
     verifyLedger: build.mutation<VerifyResult, void>({
       query: () => ({ url: '/admin/projections/verify', method: 'POST' }),
       invalidatesTags: (_result, error) => (error ? [] : [PROJECTIONS]),
@@ -136,5 +155,6 @@ export const {
   useGetExportChecksumQuery,
   useGetProjectionsQuery,
   useRebuildProjectionsMutation,
+  useRetryReactorMessageMutation,
   useVerifyLedgerMutation,
 } = auditApi;

@@ -9,6 +9,7 @@ import { PageTitle } from '../../ui/PageTitle';
 import { Surface } from '../../ui/Surface';
 import { TextLink } from '../../ui/TextLink';
 import { useCurrentUser } from '../auth/authApi';
+import { useGetSiteQuery } from '../site/siteApi';
 import { creditsText } from './priceFormat';
 import { clearPurchaseReturn, readPurchaseReturn, returnPathName } from './purchaseReturn';
 import { SupportEmailLink } from './SupportEmailLink';
@@ -78,7 +79,6 @@ function OutcomeIcon({ outcome }: { outcome: Outcome }) {
 }
 
 function OutcomeText({ outcome, confirmation }: { outcome: Outcome; confirmation: Confirmation }) {
-  const { me } = useCurrentUser();
   const { status, checkAgain } = confirmation;
 
   switch (outcome) {
@@ -94,9 +94,7 @@ function OutcomeText({ outcome, confirmation }: { outcome: Outcome; confirmation
               : `Your ${status?.tierName} credit pack is ready to use.`}{' '}
             Your new balance is {creditsText(status?.remainingCredits ?? 0)}.
           </Text>
-          <Text fontSize="sm" color="fg.muted">
-            A confirmation e-mail {me ? `is on its way to ${me.email}` : 'follows shortly'}.
-          </Text>
+          <ConfirmationMailLine />
         </>
       );
     case 'canceled':
@@ -129,6 +127,33 @@ function OutcomeText({ outcome, confirmation }: { outcome: Outcome; confirmation
         </Text>
       );
   }
+}
+
+/**
+ * Where the confirmation e-mail goes, as the server is configured: with SMTP, to the buyer's
+ * address; without, nowhere off the server, so the page points to the development mailbox.
+ * Nothing is promised while the server's configuration is unknown.
+ */
+function ConfirmationMailLine() {
+  const { me } = useCurrentUser();
+  const { data: site } = useGetSiteQuery();
+  if (site?.mail === 'development_mailbox') {
+    return (
+      <Text fontSize="sm" color="fg.muted">
+        No e-mail leaves this development server: the confirmation is in the{' '}
+        <TextLink to="/dev/mail">development mailbox</TextLink>.
+      </Text>
+    );
+  }
+  // Loading, or a server that does not say where its e-mail goes: no promise.
+  if (site?.mail !== 'smtp') return null;
+  return (
+    <Text fontSize="sm" color="fg.muted">
+      {me
+        ? `A confirmation e-mail is on its way to ${me.email}.`
+        : 'A confirmation e-mail follows shortly.'}
+    </Text>
+  );
 }
 
 /** A paid purchase that began at a reading form short of credits leads back to that form. */

@@ -9,10 +9,15 @@ import {
   systemContext,
 } from '../../ledger/ledger.ts';
 import type { Logger } from '../../observability/logger.ts';
+import { eraseOutboxOf } from '../../reactors/outbox.ts';
 import { releaseAvatars } from '../../storage/avatarStore.ts';
+import { accountDeletedEffect } from '../mail/mailReactor.ts';
 
 /** What deleting and erasing an account works with. */
-export type DeletionDeps = Pick<AppDeps, 'ledger' | 'keyring' | 'appDb' | 'read' | 'db'> & {
+export type DeletionDeps = Pick<
+  AppDeps,
+  'ledger' | 'keyring' | 'appDb' | 'read' | 'db' | 'mail' | 'clock'
+> & {
   payments: Pick<AppDeps['payments'], 'gateway'>;
 };
 
@@ -73,7 +78,9 @@ export async function deleteAccount(
 }
 
 /**
- * Erases a deleted user's personal data (issue "Forget on request"): their data key is destroyed
+ * Erases a deleted user's personal data (issue "Forget on request"). First the account-deleted
+ * message is recorded, to the address on record while it can still be read (it is sent, then
+ * erased too). Then their data key is destroyed
  * (every personal field of their events reads as erased from then on, here and in every other
  * process within the keyring's cache time), then what the API's own tables hold of them goes
  * (`forgetAppData`), and last `PersonalDataErased` records it; the projections then blank their
@@ -87,6 +94,14 @@ export async function eraseAccount(
   context: CommandContext,
   deletion: Deletion,
 ) {
+  const farewell = await accountDeletedEffect(
+    deps.ledger,
+    deps.mail.settings,
+    userId,
+    Boolean(deletion.adminId),
+    deps.clock(),
+  );
+  if (farewell) await deps.mail.reactor.record([farewell]);
   await deps.keyring.destroy(userId);
   await forgetAppData(deps, userId);
   const erased = await deps.ledger.user(
@@ -98,7 +113,8 @@ export async function eraseAccount(
 }
 
 /**
- * Removes what the API's tables (schema `app`) and the snapshots hold of a user: their sessions,
+ * Removes what the API's tables (schema `app`) and the snapshots hold of a user: the outbox's
+ * messages to them (but the account-deleted one, until it is sent), their sessions,
  * their pictures (unless someone else uses the same one), the drafts of their readings, the
  * answers kept for idempotent retries that are theirs or name them (an admin's answer about
  * them), and the snapshots of their credit stream. Payment rows (local checkout, refunds) hold
@@ -109,6 +125,7 @@ export async function forgetAppData(
   userId: string,
 ) {
   const { appDb } = deps;
+  await eraseOutboxOf(appDb, userId);
   await appDb.deleteFrom('sessions').where('user_id', '=', userId).execute();
   await releaseAvatars(appDb, userId, null);
   const readings = await deps.read

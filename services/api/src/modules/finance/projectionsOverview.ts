@@ -3,6 +3,8 @@ import type { ProjectionsOverview, RebuildStatus, VerifyResult } from '@astra/co
 import type { EventStore, RecordedEvent } from '@astra/event-store';
 import { allProjections, READ_SCHEMA, type ReadDb, type VerifyReport } from '@astra/projections';
 import { type Kysely, sql } from 'kysely';
+import { reactorStatuses } from '../../reactors/status.ts';
+import type { AppDb } from '../../storage/appDatabase.ts';
 
 /**
  * The projections page (issue 12): each projection against the log's head, the last
@@ -211,6 +213,7 @@ export async function projectionsOverview(
   db: Kysely<unknown>,
   read: ReadDb,
   ready: () => Promise<boolean>,
+  reactors: { appDb: AppDb; names: readonly string[] },
 ): Promise<ProjectionsOverview> {
   const head = await headOf(store);
   const headPosition = head?.position ?? 0n;
@@ -260,6 +263,7 @@ export async function projectionsOverview(
       at: head ? head.recordedAt.toISOString() : null,
     },
     projections,
+    reactors: await reactorStatuses(reactors.appDb, reactors.names, lagOf),
     lastVerify,
     rebuild,
   };

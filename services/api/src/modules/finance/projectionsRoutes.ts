@@ -4,6 +4,8 @@ import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
 import { HttpError } from '../../http/errors.ts';
+import { type OutboxRow, retryNow } from '../../reactors/outbox.ts';
+import { reactorMessageOf } from '../../reactors/status.ts';
 import { recordAdminActionAfter } from '../admin/adminRecords.ts';
 import { projectionsOverview, recordVerifyRun, verifyReportLines } from './projectionsOverview.ts';
 
@@ -20,20 +22,48 @@ type RebuildProgress = Parameters<
  * the last verify result, the rebuild's progress), `POST …/verify` (runs `ledger:verify` here and
  * keeps its result) and `POST …/rebuild` (rebuilds the read models in the background of this
  * process: fresh tables filled beside the live ones, which keep serving until the new ones have
- * caught up and are swapped in).
+ * caught up and are swapped in), and `POST /api/admin/reactors/{reactor}/messages/{id}/retry`
+ * (a failing or parked message is tried again now).
  */
 export function projectionsRoutes(deps: AppDeps) {
   const { db, read, ready, logger } = deps;
   const store = deps.ledger.store;
   const router = Router();
   const admin = [requireUser, requireUnlockedAdmin];
+  const reactors = [deps.mail.reactor];
   /** This process's rebuild while it runs (one at a time; `rebuild_runs` holds the others off). */
   let rebuilding: Promise<void> | undefined;
   /** This process's verification while it runs: a second request waits for the same one. */
   let verifying: Promise<VerifyResult> | undefined;
 
   router.get('/admin/projections', ...admin, async (_req, res) => {
-    res.json(await projectionsOverview(store, db, read, ready));
+    res.json(
+      await projectionsOverview(store, db, read, ready, {
+        appDb: deps.appDb,
+        names: reactors.map((runner) => runner.reactor.name),
+      }),
+    );
+  });
+
+  router.post('/admin/reactors/:reactor/messages/:id/retry', ...admin, async (req, res) => {
+    const runner = reactors.find((r) => r.reactor.name === req.params.reactor);
+    const id = String(req.params.id);
+    if (!runner) throw new HttpError(404, 'not_found', 'No such reactor');
+    const retried = await retryNow(deps.appDb, runner.reactor.name, id);
+    const row =
+      retried ??
+      ((await deps.appDb
+        .selectFrom('outbox')
+        .selectAll()
+        .where('reactor', '=', runner.reactor.name)
+        .where('id', '=', id)
+        .executeTakeFirst()) as OutboxRow | undefined);
+    if (!row) throw new HttpError(404, 'not_found', 'No such message');
+    if (retried) {
+      runner.wake();
+      req.log.info({ reactor: runner.reactor.name, id }, 'An admin retried a message');
+    }
+    res.json(reactorMessageOf(row));
   });
 
   router.post('/admin/projections/verify', ...admin, async (req, res) => {

@@ -1,4 +1,4 @@
-import { MAX_INT4, uuidIdSchema } from '@astra/contracts';
+import { MAX_INT4, type StripeEvent, uuidIdSchema } from '@astra/contracts';
 import { type CreditEvent, isDomainError, isoDay, monthOf } from '@astra/ledger';
 import type { ReadDb } from '@astra/projections';
 import type Stripe from 'stripe';
@@ -19,6 +19,8 @@ interface Applied {
   userId: string | null;
   outcome: string;
   position?: bigint | null;
+  /** `invoice.payment_failed`: what the payment-failed message says. */
+  paymentFailure?: StripeEvent['data']['paymentFailure'];
 }
 
 const idOf = (value: string | { id: string } | null | undefined) =>
@@ -117,6 +119,9 @@ const objectShapes: Record<string, z.ZodType> = {
   'checkout.session.async_payment_succeeded': sessionShape,
   'checkout.session.expired': sessionShape,
   'invoice.paid': invoiceShape,
+  'invoice.payment_failed': invoiceShape.and(
+    z.looseObject({ amount_due: minor.nullish(), next_payment_attempt: unixSeconds }),
+  ),
   'customer.subscription.updated': subscriptionShape,
   'customer.subscription.deleted': subscriptionShape,
   'charge.refunded': z
@@ -301,6 +306,9 @@ export async function applyStripeEvent(
       case 'invoice.paid':
         applied = await invoicePaid(event.data.object);
         break;
+      case 'invoice.payment_failed':
+        applied = invoicePaymentFailed(event.data.object);
+        break;
       case 'customer.subscription.updated':
         applied = await subscriptionUpdated(event.data.object);
         break;
@@ -322,6 +330,7 @@ export async function applyStripeEvent(
       objectId: applied.objectId,
       userId: applied.userId,
       outcome: applied.outcome,
+      ...(applied.paymentFailure ? { paymentFailure: applied.paymentFailure } : {}),
     },
     context,
   );
@@ -394,6 +403,32 @@ export async function applyStripeEvent(
       'expired: the account may start another subscription checkout',
       'expired: no open checkout of this session',
     );
+  }
+
+  /**
+   * A subscription payment failed: nothing changes in the ledger (the month is granted when an
+   * invoice is paid); it is recorded with what the member's message says (when Stripe tries
+   * again). Stripe's own retries and, at their end, `customer.subscription.deleted` do the rest.
+   */
+  function invoicePaymentFailed(invoice: Stripe.Invoice): Applied {
+    const { subscriptionId, userId } = invoiceMonthOf(invoice, now);
+    if (!subscriptionId) return nothing(invoice.id, userId, 'not a subscription invoice');
+    if (!userId) return nothing(invoice.id, null, 'no user on the subscription');
+    const next = invoice.next_payment_attempt;
+    return {
+      objectId: invoice.id,
+      userId,
+      outcome: next
+        ? `payment failed: Stripe tries again on ${new Date(next * 1000).toISOString().slice(0, 10)}`
+        : 'payment failed: no further attempts',
+      paymentFailure: {
+        invoiceId: invoice.id,
+        subscriptionId,
+        amountMinor: invoice.amount_due ?? 0,
+        currency: invoice.currency ?? 'usd',
+        nextAttemptAt: next ? new Date(next * 1000).toISOString() : null,
+      },
+    };
   }
 
   async function invoicePaid(invoice: Stripe.Invoice): Promise<Applied> {
