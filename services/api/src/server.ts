@@ -255,6 +255,8 @@ export async function startServer(
           maxAttempts: config.MAIL_MAX_ATTEMPTS,
           retryBaseMs: config.MAIL_RETRY_BASE_MS,
           logger: logger.child({ component: 'mail' }),
+          onOutcome: (row, outcome) =>
+            metrics.reactorMessages.inc({ reactor: 'mail', kind: row.kind, outcome }),
         },
       ),
       transport,

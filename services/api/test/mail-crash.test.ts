@@ -86,7 +86,8 @@ async function crashInABurst(smtp: SmtpDouble, storage: Record<string, string>) 
   }
 }
 
-describe('receipts across a kill -9', () => {
+// The two databases side by side: each is mostly waiting (for its child process, for receipts).
+describe.concurrent('receipts across a kill -9', () => {
   let smtp: SmtpDouble;
   beforeAll(async () => {
     smtp = await startSmtpDouble();

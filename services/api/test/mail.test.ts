@@ -164,6 +164,11 @@ describe.each(withPostgres ? (['pglite', 'postgres'] as const) : (['pglite'] as 
       expect(
         (await admin.post(`/api/admin/reactors/mail/messages/${uid()}/retry`, {})).status,
       ).toBe(404);
+      const metrics = await server.deps.metrics.registry.getSingleMetricAsString(
+        'astra_reactor_messages_total',
+      );
+      expect(metrics).toMatch(/reactor="mail",kind="purchase_receipt",outcome="parked"} [1-9]/);
+      expect(metrics).toMatch(/reactor="mail",kind="purchase_receipt",outcome="sent"} [1-9]/);
     });
 
     it('a subscription sends its first receipt, then a renewal; a failed payment, a cancellation and a refund each their message', async () => {

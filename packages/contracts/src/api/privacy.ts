@@ -5,6 +5,7 @@ import {
   voiceProviderSchema,
 } from '../events/readings.ts';
 import { auditCauseSchema, auditEntrySchema } from './finance.ts';
+import { mailKindSchema, mailStatusSchema } from './mail.ts';
 import { meSchema } from './me.ts';
 import { readingViewSchema } from './readings.ts';
 
@@ -62,10 +63,23 @@ export const exportedFeedbackSchema = z.object({
 });
 export type ExportedFeedback = z.infer<typeof exportedFeedbackSchema>;
 
+/** An e-mail the app sent (or is to send) them, as the outbox holds it. */
+export const exportedMessageSchema = z.object({
+  kind: mailKindSchema,
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  status: mailStatusSchema,
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+});
+export type ExportedMessage = z.infer<typeof exportedMessageSchema>;
+
 /**
  * `GET /api/me/export`: everything held about the signed-in user (right of access and
  * portability). `creditEvents`: every event of their credit stream, oldest first, with its money;
- * `payments`: those that moved money, spelled out.
+ * `payments`: those that moved money, spelled out; `messages`: the e-mails whose text is still
+ * kept (30 days after sending).
  */
 export const personalDataExportSchema = z.object({
   format: z.literal(PERSONAL_DATA_EXPORT_FORMAT),
@@ -75,5 +89,6 @@ export const personalDataExportSchema = z.object({
   payments: z.array(exportedPaymentSchema),
   readings: z.array(exportedReadingSchema),
   feedback: z.array(exportedFeedbackSchema),
+  messages: z.array(exportedMessageSchema),
 });
 export type PersonalDataExport = z.infer<typeof personalDataExportSchema>;

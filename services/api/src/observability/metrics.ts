@@ -81,6 +81,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly reactorMessages = new Counter({
+    name: 'astra_reactor_messages_total',
+    help: 'Attempts of reactors at their messages (e-mail), by reactor, kind and outcome',
+    labelNames: ['reactor', 'kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly projectorErrors = new Counter({
     name: 'astra_projector_errors_total',
     help: 'Failed projector batches (the log or the database), each retried from the checkpoint',

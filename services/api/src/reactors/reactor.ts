@@ -42,6 +42,8 @@ export interface ReactorOptions {
   logger: Logger;
   /** Effects performed at once. */
   concurrency?: number;
+  /** Told of each attempt's outcome (the metrics). */
+  onOutcome?: (row: OutboxRow, outcome: 'sent' | 'failed' | 'parked') => void;
 }
 
 /** Events reacted to between checkpoints: small, so a message is recorded soon after its event. */
@@ -226,12 +228,14 @@ export class ReactorRunner {
         attempts: row.attempts,
         reason,
       };
+      this.options.onOutcome?.(row, parked ? 'parked' : 'failed');
       if (parked)
         this.options.logger.error(log, 'Message parked: it is not tried again until retried');
       else this.options.logger.warn(log, 'Sending a message failed; it is tried again');
       return;
     }
     await recordSent(this.db, row, providerId);
+    this.options.onOutcome?.(row, 'sent');
   }
 
   private wakeSender() {

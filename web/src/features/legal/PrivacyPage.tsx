@@ -8,6 +8,7 @@ const RETENTION = [
   'Analytics data: 2 years, after which it is anonymised.',
   'Support correspondence: 3 years.',
   'Voice conversation recordings: at most 30 days.',
+  'The e-mails we send you (receipts and account messages): their text for 30 days after sending.',
   'Account data (profile, birth details, readings, feedback): until you delete your account or ask us to delete it.',
 ];
 

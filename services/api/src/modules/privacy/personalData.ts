@@ -1,6 +1,7 @@
 import {
   type AuditEntry,
   type ExportedFeedback,
+  type ExportedMessage,
   type ExportedPayment,
   type ExportedReading,
   type ExportedVoiceSession,
@@ -13,6 +14,8 @@ import {
 import type { EventStore } from '@astra/event-store';
 import { streams } from '@astra/ledger';
 import { CreditBooks, occurredAtOf, type ReadDb, type UsageLog } from '@astra/projections';
+import type { AppDb } from '../../storage/appDatabase.ts';
+import type { StoredMail } from '../mail/transport.ts';
 import { readingViewOf } from '../readings/queries.ts';
 
 /**
@@ -29,6 +32,7 @@ const CHUNK_CHARS = 64 * 1024;
 export interface PersonalDataSources {
   store: EventStore;
   read: ReadDb;
+  appDb: AppDb;
 }
 
 /** The user's credit stream, oldest first, each event with the balance and money after it. */
@@ -172,6 +176,31 @@ export async function feedbackOf(read: ReadDb, userId: string): Promise<Exported
   }));
 }
 
+/** The messages to the user whose text the outbox still keeps, oldest first. */
+export async function messagesOf(appDb: AppDb, userId: string): Promise<ExportedMessage[]> {
+  const rows = await appDb
+    .selectFrom('outbox')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('payload', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.flatMap((row) => {
+    const mail = row.payload as StoredMail;
+    if (!row.recipient) return [];
+    return {
+      kind: row.kind as ExportedMessage['kind'],
+      to: row.recipient,
+      subject: mail.subject,
+      text: mail.text,
+      status: row.status,
+      createdAt: new Date(row.created_at).toISOString(),
+      sentAt: row.sent_at ? new Date(row.sent_at).toISOString() : null,
+    };
+  });
+}
+
 /** `,"name":[…]` of the items, in chunks of about `CHUNK_CHARS`. */
 async function* arrayField(
   name: string,
@@ -214,5 +243,6 @@ export async function* personalDataJson(
   yield* arrayField('payments', payments);
   yield* arrayField('readings', readingsOf(sources, profile.id));
   yield* arrayField('feedback', await feedbackOf(sources.read, profile.id));
+  yield* arrayField('messages', await messagesOf(sources.appDb, profile.id));
   yield '}\n';
 }

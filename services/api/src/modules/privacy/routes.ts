@@ -28,7 +28,7 @@ export function privacyRoutes(deps: AppDeps) {
     );
     res.setHeader('Cache-Control', 'no-store');
     const body = personalDataJson(
-      { store: deps.ledger.store, read: deps.read },
+      { store: deps.ledger.store, read: deps.read, appDb: deps.appDb },
       meView(profile, subscriptionContextOf(deps)),
       exportedAt,
     );
