@@ -25,7 +25,11 @@ export async function startBundledApi(env: Record<string, string>) {
     child.once('exit', (code, signal) => resolve(signal ?? code)),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start in time:\n${output}`)), 60_000);
+    const timer = setTimeout(() => {
+      // Not left running after the test that gave up on it.
+      child.kill('SIGKILL');
+      reject(new Error(`no start in time:\n${output}`));
+    }, 60_000);
     const look = () => {
       const found = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
       if (found) {
