@@ -64,11 +64,19 @@ export async function startSmtpDouble() {
       },
     });
   let server = make();
+  // A sender killed mid-session resets its connection; smtp-server reports that as an 'error'
+  // event, which is the sender's crash (what the crash tests do), not the double's.
+  const dropped: Error[] = [];
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => {
         port = (server.server.address() as AddressInfo).port;
+        server.off('error', reject);
+        server.on('error', (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error;
+          dropped.push(error);
+        });
         resolve();
       });
     });
@@ -76,6 +84,8 @@ export async function startSmtpDouble() {
   await listen();
   return {
     accepted,
+    /** Connections a killed sender left behind. */
+    dropped,
     url: () => `smtp://127.0.0.1:${port}`,
     /** Recipients refused with 550 from now on (lower case). */
     refuse: (address: string) => refused.add(address.toLowerCase()),
