@@ -24,8 +24,10 @@ export interface BirthDetails {
   lastName: string;
   /** YYYY-MM-DD */
   birthDate: string;
-  /** HH:MM (24-hour) */
-  birthTime: string;
+  /** HH:MM (24-hour); absent or null with `timeUnknown`. */
+  birthTime?: string | null;
+  /** The birth time is unknown: the chart is drawn for noon, without angles or houses. */
+  timeUnknown?: boolean | null;
   city: string;
   country: string;
   /** Given together with longitude, they override the place lookup. */
@@ -103,13 +105,22 @@ function unknownPlace(details: BirthDetails, field = 'city'): ReadingInputError 
   );
 }
 
+/** The birth time to draw the chart for; null when it is unknown. */
+export function birthTimeOf(details: BirthDetails): string | null {
+  if (details.timeUnknown) return null;
+  if (!details.birthTime) {
+    throw new ReadingInputError('invalid_time', 'Birth time is required', 'birthTime');
+  }
+  return details.birthTime;
+}
+
 /** Natal chart facts; throws ReadingInputError('unknown_place') for an unknown place. */
 export function natalChartFacts(details: BirthDetails, place?: ResolvedPlace): NatalFacts {
   const where = place ?? resolveBirthPlace(details);
   if (!where) throw unknownPlace(details);
   const chart = computeNatalChart({
     date: details.birthDate,
-    time: details.birthTime,
+    time: birthTimeOf(details),
     latitude: where.latitude,
     longitude: where.longitude,
     timezone: where.timezone,

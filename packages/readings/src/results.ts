@@ -3,7 +3,13 @@
  * text. Field names the contract fixes are marked; the others are additions for the web app.
  */
 import type { Aspect } from './astro/aspects.ts';
-import type { BirthTimeResolution, ChartData, HouseSystemUsed } from './astro/natalChart.ts';
+import {
+  type BirthTimeResolution,
+  type ChartData,
+  type HouseSystemUsed,
+  type MoonRange,
+  UNKNOWN_TIME_NOON,
+} from './astro/natalChart.ts';
 import type { RelationshipLabel, ScoredAspect } from './compatibility/relationshipScore.ts';
 import type {
   BirthDetails,
@@ -20,7 +26,10 @@ export interface BirthInfo {
   firstName: string;
   lastName: string;
   birthDate: string;
+  /** The time given; with `timeUnknown`, the noon the chart was drawn for. */
   birthTime: string;
+  /** The birth time is unknown: no Ascendant, Midheaven or houses (absent on older readings). */
+  timeUnknown: boolean;
   /** City and country as the user typed them. */
   city: string;
   country: string;
@@ -32,7 +41,8 @@ function birthInfo(person: BirthDetails, place: ResolvedPlace): BirthInfo {
     firstName: person.firstName.trim(),
     lastName: person.lastName.trim(),
     birthDate: person.birthDate,
-    birthTime: person.birthTime,
+    birthTime: person.timeUnknown ? UNKNOWN_TIME_NOON : (person.birthTime ?? ''),
+    timeUnknown: Boolean(person.timeUnknown),
     city: person.city.trim(),
     country: person.country.trim(),
     place,
@@ -45,7 +55,10 @@ export interface NatalChartResult {
   /** The report text (the spec's fullReport). */
   fullReport: string;
   aspects: Aspect[];
-  houseSystem: HouseSystemUsed;
+  /** Null when the birth time is unknown (no houses). */
+  houseSystem: HouseSystemUsed | null;
+  /** With an unknown birth time: where the Moon was over the day (its sign may differ). */
+  moonRange: MoonRange | null;
   birthTime: BirthTimeResolution;
   birthInfo: BirthInfo;
 }
@@ -56,6 +69,7 @@ export function natalChartResult(facts: NatalFacts, text: string): NatalChartRes
     fullReport: text,
     aspects: facts.chart.aspects,
     houseSystem: facts.chart.houseSystem,
+    moonRange: facts.chart.moonRange,
     birthTime: facts.chart.time,
     birthInfo: birthInfo(facts.person, facts.place),
   };

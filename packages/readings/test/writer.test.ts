@@ -170,7 +170,7 @@ describe('Prompts for a language model', () => {
     expect(p.system).toMatch(/## /);
     expect(p.system).toMatch(/ONLY the facts/);
     for (const key of POINT_KEYS)
-      expect(p.user).toContain(formatZodiacal(facts.chart.chart[key].abs_pos));
+      expect(p.user).toContain(formatZodiacal(facts.chart.chart[key]!.abs_pos));
     expect(p.user).toContain('Placidus');
   });
 
@@ -204,7 +204,7 @@ describe('Natal result', () => {
     const facts = natalChartFacts(einstein);
     const result = natalChartResult(facts, offlineText.natalChart(facts));
     expect(result.chart.sun).toMatchObject({ name: 'Sun', retrograde: false });
-    expect(result.chart.first_house.abs_pos).toBeCloseTo(result.chart.ascendant.abs_pos, 9);
+    expect(result.chart.first_house!.abs_pos).toBeCloseTo(result.chart.ascendant!.abs_pos, 9);
     expect(result.fullReport).toContain('## ');
     expect(result.birthInfo).toMatchObject({ city: 'Ulm', country: 'Germany' });
     expect(result.birthInfo.place).toMatchObject({ country: 'DE', timezone: 'Europe/Berlin' });

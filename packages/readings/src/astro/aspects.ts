@@ -56,7 +56,8 @@ export interface PositionedPoint {
   abs_pos: number;
 }
 
-type PointsOf = Readonly<Record<PointKey, PositionedPoint>>;
+/** A chart's points; the angles are absent when the birth time is unknown. */
+type PointsOf = Readonly<Partial<Record<PointKey, PositionedPoint>>>;
 
 const NODES: ReadonlySet<PointKey> = new Set([
   'mean_node',
@@ -104,8 +105,10 @@ export function natalAspects(points: PointsOf): Aspect[] {
     const a = POINT_KEYS[i]!;
     for (let j = i + 1; j < POINT_KEYS.length; j++) {
       const b = POINT_KEYS[j]!;
-      if (isStructuralPair(a, b)) continue;
-      const aspect = makeAspect(a, points[a].abs_pos, b, points[b].abs_pos);
+      const pa = points[a];
+      const pb = points[b];
+      if (!pa || !pb || isStructuralPair(a, b)) continue;
+      const aspect = makeAspect(a, pa.abs_pos, b, pb.abs_pos);
       if (aspect) aspects.push(aspect);
     }
   }
@@ -124,7 +127,10 @@ export function synastryAspects(
   const aspects: Aspect[] = [];
   for (const a of keys) {
     for (const b of keys) {
-      const aspect = makeAspect(a, first[a].abs_pos, b, second[b].abs_pos);
+      const pa = first[a];
+      const pb = second[b];
+      if (!pa || !pb) continue;
+      const aspect = makeAspect(a, pa.abs_pos, b, pb.abs_pos);
       if (aspect) aspects.push(aspect);
     }
   }

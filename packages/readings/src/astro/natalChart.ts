@@ -14,6 +14,8 @@ import {
 import { type Aspect, natalAspects } from './aspects.ts';
 import { calcBody, calcHouses, EPHEMERIS_RANGE, julianDayUT, SE } from './ephemeris.ts';
 import {
+  type AngleKey,
+  type BodyKey,
   type Element,
   HOUSE_KEYS,
   HOUSE_NAMES,
@@ -26,11 +28,17 @@ import {
   SIGNS,
 } from './zodiac.ts';
 
+/** The time a chart is drawn for when the birth time is unknown (astro.com's and Co-Star's). */
+export const UNKNOWN_TIME_NOON = '12:00';
+
 export interface BirthMoment {
   /** Local civil date, YYYY-MM-DD. */
   date: string;
-  /** Local civil time, HH:MM or HH:MM:SS (24-hour clock). */
-  time: string;
+  /**
+   * Local civil time, HH:MM or HH:MM:SS (24-hour clock); null: unknown, the planets are drawn
+   * for noon local time and the chart has no Ascendant, Midheaven or houses.
+   */
+  time: string | null;
   /** Degrees north (negative south), −90…90. */
   latitude: number;
   /** Degrees east (negative west), −180…180. */
@@ -56,9 +64,9 @@ export interface ChartPoint {
   sign_num: number;
   /** Degrees within the sign, 0 ≤ position < 30. */
   position: number;
-  /** House the point falls in, 1–12. */
-  house: number;
-  house_name: string;
+  /** House the point falls in, 1–12; null when the birth time is unknown (no houses). */
+  house: number | null;
+  house_name: string | null;
   /** Longitude speed in degrees per day (0 for the Ascendant and MC). */
   speed: number;
   /** Ecliptic latitude in degrees (0 for the Ascendant and MC). */
@@ -76,7 +84,14 @@ export interface ChartHouse {
   position: number;
 }
 
-export type ChartData = { [K in PointKey]: ChartPoint } & { [K in HouseKey]: ChartHouse };
+/** The bodies always; the angles and houses only with a known birth time. */
+export type ChartData = { [K in BodyKey]: ChartPoint } & {
+  [K in AngleKey]?: ChartPoint;
+} & { [K in HouseKey]?: ChartHouse };
+/** A point of a chart drawn for a known birth time: in a house. */
+export type HousedPoint = ChartPoint & { house: number; house_name: string };
+/** A chart drawn for a known birth time: with Ascendant, Midheaven and houses. */
+export type TimedChartData = { [K in PointKey]: HousedPoint } & { [K in HouseKey]: ChartHouse };
 
 export type HouseSystemName = 'Placidus' | 'Porphyry';
 
@@ -115,10 +130,48 @@ export interface BirthTimeResolution {
 export interface NatalChart {
   chart: ChartData;
   aspects: Aspect[];
-  houseSystem: HouseSystemUsed;
+  /** False: the birth time is unknown; the chart is drawn for noon and has no angles or houses. */
+  timeKnown: boolean;
+  /** Null when the birth time is unknown. */
+  houseSystem: HouseSystemUsed | null;
+  /**
+   * When the birth time is unknown: where the Moon (12–15° a day) was over the birth day, from
+   * local midnight to the next (noon ± 12 hours), and the signs it was in. Null otherwise.
+   */
+  moonRange: MoonRange | null;
   time: BirthTimeResolution;
   location: { latitude: number; longitude: number; timezone: string };
 }
+
+export interface MoonRange {
+  /** Longitude at the day's start and end. */
+  start: number;
+  end: number;
+  /** The signs it passed through, in order (one or two). */
+  signs: string[];
+}
+
+function moonRangeAround(jdNoon: number): MoonRange {
+  const start = normalizeDegrees(calcBody(jdNoon - 0.5, SE.MOON).longitude);
+  const end = normalizeDegrees(calcBody(jdNoon + 0.5, SE.MOON).longitude);
+  const first = Math.floor(start / 30);
+  const last = Math.floor(end / 30);
+  const signs = [SIGNS[first]!.name];
+  // The Moon moves under 16° a day: it crosses at most one sign boundary.
+  if (last !== first) signs.push(SIGNS[last]!.name);
+  return { start, end, signs };
+}
+
+/** The chart of a known birth time. */
+export interface TimedNatalChart extends NatalChart {
+  chart: TimedChartData;
+  timeKnown: true;
+  houseSystem: HouseSystemUsed;
+  moonRange: null;
+}
+
+/** Whether a chart was drawn for a known birth time (and so has its angles and houses). */
+export const isTimed = (chart: NatalChart): chart is TimedNatalChart => chart.timeKnown;
 
 const BODIES: ReadonlyArray<readonly [PointKey, number]> = [
   ['sun', SE.SUN],
@@ -191,7 +244,7 @@ function isoSeconds(epochMs: number): string {
 /** Local wall time → UT instant through the zone's history (see time/localTime.ts). */
 export function resolveBirthTime(moment: BirthMoment): BirthTimeResolution {
   const { year, month, day } = parseBirthDate(moment.date);
-  const { hour, minute, second } = parseBirthTime(moment.time);
+  const { hour, minute, second } = parseBirthTime(moment.time ?? UNKNOWN_TIME_NOON);
   if (year < EPHEMERIS_RANGE.fromYear || year > EPHEMERIS_RANGE.toYear) {
     throw new ReadingInputError(
       'date_out_of_range',
@@ -263,11 +316,11 @@ function makePoint(
   speed: number,
   latitude: number,
   retrograde: boolean,
-  cusps: readonly number[],
+  cusps: readonly number[] | null,
 ): ChartPoint {
   const abs = normalizeDegrees(longitude);
   const sign = SIGNS[Math.floor(abs / 30) % 12]!;
-  const house = houseOf(abs, cusps);
+  const house = cusps ? houseOf(abs, cusps) : null;
   return {
     name: POINT_NAMES[key],
     abs_pos: abs,
@@ -276,7 +329,7 @@ function makePoint(
     sign_num: sign.num,
     position: abs - sign.num * 30,
     house,
-    house_name: HOUSE_NAMES[house - 1]!,
+    house_name: house === null ? null : HOUSE_NAMES[house - 1]!,
     speed,
     latitude,
     element: sign.element,
@@ -288,32 +341,45 @@ const POLAR_REASON =
   'Placidus is undefined inside the polar circles (some ecliptic degrees never rise or set); ' +
   'Porphyry divides each quadrant between the Ascendant and MC in three equal parts instead.';
 
-/** Compute the natal chart for a birth moment. Pure apart from reading the bundled ephemeris. */
+/** Placidus houses, or Porphyry's inside the polar circles where Placidus is undefined. */
+function housesAt(jd: number, moment: BirthMoment) {
+  const houses = calcHouses(jd, moment.latitude, moment.longitude, 'P');
+  if (houses) {
+    const system: HouseSystemUsed = {
+      requested: 'Placidus',
+      name: 'Placidus',
+      id: 'P',
+      fallback: false,
+      reason: null,
+    };
+    return { cusps: houses.cusps, system };
+  }
+  const porphyry = calcHouses(jd, moment.latitude, moment.longitude, 'O');
+  if (!porphyry) throw new Error('Swiss Ephemeris could not compute houses');
+  const system: HouseSystemUsed = {
+    requested: 'Placidus',
+    name: 'Porphyry',
+    id: 'O',
+    fallback: true,
+    reason: POLAR_REASON,
+  };
+  return { cusps: porphyry.cusps, system };
+}
+
+/**
+ * Compute the natal chart for a birth moment. Pure apart from reading the bundled ephemeris.
+ * Without a birth time the bodies are drawn for noon local time, and the chart leaves out what
+ * the time alone fixes: the Ascendant, the Midheaven and the houses.
+ */
+export function computeNatalChart(moment: BirthMoment & { time: string }): TimedNatalChart;
+export function computeNatalChart(moment: BirthMoment): NatalChart;
 export function computeNatalChart(moment: BirthMoment): NatalChart {
   validateLocation(moment);
   const time = resolveBirthTime(moment);
   const jd = time.julianDayUT;
-
-  let houseSystem: HouseSystemUsed = {
-    requested: 'Placidus',
-    name: 'Placidus',
-    id: 'P',
-    fallback: false,
-    reason: null,
-  };
-  let houses = calcHouses(jd, moment.latitude, moment.longitude, 'P');
-  if (!houses) {
-    houses = calcHouses(jd, moment.latitude, moment.longitude, 'O');
-    houseSystem = {
-      requested: 'Placidus',
-      name: 'Porphyry',
-      id: 'O',
-      fallback: true,
-      reason: POLAR_REASON,
-    };
-  }
-  if (!houses) throw new Error('Swiss Ephemeris could not compute houses');
-  const cusps = houses.cusps;
+  const timeKnown = moment.time !== null;
+  const houses = timeKnown ? housesAt(jd, moment) : null;
+  const cusps = houses?.cusps ?? null;
 
   const points = new Map<PointKey, ChartPoint>();
   for (const [key, body] of BODIES) {
@@ -321,8 +387,10 @@ export function computeNatalChart(moment: BirthMoment): NatalChart {
     const retrograde = p.longitudeSpeed < 0;
     points.set(key, makePoint(key, p.longitude, p.longitudeSpeed, p.latitude, retrograde, cusps));
   }
-  points.set('ascendant', makePoint('ascendant', cusps[0]!, 0, 0, false, cusps));
-  points.set('medium_coeli', makePoint('medium_coeli', cusps[9]!, 0, 0, false, cusps));
+  if (cusps) {
+    points.set('ascendant', makePoint('ascendant', cusps[0]!, 0, 0, false, cusps));
+    points.set('medium_coeli', makePoint('medium_coeli', cusps[9]!, 0, 0, false, cusps));
+  }
   for (const [south, north] of [
     ['mean_south_node', 'mean_node'],
     ['true_south_node', 'true_node'],
@@ -336,8 +404,11 @@ export function computeNatalChart(moment: BirthMoment): NatalChart {
   }
 
   const chart = {} as Record<string, ChartPoint | ChartHouse>;
-  for (const key of POINT_KEYS) chart[key] = points.get(key)!;
-  for (let i = 0; i < 12; i++) {
+  for (const key of POINT_KEYS) {
+    const point = points.get(key);
+    if (point) chart[key] = point;
+  }
+  for (let i = 0; cusps && i < 12; i++) {
     const abs = normalizeDegrees(cusps[i]!);
     const sign = SIGNS[Math.floor(abs / 30) % 12]!;
     chart[HOUSE_KEYS[i]!] = {
@@ -354,7 +425,9 @@ export function computeNatalChart(moment: BirthMoment): NatalChart {
   return {
     chart: data,
     aspects: natalAspects(data),
-    houseSystem,
+    timeKnown,
+    houseSystem: houses?.system ?? null,
+    moonRange: timeKnown ? null : moonRangeAround(jd),
     time,
     location: {
       latitude: moment.latitude,

@@ -158,6 +158,10 @@ export const POINT_KEYS = [
   'true_south_node',
 ] as const;
 export type PointKey = (typeof POINT_KEYS)[number];
+/** The points a birth time fixes: a chart without a known time has neither (nor houses). */
+export const ANGLE_KEYS = ['ascendant', 'medium_coeli'] as const;
+export type AngleKey = (typeof ANGLE_KEYS)[number];
+export type BodyKey = Exclude<PointKey, AngleKey>;
 
 export const POINT_NAMES: Readonly<Record<PointKey, string>> = {
   sun: 'Sun',

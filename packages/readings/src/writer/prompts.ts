@@ -3,7 +3,7 @@
  * lists our computed facts in the user message, so the model interprets our positions, cards
  * and numbers instead of inventing its own.
  */
-import type { ChartPoint } from '../astro/natalChart.ts';
+import { type ChartPoint, UNKNOWN_TIME_NOON } from '../astro/natalChart.ts';
 import { formatZodiacal, HOUSE_KEYS, POINT_KEYS } from '../astro/zodiac.ts';
 import { COMPATIBILITY_SCORE_SCALE } from '../compatibility/relationshipScore.ts';
 import type { CompatibilityFacts, LifePathFacts, NatalFacts, TarotFacts } from '../facts.ts';
@@ -24,22 +24,42 @@ const STYLE = [
 ].join('\n');
 
 function pointLine(p: ChartPoint, withHouse: boolean): string {
-  return `- ${p.name}: ${formatZodiacal(p.abs_pos)} (${p.abs_pos.toFixed(2)}°)${withHouse ? `, house ${p.house}` : ''}${p.retrograde ? ', retrograde' : ''}`;
+  return `- ${p.name}: ${formatZodiacal(p.abs_pos)} (${p.abs_pos.toFixed(2)}°)${withHouse && p.house !== null ? `, house ${p.house}` : ''}${p.retrograde ? ', retrograde' : ''}`;
+}
+
+/** The lines a chart of an unknown birth time has instead of its houses and angles. */
+function unknownTimeLines(facts: NatalFacts): string[] {
+  const range = facts.chart.moonRange;
+  if (facts.chart.timeKnown || !range) return [];
+  return [
+    `Birth time UNKNOWN: the chart is drawn for ${UNKNOWN_TIME_NOON} local time. There is no Ascendant, Midheaven or house: do not mention houses, the Ascendant, the Midheaven or rising signs; say once, plainly, that they need the birth time.`,
+    `The Moon moved from ${formatZodiacal(range.start)} to ${formatZodiacal(range.end)} over the birth day${range.signs.length > 1 ? `: its sign may be ${range.signs.join(' or ')}; say so` : `, all in ${range.signs[0]}`}.`,
+  ];
 }
 
 function chartLines(facts: NatalFacts, full = true): string[] {
   const { chart, aspects, houseSystem, time } = facts.chart;
   const lines = [
-    `Birth: ${formatLongDate(facts.person.birthDate)} ${facts.person.birthTime} local time in ${facts.place.name}, ${facts.place.countryName} (${facts.place.latitude.toFixed(4)}, ${facts.place.longitude.toFixed(4)}; ${facts.place.timezone}; UT${time.utcOffset}; ${time.utc}).`,
-    `Zodiac: tropical. Houses: ${houseSystem.name}${houseSystem.fallback ? ' (Placidus is undefined at this latitude)' : ''}.`,
+    `Birth: ${formatLongDate(facts.person.birthDate)} ${facts.chart.timeKnown ? facts.person.birthTime : 'time unknown'} local time in ${facts.place.name}, ${facts.place.countryName} (${facts.place.latitude.toFixed(4)}, ${facts.place.longitude.toFixed(4)}; ${facts.place.timezone}; UT${time.utcOffset}; ${time.utc}).`,
+    houseSystem
+      ? `Zodiac: tropical. Houses: ${houseSystem.name}${houseSystem.fallback ? ' (Placidus is undefined at this latitude)' : ''}.`
+      : 'Zodiac: tropical. Houses: none (birth time unknown).',
+    ...unknownTimeLines(facts),
     'Points:',
-    ...POINT_KEYS.map((k) => pointLine(chart[k], k !== 'ascendant' && k !== 'medium_coeli')),
+    ...POINT_KEYS.flatMap((k) => {
+      const p = chart[k];
+      return p ? [pointLine(p, k !== 'ascendant' && k !== 'medium_coeli')] : [];
+    }),
   ];
   if (!full) return lines;
   return [
     ...lines,
-    'House cusps:',
-    ...HOUSE_KEYS.map((k, i) => `- ${i + 1}: ${formatZodiacal(chart[k].abs_pos)}`),
+    ...(houseSystem
+      ? [
+          'House cusps:',
+          ...HOUSE_KEYS.map((k, i) => `- ${i + 1}: ${formatZodiacal(chart[k]!.abs_pos)}`),
+        ]
+      : []),
     'Major aspects (tightest first):',
     ...aspects
       .slice(0, 20)

@@ -7,9 +7,9 @@ import {
   type ScoredAspect,
   type ScoringRule,
 } from '../../compatibility/relationshipScore.ts';
-import type { CompatibilityFacts } from '../../facts.ts';
+import type { CompatibilityFacts, NatalFacts } from '../../facts.ts';
 import { ASPECT_MEANINGS, POINT_MEANINGS, SIGN_MEANINGS } from '../astroMeanings.ts';
-import { orbText, paragraphs, plural, withArticle } from '../format.ts';
+import { listJoin, orbText, paragraphs, plural, withArticle } from '../format.ts';
 
 /** What a scoring contact means, naming whose point touches whose (a rule may score twice). */
 const RULE_MEANING: Readonly<Record<ScoringRule, (from: string, to: string) => string>> = {
@@ -57,7 +57,27 @@ function elementFit(a: string, b: string): string {
 }
 
 function who(key: PointKey, chart: ChartData, name: string): string {
-  return `${name}’s ${chart[key].name} in ${chart[key].sign}`;
+  // A scored aspect's points exist in its chart (an unknown birth time has no Ascendant).
+  const point = chart[key]!;
+  return `${name}’s ${point.name} in ${point.sign}`;
+}
+
+/** What a missing birth time leaves out of the comparison, or null when both times are known. */
+function unknownTimeNote(people: readonly [NatalFacts, string][]): string | null {
+  const unknown = people.filter(([p]) => !p.chart.timeKnown);
+  if (unknown.length === 0) return null;
+  const one = unknown.length === 1;
+  const moons = unknown.flatMap(([p, name]) => {
+    const signs = p.chart.moonRange?.signs ?? [];
+    return signs.length > 1
+      ? [`${name}’s Moon was in ${signs.join(' or ')} that day, depending on the hour.`]
+      : [];
+  });
+  return [
+    `Without ${listJoin(unknown.map(([, name]) => `${name}’s`))} birth time, ${one ? 'that chart is' : 'the charts are'} drawn for noon local time and ${one ? 'has' : 'have'} no Ascendant or houses, so contacts to the Ascendant are left out of the score.`,
+    'The Moon moves 12–15° a day, so its position is uncertain by up to 7° either way.',
+    ...moons,
+  ].join(' ');
 }
 
 function scoredParagraph(
@@ -107,6 +127,10 @@ export function compatibilityReport(facts: CompatibilityFacts): string {
     `## ${n1} and ${n2}: Your Compatibility at a Glance`,
     paragraphs(
       `Your relationship score is ${s.score} out of ${COMPATIBILITY_SCORE_SCALE}, which the Discepolo method rates as **${s.label}**. ${LABEL_TEXT[s.label]}`,
+      unknownTimeNote([
+        [p1, n1],
+        [p2, n2],
+      ]),
       `${n1} is ${withArticle(c1.sun.sign)} Sun with the Moon in ${c1.moon.sign}; ${n2} is ${withArticle(c2.sun.sign)} Sun with the Moon in ${c2.moon.sign}. Across the two charts there ${facts.aspects.length === 1 ? 'is' : 'are'} ${plural(facts.aspects.length, 'major contact')} between the personal planets and angles: ${soft} harmonious, ${hard} challenging and ${plural(fused, 'conjunction')}.`,
     ),
     '## How the Score Was Built',

@@ -1,7 +1,13 @@
 /** Offline natal report: the chart read point by point, in our own words. */
 import type { Aspect } from '../../astro/aspects.ts';
-import type { ChartData, ChartPoint, NatalChart } from '../../astro/natalChart.ts';
 import {
+  type ChartData,
+  type ChartPoint,
+  type NatalChart,
+  UNKNOWN_TIME_NOON,
+} from '../../astro/natalChart.ts';
+import {
+  type BodyKey,
   type Element,
   formatZodiacal,
   ordinal,
@@ -27,7 +33,7 @@ import {
   withArticle,
 } from '../format.ts';
 
-const PLANETS: readonly PointKey[] = [
+const PLANETS: readonly BodyKey[] = [
   'sun',
   'moon',
   'mercury',
@@ -41,7 +47,14 @@ const PLANETS: readonly PointKey[] = [
 ];
 
 function where(p: ChartPoint): string {
-  return `${formatZodiacal(p.abs_pos)}, ${ordinal(p.house)} house`;
+  return p.house === null
+    ? formatZodiacal(p.abs_pos)
+    : `${formatZodiacal(p.abs_pos)}, ${ordinal(p.house)} house`;
+}
+
+/** ' in the area of …' for a point in a house; '' without houses (birth time unknown). */
+function houseArea(p: ChartPoint, lead = ', especially in '): string {
+  return p.house === null ? '' : `${lead}${HOUSE_MEANINGS[p.house - 1]}`;
 }
 
 /** The points already described in each sign, so that a sign's portrait is written once. */
@@ -68,9 +81,10 @@ function pointParagraph(
       : `It shares ${p.sign} with your ${listJoin(before)}, so it too works in a way that is ${sign.style}.`,
   ];
   described.set(p.sign, [...before, p.name]);
-  if (showHouse) {
+  const housed = showHouse && p.house !== null;
+  if (housed) {
     parts.push(
-      `Placed in the ${ordinal(p.house)} house, ${own} does its work in the area of ${HOUSE_MEANINGS[p.house - 1]}.`,
+      `Placed in the ${ordinal(p.house!)} house, ${own} does its work in the area of ${HOUSE_MEANINGS[p.house! - 1]}.`,
     );
   }
   if (p.retrograde) {
@@ -78,14 +92,14 @@ function pointParagraph(
       `${p.name} was retrograde when you were born, which turns its energy inward: you tend to revisit, rethink and refine in this area before you act on it.`,
     );
   }
-  return `**${p.name} in ${p.sign}${showHouse ? ` (${where(p)})` : ` (${formatZodiacal(p.abs_pos)})`}**\n${parts.join(' ')}`;
+  return `**${p.name} in ${p.sign}${housed ? ` (${where(p)})` : ` (${formatZodiacal(p.abs_pos)})`}**\n${parts.join(' ')}`;
 }
 
 function countBy<T extends string>(
   chart: ChartData,
   pick: (p: ChartPoint) => T,
-): Map<T, PointKey[]> {
-  const out = new Map<T, PointKey[]>();
+): Map<T, BodyKey[]> {
+  const out = new Map<T, BodyKey[]>();
   for (const key of PLANETS) {
     const value = pick(chart[key]);
     const list = out.get(value) ?? [];
@@ -118,7 +132,7 @@ function balanceSection(chart: ChartData): string {
   const allQualities: Quality[] = ['Cardinal', 'Fixed', 'Mutable'];
   const el = dominant(elements, allElements);
   const q = dominant(qualities, allQualities);
-  const names = (keys: PointKey[] | undefined) => listJoin((keys ?? []).map((k) => chart[k].name));
+  const names = (keys: BodyKey[] | undefined) => listJoin((keys ?? []).map((k) => chart[k].name));
   const counts = allElements.map((e) => `${e} ${elements.get(e)?.length ?? 0}`).join(', ');
   return paragraphs(
     `Counting the ten planets by element gives ${counts}. ${el.top} leads, with ${names(elements.get(el.top))}, so ${ELEMENT_MEANINGS[el.top]} sits at the centre of your temperament.`,
@@ -149,6 +163,23 @@ export function keyAspects(chart: NatalChart, limit = 6): Aspect[] {
   return chart.aspects.filter((a) => main.has(a.p1) && main.has(a.p2)).slice(0, limit);
 }
 
+/**
+ * What an unknown birth time leaves out, and why: the default (noon), no Ascendant, Midheaven
+ * or houses, and the Moon's uncertainty. Null when the time is known.
+ */
+export function unknownTimeNote(facts: NatalFacts): string | null {
+  const range = facts.chart.moonRange;
+  if (facts.chart.timeKnown || !range) return null;
+  const moon = facts.chart.chart.moon;
+  return [
+    `You did not give a birth time, so this chart is drawn for noon (${UNKNOWN_TIME_NOON}) local time. The Ascendant, the Midheaven and the houses depend on the exact time (the Ascendant moves through every sign in a day), so they are left out, and so is everything read from them.`,
+    range.signs.length > 1
+      ? `The Moon moves 12–15° a day: at noon it stood at ${formatZodiacal(moon.abs_pos)}, but over your birth day it went from ${formatZodiacal(range.start)} to ${formatZodiacal(range.end)}, from ${range.signs[0]} into ${range.signs[1]}, so your Moon sign may be ${range.signs.join(' or ')} depending on the hour.`
+      : `The Moon moves 12–15° a day: at noon it stood at ${formatZodiacal(moon.abs_pos)}, and it stayed in ${range.signs[0]} the whole day (${formatZodiacal(range.start)} to ${formatZodiacal(range.end)}), so its sign is certain, its degree less so.`,
+    'The other planets move slowly enough that the day alone places them.',
+  ].join(' ');
+}
+
 function birthNote(facts: NatalFacts): string | null {
   const t = facts.chart.time;
   if (t.rule === 'ambiguous_earlier') {
@@ -176,14 +207,22 @@ export function natalReport(facts: NatalFacts): string {
   const aspects = keyAspects(facts.chart);
   const strongest = aspects[0];
   const described: SignsDescribed = new Map();
-  const point = (key: PointKey, showHouse = true) =>
-    pointParagraph(key, chart[key], described, showHouse);
+  const point = (key: PointKey, showHouse = true) => {
+    const p = chart[key];
+    return p ? pointParagraph(key, p, described, showHouse) : null;
+  };
+  const when = asc
+    ? `at ${facts.person.birthTime}`
+    : `(birth time unknown; the chart is drawn for ${UNKNOWN_TIME_NOON} local time)`;
 
   const intro = paragraphs(
-    `${name}, you were born on ${formatLongDate(facts.person.birthDate)} at ${facts.person.birthTime} in ${facts.place.name}, ${facts.place.countryName} (UT${formatOffset(facts.chart.time.utcOffsetSeconds)}). At that moment the Sun stood at ${formatZodiacal(sun.abs_pos)}, the Moon at ${formatZodiacal(moon.abs_pos)}, and ${asc.sign} was rising on the eastern horizon at ${formatZodiacal(asc.abs_pos)}.`,
-    `In short: ${withArticle(sun.sign)} core, ${SIGN_MEANINGS[sun.sign]!.style}; ${withArticle(moon.sign)} heart, ${SIGN_MEANINGS[moon.sign]!.style}; and ${withArticle(asc.sign)} manner, ${SIGN_MEANINGS[asc.sign]!.style}. The sections below take each part of the chart in turn.`,
+    `${name}, you were born on ${formatLongDate(facts.person.birthDate)} ${when} in ${facts.place.name}, ${facts.place.countryName} (UT${formatOffset(facts.chart.time.utcOffsetSeconds)}). At that moment the Sun stood at ${formatZodiacal(sun.abs_pos)}, the Moon at ${formatZodiacal(moon.abs_pos)}${asc ? `, and ${asc.sign} was rising on the eastern horizon at ${formatZodiacal(asc.abs_pos)}` : ''}.`,
+    asc
+      ? `In short: ${withArticle(sun.sign)} core, ${SIGN_MEANINGS[sun.sign]!.style}; ${withArticle(moon.sign)} heart, ${SIGN_MEANINGS[moon.sign]!.style}; and ${withArticle(asc.sign)} manner, ${SIGN_MEANINGS[asc.sign]!.style}. The sections below take each part of the chart in turn.`
+      : `In short: ${withArticle(sun.sign)} core, ${SIGN_MEANINGS[sun.sign]!.style}; and ${withArticle(moon.sign)} heart, ${SIGN_MEANINGS[moon.sign]!.style}. The sections below take each part of the chart in turn.`,
+    unknownTimeNote(facts),
     birthNote(facts),
-    hs.fallback
+    hs?.fallback
       ? `Because you were born inside the polar circle, where the Placidus house system cannot be drawn, the houses are calculated with ${hs.name} houses.`
       : null,
   );
@@ -195,6 +234,9 @@ export function natalReport(facts: NatalFacts): string {
   const outerText = outer
     .map((k) => {
       const p = chart[k];
+      if (p.house === null) {
+        return `${p.name} in ${p.sign}${p.retrograde ? ' (retrograde)' : ''} brings ${POINT_MEANINGS[k].theme}.`;
+      }
       return `${p.name} in ${p.sign} (${ordinal(p.house)} house${p.retrograde ? ', retrograde' : ''}) brings ${POINT_MEANINGS[k].theme} into ${HOUSE_MEANINGS[p.house - 1]}.`;
     })
     .join(' ');
@@ -202,7 +244,7 @@ export function natalReport(facts: NatalFacts): string {
   return [
     '## Your Chart at a Glance',
     intro,
-    '## The Big Three: Sun, Moon and Ascendant',
+    asc ? '## The Big Three: Sun, Moon and Ascendant' : '## Sun and Moon',
     paragraphs(point('sun'), point('moon'), point('ascendant', false)),
     `With the Sun and Moon ${sun.element === moon.element ? `both in ${sun.element} signs, what you want and what you need pull in the same direction` : `in ${sun.element} and ${moon.element} signs, what you aim for (${sun.element.toLowerCase()}) and what you need to feel safe (${moon.element.toLowerCase()}) speak different languages, and learning to translate between them is one of your lifelong skills`}.`,
     '## Mind, Love and Drive',
@@ -210,15 +252,19 @@ export function natalReport(facts: NatalFacts): string {
     '## Growth and Responsibility',
     paragraphs(
       ...social.map((k) => point(k)),
-      `**The outer planets**\n${outerText} These slow planets mark a whole generation, so their house placement says more about you personally than their sign does.`,
+      asc
+        ? `**The outer planets**\n${outerText} These slow planets mark a whole generation, so their house placement says more about you personally than their sign does.`
+        : `**The outer planets**\n${outerText} These slow planets mark a whole generation; their houses, which would say more about you personally, need the birth time.`,
     ),
     '## Career and Public Life',
-    `The Midheaven, the top of your chart, falls at ${formatZodiacal(mc.abs_pos)}. In ${mc.sign}, ${POINT_MEANINGS.medium_coeli.theme} are ${SIGN_MEANINGS[mc.sign]!.style}: you are recognised for ${SIGN_MEANINGS[mc.sign]!.gift}. ${(() => {
-      const tenth = PLANETS.filter((k) => chart[k].house === 10).map((k) => chart[k].name);
-      return tenth.length
-        ? `${listJoin(tenth)} in the 10th house put${tenth.length === 1 ? 's' : ''} your working life in the spotlight.`
-        : 'With no planet in the 10th house, the ruler of the Midheaven and your Sun carry most of the story about your vocation.';
-    })()}`,
+    mc
+      ? `The Midheaven, the top of your chart, falls at ${formatZodiacal(mc.abs_pos)}. In ${mc.sign}, ${POINT_MEANINGS.medium_coeli.theme} are ${SIGN_MEANINGS[mc.sign]!.style}: you are recognised for ${SIGN_MEANINGS[mc.sign]!.gift}. ${(() => {
+          const tenth = PLANETS.filter((k) => chart[k].house === 10).map((k) => chart[k].name);
+          return tenth.length
+            ? `${listJoin(tenth)} in the 10th house put${tenth.length === 1 ? 's' : ''} your working life in the spotlight.`
+            : 'With no planet in the 10th house, the ruler of the Midheaven and your Sun carry most of the story about your vocation.';
+        })()}`
+      : `The Midheaven and the 10th house, which astrologers read for career, depend on the birth time, so they are not part of this chart. Your Sun in ${sun.sign} and Saturn in ${chart.saturn.sign} still say much about vocation: you are recognised for ${SIGN_MEANINGS[sun.sign]!.gift}.`,
     '## Elements and Modes',
     balanceSection(chart),
     '## Your Strongest Aspects',
@@ -230,13 +276,13 @@ export function natalReport(facts: NatalFacts): string {
       : 'Your planets form few close aspects, so each of them tends to act on its own terms rather than in a chorus.',
     '## Your Path: Nodes, Chiron and Lilith',
     paragraphs(
-      `**North Node in ${node.sign} (${where(node)})**\nThe lunar nodes show a direction of travel. The North Node in ${node.sign} asks you to develop ${SIGN_MEANINGS[node.sign]!.gift}, especially in ${HOUSE_MEANINGS[node.house - 1]}. The South Node in ${chart.true_south_node.sign} is what already comes easily — ${SIGN_MEANINGS[chart.true_south_node.sign]!.gift} — and what you fall back on under stress.`,
-      `**Chiron in ${chart.chiron.sign} (${where(chart.chiron)})**\nChiron marks ${POINT_MEANINGS.chiron.theme}. In ${chart.chiron.sign} the sore point has to do with ${SIGN_MEANINGS[chart.chiron.sign]!.challenge}, felt most in ${HOUSE_MEANINGS[chart.chiron.house - 1]}.`,
+      `**North Node in ${node.sign} (${where(node)})**\nThe lunar nodes show a direction of travel. The North Node in ${node.sign} asks you to develop ${SIGN_MEANINGS[node.sign]!.gift}${houseArea(node)}. The South Node in ${chart.true_south_node.sign} is what already comes easily — ${SIGN_MEANINGS[chart.true_south_node.sign]!.gift} — and what you fall back on under stress.`,
+      `**Chiron in ${chart.chiron.sign} (${where(chart.chiron)})**\nChiron marks ${POINT_MEANINGS.chiron.theme}. In ${chart.chiron.sign} the sore point has to do with ${SIGN_MEANINGS[chart.chiron.sign]!.challenge}${houseArea(chart.chiron, ', felt most in ')}.`,
       `**Lilith in ${chart.mean_lilith.sign} (${where(chart.mean_lilith)})**\nThe Black Moon Lilith shows ${POINT_MEANINGS.mean_lilith.theme}; in ${chart.mean_lilith.sign} it insists on being ${SIGN_MEANINGS[chart.mean_lilith.sign]!.style}.`,
     ),
     '## Bringing It Together',
     paragraphs(
-      `Your chart combines ${sun.sign} purpose, ${moon.sign} feeling and ${withArticle(asc.sign)} way of meeting the world.${strongest ? ` The ${strongest.p1_name}–${strongest.p2_name} ${strongest.aspect} is its loudest conversation, and much of your story turns on how you handle it.` : ''}${retro.length ? ` With ${listJoin(retro)} retrograde, some of your best work happens on the second attempt, after reflection.` : ''}`,
+      `Your chart combines ${sun.sign} purpose${asc ? `, ${moon.sign} feeling and ${withArticle(asc.sign)} way of meeting the world` : ` and ${moon.sign} feeling`}.${strongest ? ` The ${strongest.p1_name}–${strongest.p2_name} ${strongest.aspect} is its loudest conversation, and much of your story turns on how you handle it.` : ''}${retro.length ? ` With ${listJoin(retro)} retrograde, some of your best work happens on the second attempt, after reflection.` : ''}`,
       `Use the chart as a map rather than a verdict: the placements describe tendencies and talents, and what you make of them is yours to decide.`,
     ),
   ].join('\n\n');
