@@ -111,7 +111,15 @@ describe('Offline writer', () => {
       expect(text).toContain(c.card.name);
       expect(text).toContain(`${c.card.name} (${c.orientation})`);
     }
-    expect(text).toMatch(/## The Past: .+\n[\s\S]*## The Present: [\s\S]*## The Future: /);
+    // Each section names its position once and its card once ('The Past: Nine of Cups' then
+    // 'Past: Nine of Cups (upright)' said both twice).
+    for (const c of facts.cards) {
+      expect(text).toContain(
+        `## The ${c.position.name}\n\n**${c.card.name} (${c.orientation})**\n\n`,
+      );
+      expect(text).not.toContain(`${c.position.name}: ${c.card.name}`);
+    }
+    expect(text).toMatch(/## The Past\n[\s\S]*## The Present\n[\s\S]*## The Future\n/);
     expect(text).toContain('your work and studies'); // read through the question's theme
   });
 

@@ -111,11 +111,15 @@ function cardTitle(placed: PlacedCard): string {
   return `${placed.card.name}${placed.orientation === 'reversed' ? ' (reversed)' : ' (upright)'}`;
 }
 
-/** One card in its position: meaning, position, lens of the question. */
-export function cardParagraph(placed: PlacedCard, theme: QuestionTheme): string {
+/**
+ * One card in its position: meaning, position, lens of the question. `position` names the
+ * position in its bold title line, for a section that reads several cards under one heading; a
+ * section of its own ('## The Past') has named the position already.
+ */
+export function cardParagraph(placed: PlacedCard, theme: QuestionTheme, position = true): string {
   const meaning = meaningOf(placed.card, placed.orientation);
   return paragraphs(
-    `**${placed.position.name}: ${cardTitle(placed)}**`,
+    position ? `**${placed.position.name}: ${cardTitle(placed)}**` : `**${cardTitle(placed)}**`,
     `${capitalize(meaning.keywords.join(', '))}. ${meaning.text} In this position, which shows ${placed.position.description}, ${placed.card.name} ${placed.orientation === 'reversed' ? 'appears reversed, so its energy is blocked, internal or arriving late' : 'appears upright, so its energy flows openly'}. ${lens(placed, theme)}`,
   );
 }
@@ -171,12 +175,10 @@ export function tarotTraditionalReading(facts: TarotFacts): string {
       `You asked: ${asked(facts.question)} Three cards were laid for the past, the present and the future: ${cardTitle(past)}, ${cardTitle(present)} and ${cardTitle(future)}.`,
       overview(facts, theme),
     ),
-    `## The Past: ${past.card.name}`,
-    cardParagraph(past, theme),
-    `## The Present: ${present.card.name}`,
-    cardParagraph(present, theme),
-    `## The Future: ${future.card.name}`,
-    cardParagraph(future, theme),
+    ...[past, present, future].flatMap((placed) => [
+      `## The ${placed.position.name}`,
+      cardParagraph(placed, theme, false),
+    ]),
     '## Putting It Together',
     paragraphs(
       `Read as a story, the cards move from ${kw(past)} through ${kw(present)} towards ${kw(future)}. ${past.orientation === 'reversed' && future.orientation === 'upright' ? 'What was blocked behind you opens up ahead: the trend is improving.' : past.orientation === 'upright' && future.orientation === 'reversed' ? 'The ease of the past meets resistance ahead, so prepare rather than coast.' : future.orientation === 'upright' ? 'The way ahead is open; keep going in the direction the present card shows.' : 'The way ahead asks for patience and some inner work before things move.'}`,
