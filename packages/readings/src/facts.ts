@@ -14,7 +14,7 @@ import {
   type NumerologyInput,
 } from './numerology/numerology.ts';
 import { countryName, resolveCountry } from './places/countries.ts';
-import { findPlace, timeZoneAt } from './places/places.ts';
+import { findPlace, placeAt } from './places/places.ts';
 import { cryptoRandom, type RandomSource } from './tarot/random.ts';
 import { drawCelticCross, drawThreeCardSpread, type PlacedCard } from './tarot/spreads.ts';
 import { isValidTimeZone } from './time/localTime.ts';
@@ -50,9 +50,11 @@ export interface ResolvedPlace {
 }
 
 /**
- * The birthplace: the caller's coordinates when both are given (time zone given or looked up
- * at the coordinates), else findPlace(city, country). Null when the place is unknown; the API
- * answers 400 then, it never guesses.
+ * The birthplace: the caller's coordinates when both are given, else findPlace(city, country).
+ * With coordinates and a time zone (a chosen suggestion's), both are kept; with coordinates
+ * alone (a place the index lacks), the zone and the country are found there (placeAt) and
+ * `city` is the place's label. Null when the place is unknown; the API answers 400 then, it
+ * never guesses.
  */
 export function resolveBirthPlace(details: BirthDetails): ResolvedPlace | null {
   const { latitude, longitude, timezone } = details;
@@ -67,6 +69,19 @@ export function resolveBirthPlace(details: BirthDetails): ResolvedPlace | null {
         'latitude',
       );
     }
+    if (timezone == null) {
+      const at = placeAt(latitude, longitude, details.city);
+      const { name, country, countryName: countryLabel } = at;
+      return {
+        name,
+        country,
+        countryName: countryLabel,
+        latitude,
+        longitude,
+        timezone: at.timezone,
+        source: 'given',
+      };
+    }
     const code = resolveCountry(details.country);
     return {
       name: details.city.trim(),
@@ -74,7 +89,7 @@ export function resolveBirthPlace(details: BirthDetails): ResolvedPlace | null {
       countryName: code ? countryName(code) : details.country.trim(),
       latitude,
       longitude,
-      timezone: timezone ?? timeZoneAt(latitude, longitude),
+      timezone,
       source: 'given',
     };
   }

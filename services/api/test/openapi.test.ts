@@ -115,6 +115,7 @@ describe('the OpenAPI document', () => {
     expect((await anonymous.get('/api/auth/providers')).status).toBe(200);
     expect((await anonymous.get('/api/apps')).body.items).toHaveLength(5);
     expect((await anonymous.get('/api/places?q=Zur')).status).toBe(200);
+    expect((await anonymous.get('/api/places/at?latitude=47.6&longitude=9.3')).status).toBe(200);
     const pricing = await anonymous.get('/api/pricing');
     expect(pricing.body.tiers).toHaveLength(4);
 
@@ -280,6 +281,7 @@ describe('the OpenAPI document', () => {
     // Readings.
     expect((await user.get('/api/library?appId=9')).status).toBe(400);
     expect((await anonymous.get('/api/places')).status).toBe(400);
+    expect((await anonymous.get('/api/places/at?latitude=91&longitude=9')).status).toBe(400);
     for (const kind of [
       'natal-chart',
       'tarot-celtic-cross',

@@ -63,19 +63,57 @@ export const birthDateFrom = (firstYear: number) =>
 const birthDate = birthDateFrom(CHART_FIRST_YEAR);
 const birthTime = text.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time (HH:MM)');
 
-/** A person's birth data; latitude, longitude and time zone, given together, override the place lookup. */
+/** The time a chart is drawn for when the birth time is unknown. */
+export const UNKNOWN_BIRTH_TIME_NOON = '12:00';
+const latitude = z
+  .number({ error: 'must be a latitude in decimal degrees (north positive), e.g. 47.5957' })
+  .min(-90, 'must be between -90 and 90 (decimal degrees, north positive)')
+  .max(90, 'must be between -90 and 90 (decimal degrees, north positive)');
+const longitude = z
+  .number({ error: 'must be a longitude in decimal degrees (east positive), e.g. 9.3257' })
+  .min(-180, 'must be between -180 and 180 (decimal degrees, east positive)')
+  .max(180, 'must be between -180 and 180 (decimal degrees, east positive)');
+
+/**
+ * A person's birth data.
+ * - The time: `birthTime`, or `timeUnknown: true` without one (the chart is then drawn for noon,
+ *   with no Ascendant, Midheaven or houses).
+ * - The place: `city` in `country`, looked up in the place index; or, for a place the index
+ *   lacks, `latitude` and `longitude` (decimal degrees), `city` its label: the server finds the
+ *   time zone at the coordinates and the country of the nearest listed place. A `timezone` given
+ *   with the coordinates (a chosen suggestion's) is kept.
+ */
 export const birthDataSchema = z
   .strictObject({
     firstName: required(100),
     lastName: required(100),
     birthDate,
-    birthTime,
+    birthTime: birthTime.optional(),
+    timeUnknown: z.boolean({ error: 'must be true or false' }).optional(),
     city: required(120),
     country: required(120),
-    latitude: z.number().min(-90).max(90).optional(),
-    longitude: z.number().min(-180).max(180).optional(),
+    latitude: latitude.optional(),
+    longitude: longitude.optional(),
     timezone: timeZone.optional(),
   })
+  // Checked even when other fields failed (`when`), so that one answer names every field.
+  .superRefine(
+    (p, ctx) => {
+      // With `when`, this also sees input that failed: read it only as an object.
+      if (typeof p !== 'object' || p === null) return;
+      if (p.timeUnknown === true && p.birthTime !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['birthTime'],
+          message: 'must be left out when timeUnknown is true',
+        });
+      }
+      if (p.timeUnknown !== true && p.birthTime === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['birthTime'], message: 'is required' });
+      }
+    },
+    { when: () => true },
+  )
   .refine((p) => (p.latitude === undefined) === (p.longitude === undefined), {
     message: 'latitude and longitude go together',
     path: ['longitude'],
@@ -189,3 +227,26 @@ export type PlaceView = z.infer<typeof placeViewSchema>;
 export const placesQuerySchema = z.object({
   q: checkedText().min(1, 'is required').max(120, 'must be at most 120 characters'),
 });
+
+/** A decimal number as a query parameter: '47.5957', '-9.3', not '' or '1e3'. */
+const decimalParam = (schema: z.ZodNumber, example: string) =>
+  z
+    .string({ error: `is required (decimal degrees, e.g. ${example})` })
+    .trim()
+    .regex(/^[-+]?\d{1,3}(\.\d+)?$/, {
+      message: `must be a decimal number of degrees, e.g. ${example}`,
+      abort: true,
+    })
+    .transform(Number)
+    .pipe(schema);
+
+/**
+ * `GET /api/places/at?latitude=&longitude=&label=`: a birthplace the index lacks, given by its
+ * coordinates; the answer names its time zone (the server's, from the coordinates).
+ */
+export const placeAtQuerySchema = z.object({
+  latitude: decimalParam(latitude, '47.5957'),
+  longitude: decimalParam(longitude, '9.3257'),
+  label: checkedText().max(120, 'must be at most 120 characters').optional(),
+});
+export type PlaceAtQuery = z.infer<typeof placeAtQuerySchema>;

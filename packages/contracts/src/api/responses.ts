@@ -57,6 +57,8 @@ export const feedbackCreatedSchema = z.object({
 
 /** `GET /api/places?q=`. */
 export const placesResponseSchema = z.object({ items: z.array(placeViewSchema) });
+/** `GET /api/places/at`: the place at the coordinates, its zone found there by the server. */
+export const placeAtResponseSchema = z.object({ place: placeViewSchema });
 
 /** `POST /api/admin/unlock` `200`. */
 export const adminUnlockResponseSchema = z.object({

@@ -56,6 +56,7 @@ import {
 import {
   libraryPageSchema,
   libraryQuerySchema,
+  placeAtQuerySchema,
   placesQuerySchema,
   type ReadingKind,
   readingCreatedSchema,
@@ -72,6 +73,7 @@ import {
   insufficientCreditsErrorSchema,
   okMessageSchema,
   okSchema,
+  placeAtResponseSchema,
   placesResponseSchema,
   refreshNotDueErrorSchema,
   stripeWebhookReceivedSchema,
@@ -662,6 +664,25 @@ export const apiRoutes: ApiRoute[] = [
     responses: ok(placesResponseSchema),
     errors: [{ status: 400, code: 'invalid_request', when: 'No `q`, or one above 120 characters' }],
   },
+  {
+    operationId: 'placeAt',
+    method: 'get',
+    path: '/api/places/at',
+    tag: 'Readings',
+    summary:
+      'A birthplace the suggestions lack, by its coordinates: its time zone (found there by the server) and country',
+    auth: 'none',
+    query: placeAtQuerySchema,
+    responses: ok(placeAtResponseSchema),
+    errors: [
+      {
+        status: 400,
+        code: 'invalid_request',
+        when: 'A `latitude` or `longitude` missing, not a decimal number or out of range; a `label` above 120 characters',
+      },
+    ],
+  },
+
 
   // Payments
   {

@@ -1,12 +1,13 @@
 import {
   libraryQuerySchema,
+  placeAtQuerySchema,
   placesQuerySchema,
   type ReadingKind,
   readingKinds,
   readingStreamQuerySchema,
   uuidIdSchema,
 } from '@astra/contracts';
-import { placeView, suggestPlaces } from '@astra/readings';
+import { placeAt, placeView, suggestPlaces } from '@astra/readings';
 import { type Request, type Response, Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
@@ -111,6 +112,12 @@ export function readingRoutes(deps: AppDeps) {
   router.get('/places', async (req, res) => {
     const { q } = placesQuerySchema.parse(req.query);
     res.json({ items: suggestPlaces(q, 10).map(placeView) });
+  });
+
+  // A place the suggestions lack, by its coordinates: the zone is the server's, never the client's.
+  router.get('/places/at', async (req, res) => {
+    const { latitude, longitude, label } = placeAtQuerySchema.parse(req.query);
+    res.json({ place: placeView(placeAt(latitude, longitude, label)) });
   });
 
   return router;
