@@ -27,6 +27,7 @@ export const BULK_COLUMNS = {
     avatar_url: 'text',
     birth_date: 'date',
     birth_time: 'text',
+    birth_time_unknown: 'boolean',
     birth_city: 'text',
     birth_country: 'text',
     language: 'text',

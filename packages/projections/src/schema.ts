@@ -28,6 +28,8 @@ export interface ProfilesTable {
   avatar_url: string | null;
   birth_date: string | null;
   birth_time: string | null;
+  /** "I don't know my birth time"; null when not said. */
+  birth_time_unknown: boolean | null;
   birth_city: string | null;
   birth_country: string | null;
   /** The birthplace found for city and country (coordinates and zone); null: free text. */

@@ -136,4 +136,19 @@ describe('birth inputs: a place by its coordinates, an unknown birth time (HTTP)
     expect(fieldsOf(compatibility.body)).toEqual(['person2.birthTime', 'person2.timeUnknown']);
     expect(await eventCount(server)).toBe(before);
   });
+
+  it('keeps "I don’t know my birth time" on the profile, and refuses anything but true or false', async () => {
+    const client = server.client();
+    await client.signIn(`no-time-${Math.random().toString(36).slice(2)}@example.com`);
+    expect((await client.get('/api/me')).body.birthTimeUnknown).toBe(false);
+    const saved = await client.patch('/api/me', { birthTime: null, birthTimeUnknown: true });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body).toMatchObject({ birthTime: null, birthTimeUnknown: true });
+    expect((await client.get('/api/me')).body.birthTimeUnknown).toBe(true);
+    const refused = await client.patch('/api/me', { birthTimeUnknown: 'yes' });
+    expect(refused.status).toBe(400);
+    expect(fieldsOf(refused.body)).toEqual(['birthTimeUnknown']);
+    const known = await client.patch('/api/me', { birthTime: '07:30', birthTimeUnknown: false });
+    expect(known.body).toMatchObject({ birthTime: '07:30', birthTimeUnknown: false });
+  });
 });

@@ -38,6 +38,8 @@ export const meSchema = z.object({
   lastName: z.string().nullable(),
   birthDate: z.string().nullable(),
   birthTime: z.string().nullable(),
+  /** The person said they do not know their birth time. */
+  birthTimeUnknown: z.boolean(),
   birthCity: z.string().nullable(),
   birthCountry: z.string().nullable(),
   /**

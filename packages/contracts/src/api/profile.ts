@@ -17,6 +17,8 @@ export const profileUpdateSchema = z.strictObject({
   // The profile's date is the one charts are drawn from: from 1800, as theirs.
   birthDate: clearable(birthDateFrom(CHART_FIRST_YEAR)),
   birthTime: clearable(z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time (HH:MM)')),
+  /** "I don't know my birth time" (the time is then cleared by the form). */
+  birthTimeUnknown: clearable(z.boolean({ error: 'must be true or false' })),
   birthCity: clearable(text(120).min(1)),
   birthCountry: clearable(text(120).min(1)),
   birthPlace: birthPlaceSchema.nullable().optional(),

@@ -24,6 +24,8 @@ export const profileFieldsSchema = z.object({
       .nullable(),
     null,
   ),
+  /** "I don't know my birth time": charts from the profile are drawn without one. */
+  birthTimeUnknown: personal(z.boolean().nullable(), null),
   birthCity: personal(z.string().nullable(), null),
   birthCountry: personal(z.string().nullable(), null),
   language: z.string().nullable(),

@@ -32,6 +32,7 @@ export const initialUser = (): User => ({
   lastName: null,
   birthDate: null,
   birthTime: null,
+  birthTimeUnknown: null,
   birthCity: null,
   birthCountry: null,
   language: null,

@@ -12,6 +12,7 @@ import * as voiceSessions010 from './2026_11_23_010_voice_sessions.ts';
 import * as verifyAndRebuildRuns011 from './2026_11_24_011_verify_and_rebuild_runs.ts';
 import * as profileBirthPlace012 from './2026_11_27_012_profile_birth_place.ts';
 import * as profileErasedAt013 from './2026_11_28_013_profile_erased_at.ts';
+import * as profileBirthTimeUnknown014 from './2026_11_29_014_profile_birth_time_unknown.ts';
 
 /** Every read-model migration in order; names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_011_verify_and_rebuild_runs': verifyAndRebuildRuns011,
   '2026_11_27_012_profile_birth_place': profileBirthPlace012,
   '2026_11_28_013_profile_erased_at': profileErasedAt013,
+  '2026_11_29_014_profile_birth_time_unknown': profileBirthTimeUnknown014,
 };
 
 /** Brings the read models in `schema` up to date (creating the schema when missing). */

@@ -46,6 +46,7 @@ const blank = (id: string, at: Date): Row => ({
   avatar_url: null,
   birth_date: null,
   birth_time: null,
+  birth_time_unknown: null,
   birth_city: null,
   birth_country: null,
   birth_place: null,
@@ -82,6 +83,7 @@ const profileColumns: Record<string, keyof Row> = {
   lastName: 'last_name',
   birthDate: 'birth_date',
   birthTime: 'birth_time',
+  birthTimeUnknown: 'birth_time_unknown',
   birthCity: 'birth_city',
   birthCountry: 'birth_country',
   language: 'language',
@@ -99,6 +101,7 @@ const erasePersonalData = (row: Row, at: Date) => {
   row.avatar_url = null;
   row.birth_date = null;
   row.birth_time = null;
+  row.birth_time_unknown = null;
   row.birth_city = null;
   row.birth_country = null;
   row.birth_place = null;

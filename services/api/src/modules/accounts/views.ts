@@ -64,6 +64,7 @@ export const meView = (profile: Profile, context: SubscriptionContext): Me => ({
   lastName: profile.last_name,
   birthDate: profile.birth_date,
   birthTime: profile.birth_time,
+  birthTimeUnknown: profile.birth_time_unknown === true,
   birthCity: profile.birth_city,
   birthCountry: profile.birth_country,
   birthPlace: profile.birth_place ? placeView(profile.birth_place) : null,
