@@ -68,6 +68,9 @@ const app = spawn('npm', ['start'], {
     GOOGLE_USERINFO_URL: `${oauthBase}/userinfo`,
     ADMIN_EMAILS: 'admin@example.com',
     ADMIN_PASSWORD: 'e2e-admin-password',
+    // The specs count from a welcome grant of 10 (the product default, 24, is checked by the
+    // API's welcome.test.ts); the landing page's promise follows whatever the server grants.
+    FREE_CREDITS: '10',
     // No Stripe key: checkout is the local page; its webhooks are signed with this secret.
     STRIPE_WEBHOOK_SECRET: E2E.webhookSecret,
   },

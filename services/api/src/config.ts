@@ -103,7 +103,12 @@ export const configSchema = z
     SESSION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
     ADMIN_EMAILS: z.string().default('').transform(list),
     ADMIN_PASSWORD: z.string().min(1).optional(),
-    FREE_CREDITS: z.coerce.number().int().min(0).max(10_000).default(10),
+    /**
+     * The welcome grant of a new account: 24, what the dearest seeded reading (the natal chart)
+     * costs, so the landing page's "free welcome credits for your first reading" holds for any
+     * first reading. A grant is an event: changing this changes new accounts only.
+     */
+    FREE_CREDITS: z.coerce.number().int().min(0).max(10_000).default(24),
     /** The site's base URL (sign-in callbacks are built from it); default http://localhost:PORT. */
     PUBLIC_URL: z.url().optional(),
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),

@@ -38,6 +38,8 @@ export async function startTestServer(
     DATA_DIR: dataDir,
     ADMIN_EMAILS: 'admin@example.com',
     ADMIN_PASSWORD: 'correct horse battery staple',
+    // The fixtures count from a welcome grant of 10; welcome.test.ts checks the default.
+    FREE_CREDITS: '10',
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });

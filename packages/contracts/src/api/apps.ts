@@ -15,4 +15,7 @@ export const appsResponseSchema = z.object({
   items: z.array(appViewSchema),
   /** The voice guide's session length and reactivation price (configuration, never hard-coded). */
   voice: voicePricingSchema,
+  /** The free welcome credits a new account receives (configuration `FREE_CREDITS`; 0 = none). */
+  welcomeCredits: z.number().int(),
 });
+export type AppsResponse = z.infer<typeof appsResponseSchema>;

@@ -1,14 +1,20 @@
-import type { AppView } from '@astra/contracts';
+import type { AppsResponse, AppView } from '@astra/contracts';
 import { api } from '../../app/api';
 
 export const appsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getApps: build.query<AppView[], void>({
+    getCatalog: build.query<AppsResponse, void>({
       query: () => '/apps',
-      transformResponse: (response: { items: AppView[] }) => response.items,
       providesTags: ['Apps'],
     }),
   }),
 });
 
-export const { useGetAppsQuery } = appsApi;
+/** The reading apps with their live costs (one request, shared with the welcome grant). */
+export function useGetAppsQuery() {
+  const catalog = appsApi.useGetCatalogQuery();
+  return { ...catalog, data: catalog.data?.items as AppView[] | undefined };
+}
+
+/** The reading apps and the free credits a new account gets, as the server says. */
+export const useGetCatalogQuery = appsApi.useGetCatalogQuery;

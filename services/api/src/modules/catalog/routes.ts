@@ -19,7 +19,11 @@ export function catalogRoutes({ read, config }: AppDeps) {
 
   router.get('/apps', async (_req, res) => {
     const apps = await read.selectFrom('apps').selectAll().orderBy('app_id').execute();
-    res.json({ items: apps.map(appView), voice: voicePricingOf(config) });
+    res.json({
+      items: apps.map(appView),
+      voice: voicePricingOf(config),
+      welcomeCredits: config.FREE_CREDITS,
+    });
   });
 
   return router;
