@@ -14,6 +14,14 @@ export const pageQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
 });
 
+/**
+ * `GET /api/me/ledger`: a page, and `changesOnly=true` for the consumer's history, which leaves
+ * out entries that moved no credit (an account opened, a checkout opened); the admin audit keeps them.
+ */
+export const myLedgerQuerySchema = pageQuerySchema.extend({
+  changesOnly: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+});
+
 /** Global positions are 64-bit: they travel as decimal strings. */
 export const positionSchema = z.string().regex(/^\d+$/);
 

@@ -14,7 +14,7 @@ import {
 } from './admin.ts';
 import { appsResponseSchema } from './apps.ts';
 import { authProvidersSchema, devLoginRequestSchema } from './auth.ts';
-import { pageQuerySchema } from './common.ts';
+import { myLedgerQuerySchema } from './common.ts';
 import {
   adminActivityPageSchema,
   adminActivityQuerySchema,
@@ -441,11 +441,12 @@ export const apiRoutes: ApiRoute[] = [
     method: 'get',
     path: '/api/me/ledger',
     tag: 'Account',
-    summary: "The user's own credit history, newest first, 50 a page",
+    summary:
+      "The user's own credit history, newest first, 50 a page; `changesOnly=true` leaves out entries of 0 credits",
     auth: 'user',
-    query: pageQuerySchema,
+    query: myLedgerQuerySchema,
     responses: ok(ledgerPageSchema),
-    errors: [{ status: 400, code: 'invalid_request', when: 'A bad `page`' }],
+    errors: [{ status: 400, code: 'invalid_request', when: 'A bad `page` or `changesOnly`' }],
   },
   {
     operationId: 'exportMyData',
@@ -682,7 +683,6 @@ export const apiRoutes: ApiRoute[] = [
       },
     ],
   },
-
 
   // Payments
   {

@@ -1,4 +1,4 @@
-import { pageQuerySchema } from '@astra/contracts';
+import { myLedgerQuerySchema } from '@astra/contracts';
 import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { isSignedIn, requireUser } from '../../http/auth.ts';
@@ -22,8 +22,10 @@ export function accountRoutes(deps: AppDeps) {
   });
 
   router.get('/me/ledger', user, async (req, res) => {
-    const { page } = pageQuerySchema.parse(req.query);
-    const { items, total } = await ledgerOf(read, req.user!.id, page);
+    const { page, changesOnly } = myLedgerQuerySchema.parse(req.query);
+    const { items, total } = await ledgerOf(read, req.user!.id, page, {
+      changesOnly: changesOnly === 'true',
+    });
     res.json({ items: items.map(ledgerEntryView), total, page, pageSize: LEDGER_PAGE_SIZE });
   });
 
