@@ -173,6 +173,8 @@ export const readingViewSchema = z.object({
   appId: z.number().int(),
   appName: z.string(),
   firstName: z.string().nullable(),
+  /** The second person of a compatibility reading ('Maya & Jonas'); null for the others. */
+  partnerName: z.string().nullable(),
   question: z.string().nullable(),
   input: z.record(z.string(), z.unknown()),
   result: z.record(z.string(), z.unknown()),

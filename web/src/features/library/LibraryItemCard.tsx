@@ -19,7 +19,10 @@ interface LibraryItemCardProps {
 export function LibraryItemCard({ item, onDelete }: LibraryItemCardProps) {
   const title = appTitle(item.appId, item.appName);
   const app = READING_APPS[item.appId];
-  const detail = item.question ? `“${item.question}”` : item.firstName;
+  // A compatibility reading is about two people: both names, as its result page shows them.
+  const names =
+    item.firstName && item.partnerName ? `${item.firstName} & ${item.partnerName}` : item.firstName;
+  const detail = item.question ? `“${item.question}”` : names;
 
   return (
     <Surface

@@ -4,11 +4,18 @@ import type { ReadDb, UsageLog } from '@astra/projections';
 const iso = (value: Date | string) =>
   (value instanceof Date ? value : new Date(value)).toISOString();
 
+/** A compatibility reading's second person, from its stored form (gone once erased). */
+export const partnerOf = (input: Record<string, unknown>): string | null => {
+  const person2 = (input as { person2?: { firstName?: unknown } }).person2;
+  return typeof person2?.firstName === 'string' ? person2.firstName : null;
+};
+
 const itemOf = (row: UsageLog): LibraryItem => ({
   readingId: row.log_id,
   appId: row.app_id,
   appName: row.app_name,
   firstName: row.first_name,
+  partnerName: partnerOf(row.input_data),
   question: row.question,
   creditsCharged: row.credits_charged,
   createdAt: iso(row.created_at),

@@ -9,6 +9,7 @@ import {
 } from '@astra/contracts';
 import { type Reading, readingDecider, streams } from '@astra/ledger';
 import type { Ledger } from '../../ledger/ledger.ts';
+import { partnerOf } from './queries.ts';
 
 type Requested = Extract<ReadingEvent, { type: 'ReadingRequested' }>['data'];
 
@@ -68,6 +69,7 @@ export function readingViewOf(
     appId: requested.appId,
     appName: requested.appName,
     firstName: requested.firstName,
+    partnerName: partnerOf(requested.input),
     question: requested.question,
     input: requested.input,
     result: { ...facts, [textField]: '' },
