@@ -2,6 +2,7 @@ export * from './api/admin.ts';
 export * from './api/apps.ts';
 export * from './api/auth.ts';
 export * from './api/common.ts';
+export * from './api/compatibilityScale.ts';
 export * from './api/finance.ts';
 export * from './api/mail.ts';
 export * from './api/me.ts';

@@ -15,20 +15,20 @@
  * Aspects are the major ones with the natal orbs (conjunction/opposition 10°, trine 8°,
  * sextile 6°, square 5°); orb is the exact distance from the aspect's angle.
  */
+import {
+  COMPATIBILITY_SCORE_MAX,
+  RELATIONSHIP_BANDS,
+  type RelationshipLabel,
+  relationshipBandIndex,
+} from '@astra/contracts';
 import { type Aspect, synastryAspects } from '../astro/aspects.ts';
 import type { ChartData } from '../astro/natalChart.ts';
 import type { PointKey, Quality } from '../astro/zodiac.ts';
 
-export type RelationshipLabel =
-  | 'Minimal'
-  | 'Medium'
-  | 'Important'
-  | 'Very Important'
-  | 'Exceptional'
-  | 'Rare Exceptional';
+export type { RelationshipLabel };
 
 /** The UI draws score / 44 in a ring that fills at most once. */
-export const COMPATIBILITY_SCORE_SCALE = 44;
+export const COMPATIBILITY_SCORE_SCALE = COMPATIBILITY_SCORE_MAX;
 
 export type ScoringRule =
   | 'sun_sun_hard'
@@ -53,13 +53,9 @@ export interface RelationshipScore {
   aspects: ScoredAspect[];
 }
 
+/** The score's band on Discepolo's scale (the bands are shared with the web app's drawing). */
 export function relationshipLabel(score: number): RelationshipLabel {
-  if (score < 5) return 'Minimal';
-  if (score < 10) return 'Medium';
-  if (score < 15) return 'Important';
-  if (score < 20) return 'Very Important';
-  if (score < 30) return 'Exceptional';
-  return 'Rare Exceptional';
+  return RELATIONSHIP_BANDS[relationshipBandIndex(score)]!.label;
 }
 
 const SCORING_KEYS: readonly PointKey[] = ['sun', 'moon', 'venus', 'mars', 'ascendant'];

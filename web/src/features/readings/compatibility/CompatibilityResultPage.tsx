@@ -1,4 +1,5 @@
-import { Badge, Heading, SimpleGrid, Stack, Text, VisuallyHidden } from '@chakra-ui/react';
+import { RELATIONSHIP_BANDS, relationshipBandIndex } from '@astra/contracts';
+import { Badge, Heading, HStack, SimpleGrid, Stack, Text, VisuallyHidden } from '@chakra-ui/react';
 import { Plus } from 'lucide-react';
 import { useParams } from 'react-router';
 import { LinkButton } from '../../../ui/LinkButton';
@@ -61,20 +62,33 @@ export default function CompatibilityResultPage() {
                 Your Compatibility Score
               </Heading>
               <Text color="fg.muted">
-                {view.score} of a possible {COMPATIBILITY_SCORE_MAX} points, counted from the
-                contacts between your two charts.
+                {view.score} of a possible {COMPATIBILITY_SCORE_MAX} points on Ciro Discepolo's
+                scale, which counts only the strongest ties between two charts: Sun, Moon and
+                Ascendant contacts, Venus–Mars contacts, and Sun signs of the same quality. It
+                measures how intense the bond is, not whether it is a good one.
               </Text>
-              {view.description && (
-                <Badge
-                  size="lg"
-                  colorPalette="brand"
-                  variant="solid"
-                  alignSelf={{ sm: 'flex-start' }}
-                >
-                  <VisuallyHidden>Rating: </VisuallyHidden>
-                  {view.description}
-                </Badge>
+              {view.contacts && view.contacts.total > 0 && (
+                <Text data-testid="contact-counts">
+                  All {view.contacts.total} contacts between your charts:{' '}
+                  <strong>{view.contacts.harmonious} harmonious</strong>,{' '}
+                  <strong>{view.contacts.challenging} challenging</strong>
+                  {view.contacts.conjunctions > 0 &&
+                    `, ${view.contacts.conjunctions} ${view.contacts.conjunctions === 1 ? 'conjunction' : 'conjunctions'}`}
+                  .
+                </Text>
               )}
+              <HStack gap="2" wrap="wrap" justify={{ base: 'center', sm: 'flex-start' }}>
+                {view.description && (
+                  <Badge size="lg" colorPalette="brand" variant="solid">
+                    <VisuallyHidden>Rating: </VisuallyHidden>
+                    {view.description}
+                  </Badge>
+                )}
+                <Text fontSize="sm" color="fg.muted">
+                  band {relationshipBandIndex(view.score) + 1} of {RELATIONSHIP_BANDS.length}, from{' '}
+                  {RELATIONSHIP_BANDS[0].label} to {RELATIONSHIP_BANDS.at(-1)!.label}
+                </Text>
+              </HStack>
             </Stack>
           </Surface>
           <Stack as="section" aria-labelledby="people-heading" gap="3">

@@ -3,7 +3,28 @@ import { formatLongDate } from '@astra/contracts';
 import { count, type Fields, fields, text } from '../result/resultFields';
 
 /** Spec §9: the compatibility score is out of 44. */
-export const COMPATIBILITY_SCORE_MAX = 44;
+export { COMPATIBILITY_SCORE_MAX } from '@astra/contracts';
+
+/** Every contact between the two charts, by nature, as the report counts them. */
+export interface ContactCounts {
+  total: number;
+  harmonious: number;
+  challenging: number;
+  conjunctions: number;
+}
+
+const HARMONIOUS = new Set(['trine', 'sextile']);
+const CHALLENGING = new Set(['square', 'opposition']);
+
+/** Counts the result's synastry aspects; null when the result has none listed (older ones). */
+export function contactCounts(aspects: unknown): ContactCounts | null {
+  if (!Array.isArray(aspects)) return null;
+  const kinds = aspects.map((aspect) => text(fields(aspect).aspect));
+  const harmonious = kinds.filter((kind) => kind && HARMONIOUS.has(kind)).length;
+  const challenging = kinds.filter((kind) => kind && CHALLENGING.has(kind)).length;
+  const conjunctions = kinds.filter((kind) => kind === 'conjunction').length;
+  return { total: kinds.length, harmonious, challenging, conjunctions };
+}
 
 export interface PersonView {
   firstName?: string;
@@ -17,6 +38,7 @@ export interface PersonView {
 export interface CompatibilityView {
   score: number;
   description?: string;
+  contacts: ContactCounts | null;
   report: string;
   person1: PersonView;
   person2: PersonView;
@@ -44,6 +66,7 @@ export function compatibilityFromReading(reading: ReadingView): CompatibilityVie
   return {
     score,
     description: text(result.compatibility_score_description),
+    contacts: contactCounts(result.aspects),
     report,
     person1: personOf('person1'),
     person2: personOf('person2'),
