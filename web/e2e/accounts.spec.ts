@@ -9,12 +9,15 @@ test.describe('a visitor', () => {
     await expect(
       page.getByRole('heading', { level: 1, name: 'Speak to the stars.' }),
     ).toBeVisible();
-    const counter = page.getByText(/^\d+\+ readings completed$/);
-    const first = Number((await counter.textContent())?.match(/\d+/)?.[0]);
+    // The counter writes thousands as the static claim does ('4,847+').
+    const counter = page
+      .getByRole('region', { name: 'What seekers are saying' })
+      .getByText(/^\d,\d{3}\+ readings completed$/);
+    const count = async () =>
+      Number((await counter.textContent())?.match(/^[\d,]+/)?.[0].replace(',', ''));
+    const first = await count();
     expect(first).toBeGreaterThanOrEqual(4847);
-    await expect
-      .poll(async () => Number((await counter.textContent())?.match(/\d+/)?.[0]), { timeout: 7000 })
-      .toBeGreaterThan(first);
+    await expect.poll(count, { timeout: 7000 }).toBeGreaterThan(first);
     await expectAccessible(page);
     await screenshot(page, 'landing');
   });

@@ -40,7 +40,7 @@ test('a pack bought before subscribing is kept: the balance is the sum and the c
   const page = await newMember(browser, 'lots');
   await page.goto('/pricing');
   await expect(
-    page.getByText(/only subscription credits are capped at a renewal .* never expire/),
+    page.getByText('Credits from a one-time pack, free credits and gift credits never expire.'),
   ).toBeVisible();
   await expectAccessible(page);
 

@@ -1,5 +1,5 @@
 import type { Me } from '@astra/contracts';
-import { Badge, Link } from '@chakra-ui/react';
+import { Badge, Link, Stack } from '@chakra-ui/react';
 import { Coins } from 'lucide-react';
 import { Link as RouterLink } from 'react-router';
 
@@ -10,7 +10,7 @@ export function creditsBadgeText(me: Pick<Me, 'remainingCredits' | 'subscription
 
 /**
  * The header's balance; it links to the credit history that explains it. `compact` (phones)
- * shows the number alone, its full text as the link's name.
+ * says the same in two short lines ('50 credits' over 'Subscriber'), to fit beside the menu.
  */
 export function CreditsBadge({
   me,
@@ -21,6 +21,7 @@ export function CreditsBadge({
   onNavigate?: () => void;
   compact?: boolean;
 }) {
+  const credits = `${me.remainingCredits} ${me.remainingCredits === 1 ? 'credit' : 'credits'}`;
   return (
     <Link asChild _hover={{ textDecoration: 'none' }} rounded="full" onClick={onNavigate}>
       <RouterLink
@@ -29,7 +30,7 @@ export function CreditsBadge({
         aria-label={compact ? creditsBadgeText(me) : undefined}
       >
         <Badge
-          size="lg"
+          size={compact ? 'md' : 'lg'}
           variant="subtle"
           colorPalette="brand"
           rounded="full"
@@ -39,7 +40,14 @@ export function CreditsBadge({
           fontVariantNumeric="tabular-nums"
         >
           <Coins aria-hidden size={16} />
-          {compact ? me.remainingCredits : creditsBadgeText(me)}
+          {compact ? (
+            <Stack gap="0" lineHeight="1.1" aria-hidden>
+              <span>{credits}</span>
+              {me.subscription && <span>Subscriber</span>}
+            </Stack>
+          ) : (
+            creditsBadgeText(me)
+          )}
         </Badge>
       </RouterLink>
     </Link>

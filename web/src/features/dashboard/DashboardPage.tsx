@@ -1,9 +1,11 @@
 import { Alert, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { MessageCircleHeart } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { LinkButton } from '../../ui/LinkButton';
 import { PageContainer } from '../../ui/PageContainer';
 import { PageTitle } from '../../ui/PageTitle';
 import { Surface } from '../../ui/Surface';
+import { readFlag, setFlag } from '../../ui/storedFlag';
 import { TextLink } from '../../ui/TextLink';
 import { useCurrentUser } from '../auth/authApi';
 import { hasDashboardBirthData } from '../profile/birthData';
@@ -11,6 +13,20 @@ import { DASHBOARD_APP_ORDER, READING_APPS } from '../readings/readingCatalog';
 import { useGetAppsQuery } from './appsApi';
 import { ComingSoonCard, ReadingAppCard } from './ReadingAppCard';
 import { SubscriptionCard } from './SubscriptionCard';
+
+/** A first visit to the dashboard (right after onboarding) is greeted as one, later ones as returns. */
+function Greeting({ userId }: { userId: string }) {
+  const visitedKey = `astra.dashboardVisited.${userId}`;
+  const [returning] = useState(() => readFlag(visitedKey));
+  useEffect(() => setFlag(visitedKey), [visitedKey]);
+  return (
+    <Text color="fg.muted">
+      {returning
+        ? 'Welcome back. What would you like to ask the stars today?'
+        : 'Welcome to Astra! What would you like to ask the stars first?'}
+    </Text>
+  );
+}
 
 export default function DashboardPage() {
   const { me } = useCurrentUser();
@@ -26,7 +42,7 @@ export default function DashboardPage() {
         <Heading as="h1" textStyle="pageTitle">
           {title}
         </Heading>
-        <Text color="fg.muted">Welcome back. What would you like to ask the stars today?</Text>
+        <Greeting userId={me.id} />
       </Stack>
 
       {me.subscription && <SubscriptionCard me={me} subscription={me.subscription} />}

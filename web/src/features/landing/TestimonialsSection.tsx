@@ -26,7 +26,7 @@ export function TestimonialsSection() {
           </Heading>
           <Text color="fg.muted" fontVariantNumeric="tabular-nums">
             <Box as="span" fontWeight="semibold" color="fg">
-              {count}+ readings completed
+              {count.toLocaleString('en-US')}+ readings completed
             </Box>{' '}
             and counting
           </Text>

@@ -6,7 +6,8 @@ import { BackLink } from '../../ui/BackLink';
 import { PageContainer } from '../../ui/PageContainer';
 import { PageTitle } from '../../ui/PageTitle';
 import { useGetMeQuery } from '../auth/authApi';
-import { useGetAppsQuery } from '../dashboard/appsApi';
+import { useGetCatalogQuery } from '../dashboard/appsApi';
+import { welcomeOffer } from '../landing/welcomeOffer';
 import { BillingToggle } from './BillingToggle';
 import { PricingSignInDialog } from './PricingSignInDialog';
 import { readPendingPurchase } from './pendingPurchase';
@@ -29,11 +30,14 @@ const initialBillingType = (): BillingType =>
   readPendingPurchase()?.isSubscription === false ? 'one_time' : 'subscription';
 
 /**
- * How the balance is kept, in one sentence: a plan's renewal must never be read as a threat to
- * credits bought or given.
+ * How the balance is kept, in plain words, below the price cards: a plan's renewal must never be
+ * read as a threat to credits bought or given.
  */
-export const CREDIT_RULE =
-  "Your balance is kept by source: only subscription credits are capped at a renewal (at most one month's worth rolls over), while purchased packs, free and promotional credits never expire and never count against that cap; readings spend subscription credits first, then free, then promotional, then purchased ones (oldest first).";
+export const CREDIT_RULES = [
+  'Credits from a one-time pack, free credits and gift credits never expire.',
+  "A monthly plan's unused credits carry over for one month; anything beyond one month's worth ends at the renewal.",
+  'Readings use your plan credits first, then free and gift credits, then the credits you bought (oldest first), so the ones that never expire last longest.',
+];
 
 /** Spec §2 pricing: plans by billing period, bought through checkout once signed in. */
 export default function PricingPage() {
@@ -42,7 +46,9 @@ export default function PricingPage() {
   const [params] = useSearchParams();
   const returnTo = params.get(RETURN_PARAM);
   const returning = isReturnPath(returnTo);
-  const { data: apps } = useGetAppsQuery();
+  const { data: catalog } = useGetCatalogQuery();
+  const apps = catalog?.items;
+  const offer = welcomeOffer(catalog?.welcomeCredits, apps);
   const [billingType, setBillingType] = useState<BillingType>(initialBillingType);
   const { choose, busyKey, signInOpen, dismissSignIn } = usePurchase(Boolean(me));
   const isSubscription = billingType === 'subscription';
@@ -69,9 +75,11 @@ export default function PricingPage() {
           Subscribe for fresh credits every month, or buy a one-time pack. Credits work for every
           reading.
         </Text>
-        <Text fontSize="sm" maxW="3xl">
-          {CREDIT_RULE}
-        </Text>
+        {!me && !meLoading && offer && (
+          <Text fontSize="sm" maxW="3xl">
+            New here? Your account starts with {offer}.
+          </Text>
+        )}
         <BillingToggle value={billingType} onChange={setBillingType} />
         <Text fontSize="sm" color="fg.muted">
           {isSubscription
@@ -151,6 +159,17 @@ export default function PricingPage() {
           })}
         </SimpleGrid>
       )}
+
+      <Stack as="section" aria-labelledby="credit-rules-heading" gap="2" maxW="3xl" mx="auto">
+        <Heading as="h2" size="md" id="credit-rules-heading">
+          How credits work
+        </Heading>
+        <Stack as="ul" gap="1" ps="5" fontSize="sm" listStyleType="disc">
+          {CREDIT_RULES.map((rule) => (
+            <li key={rule}>{rule}</li>
+          ))}
+        </Stack>
+      </Stack>
 
       <Text fontSize="sm" color="fg.muted" textAlign="center">
         {pricing ? `All prices are in ${currencyLabel(pricing.currency)} and include tax. ` : ''}

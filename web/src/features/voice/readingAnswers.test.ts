@@ -55,6 +55,17 @@ describe('meaningfulStems', () => {
 });
 
 describe('readingPassages', () => {
+  it('names a section by its heading and the bold line right under it, as the offline tarot writes it', () => {
+    const passages = readingPassages(
+      '## The Past\n\n**The Hermit (upright)**\n\nA season alone.\n\n## Putting It Together\n\nA story.\n\n**Advice**\n\nKeep going.',
+    );
+    expect(passages.map((p) => p.section)).toEqual([
+      'The Past: The Hermit (upright)',
+      'Putting It Together',
+      'Advice',
+    ]);
+  });
+
   it('splits the reading into paragraphs and list items under their headings', () => {
     const passages = readingPassages(tarot);
     expect(passages.map((p) => p.section)).toEqual([

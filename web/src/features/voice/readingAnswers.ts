@@ -138,13 +138,23 @@ export function readingPassages(context: string): Passage[] {
       if (part) passages.push({ text: part, section, index: passages.length });
     }
   };
+  let heading: string | null = null;
   for (const block of parseMarkup(context)) {
-    if (block.kind === 'heading' || block.kind === 'subheading') {
-      section = block.text.replace(/\*\*/g, '').trim();
+    const title = 'text' in block ? block.text.replace(/\*\*/g, '').trim() : '';
+    if (block.kind === 'heading') {
+      section = title;
+      heading = block.depth >= 2 ? title : null;
+    } else if (block.kind === 'subheading') {
+      // A bold line right under a section heading names what the section is about
+      // ('## The Past' then '**The Hermit (upright)**'): the section keeps both.
+      section = heading ? `${heading}: ${title}` : title;
+      heading = null;
     } else if (block.kind === 'paragraph') {
       add(spansText(block.spans));
+      heading = null;
     } else {
       for (const item of block.items) add(spansText(item));
+      heading = null;
     }
   }
   return passages;

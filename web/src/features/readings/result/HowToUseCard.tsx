@@ -12,8 +12,11 @@ import {
 import { ArrowDown } from 'lucide-react';
 import { memo, type ReactNode, useState } from 'react';
 import { Surface } from '../../../ui/Surface';
+import { readFlag, setFlag } from '../../../ui/storedFlag';
 import { VoiceGuideButton } from '../../voice/VoiceGuideButton';
 import { useReportHighlightContext } from './useReportHighlight';
+
+const HOW_TO_DISMISSED_KEY = 'astra.howToUseDismissed';
 
 interface HowToUseCardProps {
   /** Tarot and life path let people put the card away (spec §2). */
@@ -54,8 +57,13 @@ function Step({ number, title, children }: { number: number; title: string; chil
  */
 export const HowToUseCard = memo(function HowToUseCard({ dismissible = false }: HowToUseCardProps) {
   const { goToReading } = useReportHighlightContext();
-  const [dismissed, setDismissed] = useState(false);
+  // Put away once, it stays away in this browser: the steps are the same on every reading.
+  const [dismissed, setDismissed] = useState(() => dismissible && readFlag(HOW_TO_DISMISSED_KEY));
   if (dismissed) return null;
+  const dismiss = () => {
+    setFlag(HOW_TO_DISMISSED_KEY);
+    setDismissed(true);
+  };
 
   return (
     <Surface as="section" aria-labelledby="how-to-heading" tone="glow" gap="4">
@@ -67,7 +75,7 @@ export const HowToUseCard = memo(function HowToUseCard({ dismissible = false }: 
           <CloseButton
             size="sm"
             aria-label="Dismiss how to use your reading"
-            onClick={() => setDismissed(true)}
+            onClick={dismiss}
             mt="-1"
             me="-2"
           />
