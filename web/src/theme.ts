@@ -6,6 +6,7 @@ import {
   badgeRecipe,
   breakpoints,
   buttonRecipe,
+  checkboxSlotRecipe,
   codeRecipe,
   containerRecipe,
   cssVarsPrefix,
@@ -131,6 +132,7 @@ const chakraBase = defineConfig({
     slotRecipes: {
       alert: alertSlotRecipe,
       avatar: avatarSlotRecipe,
+      checkbox: checkboxSlotRecipe,
       dataList: dataListSlotRecipe,
       dialog: dialogSlotRecipe,
       drawer: drawerSlotRecipe,

@@ -9,7 +9,16 @@ export const placesApi = api.injectEndpoints({
       transformResponse: (response: { items: PlaceView[] }) => response.items,
       keepUnusedDataFor: 600,
     }),
+    /** A place the suggestions lack, by its coordinates: the server names its zone and country. */
+    getPlaceAt: build.query<PlaceView, { latitude: number; longitude: number; label: string }>({
+      query: ({ latitude, longitude, label }) => ({
+        url: '/places/at',
+        params: { latitude, longitude, ...(label.trim() ? { label: label.trim() } : {}) },
+      }),
+      transformResponse: (response: { place: PlaceView }) => response.place,
+      keepUnusedDataFor: 600,
+    }),
   }),
 });
 
-export const { useGetPlacesQuery } = placesApi;
+export const { useGetPlacesQuery, useGetPlaceAtQuery } = placesApi;

@@ -1,4 +1,4 @@
-import { Field, Input, SimpleGrid } from '@chakra-ui/react';
+import { Checkbox, Field, Input, SimpleGrid, Stack } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { TextField } from '../../ui/TextField';
 import { PlaceCombobox } from '../places/PlaceCombobox';
@@ -56,16 +56,33 @@ export function ProfileFormFields({
         onChange={(value) => set('birthDate', value)}
         disabled={disabled}
       />
-      <Field.Root disabled={disabled}>
-        <Field.Label>Birth time (optional)</Field.Label>
-        <Input
-          type="time"
-          name="birthTime"
-          value={draft.birthTime}
-          onChange={(event) => set('birthTime', event.target.value)}
-        />
-        <Field.HelperText>As exact as you know it: it sets your rising sign.</Field.HelperText>
-      </Field.Root>
+      <Stack gap="2">
+        <Field.Root disabled={disabled || draft.birthTimeUnknown}>
+          <Field.Label>Birth time (optional)</Field.Label>
+          <Input
+            type="time"
+            name="birthTime"
+            value={draft.birthTimeUnknown ? '' : draft.birthTime}
+            onChange={(event) => set('birthTime', event.target.value)}
+          />
+          <Field.HelperText>
+            {draft.birthTimeUnknown
+              ? 'Charts will be drawn for 12:00 noon, without rising sign or houses.'
+              : 'As exact as you know it: it sets your rising sign.'}
+          </Field.HelperText>
+        </Field.Root>
+        <Checkbox.Root
+          size="sm"
+          name="birthTimeUnknown"
+          disabled={disabled}
+          checked={draft.birthTimeUnknown}
+          onCheckedChange={(event) => set('birthTimeUnknown', event.checked === true)}
+        >
+          <Checkbox.HiddenInput />
+          <Checkbox.Control />
+          <Checkbox.Label>I don’t know my time of birth</Checkbox.Label>
+        </Checkbox.Root>
+      </Stack>
       <PlaceCombobox
         label="Birth city"
         name="birthCity"

@@ -112,7 +112,7 @@ function ProfileDetails({ me }: { me: Me }) {
         <ReadOnlyList
           items={[
             ['Birth date', me.birthDate ? formatLongDate(me.birthDate) : null],
-            ['Birth time', me.birthTime],
+            ['Birth time', me.birthTimeUnknown ? 'Unknown' : me.birthTime],
             ['Birth city', me.birthCity],
             ['Birth country', me.birthCountry],
           ]}

@@ -12,6 +12,8 @@ export interface ProfileDraft {
   lastName: string;
   birthDate: BirthDateParts;
   birthTime: string;
+  /** "I don't know my birth time": readings from the profile are drawn without one. */
+  birthTimeUnknown: boolean;
   birthCity: string;
   birthCountry: string;
   /** The place chosen from the suggestions (or found for the saved city); null: free text. */
@@ -24,6 +26,7 @@ export function draftFromMe(me: Me): ProfileDraft {
     lastName: me.lastName ?? '',
     birthDate: partsFromDate(me.birthDate),
     birthTime: me.birthTime ?? '',
+    birthTimeUnknown: me.birthTimeUnknown,
     birthCity: me.birthCity ?? '',
     birthCountry: me.birthCountry ?? '',
     birthPlace: me.birthPlace,
@@ -52,7 +55,9 @@ export function draftToUpdate(draft: ProfileDraft): ProfileUpdate {
     lastName: orNull(draft.lastName),
     birthDate: composeBirthDate(draft.birthDate),
     // <input type="time"> may answer HH:MM:SS when seconds are shown; the API wants HH:MM.
-    birthTime: orNull(draft.birthTime.slice(0, 5)),
+    birthTime: draft.birthTimeUnknown ? null : orNull(draft.birthTime.slice(0, 5)),
+    // Null, not false, when unchecked: a profile that never said so stays as it was.
+    birthTimeUnknown: draft.birthTimeUnknown || null,
     birthCity: orNull(draft.birthCity),
     birthCountry: orNull(draft.birthCountry),
     ...(draft.birthPlace ? { birthPlace: placeOf(draft.birthPlace) } : {}),

@@ -114,10 +114,13 @@ export function ChartWheel({ model, summary, activeKey, onActiveChange }: ChartW
         <circle cx={C} cy={C} r={R.houseOuter} fill="none" stroke={LINE} />
         <circle cx={C} cy={C} r={R.aspect} fill="var(--chakra-colors-bg-subtle)" stroke={LINE} />
 
-        {/* Houses: cusp lines, the four angles heavier, numbers in the inner ring. */}
+        {/* Houses: cusp lines, the four angles heavier, numbers in the inner ring; none when
+            the birth time is unknown. */}
         {HOUSE_NUMBERS.map((house) => {
-          const angle = at(model.cusps[house - 1]!);
-          const next = at(model.cusps[house % 12]!);
+          const cusps = model.cusps;
+          if (!cusps) return null;
+          const angle = at(cusps[house - 1]!);
+          const next = at(cusps[house % 12]!);
           const axis = house % 3 === 1;
           return (
             <g key={`house-${house}`}>

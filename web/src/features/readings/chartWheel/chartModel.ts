@@ -21,9 +21,10 @@ export interface WheelAspect {
 }
 
 export interface WheelModel {
+  /** The longitude on the left (9 o'clock): the Ascendant, or 0° Aries without houses. */
   ascendant: number;
-  /** The twelve house cusps' longitudes, first house first. */
-  cusps: number[];
+  /** The twelve house cusps' longitudes, first house first; null when the birth time is unknown. */
+  cusps: number[] | null;
   points: WheelPoint[];
   aspects: WheelAspect[];
 }
@@ -41,8 +42,10 @@ export function pointLabel(point: Omit<WheelPoint, 'label'>): string {
 /** The natal result's `chart` and `aspects` as what the wheel draws; null without a chart. */
 export function wheelModel(chartValue: unknown, aspectsValue: unknown): WheelModel | null {
   const chart = fields(chartValue);
-  const cusps = HOUSE_ORDINALS.map((ordinal) => count(fields(chart[`${ordinal}_house`]).abs_pos));
-  if (cusps.some((cusp) => cusp === undefined)) return null;
+  if (!chart.sun) return null;
+  const found = HOUSE_ORDINALS.map((ordinal) => count(fields(chart[`${ordinal}_house`]).abs_pos));
+  // A chart of an unknown birth time has no houses (and no Ascendant): drawn without them.
+  const cusps = found.every((cusp) => cusp !== undefined) ? (found as number[]) : null;
 
   const points = WHEEL_POINTS.flatMap(({ key, name, glyph }) => {
     const source = fields(chart[key]);
@@ -58,8 +61,7 @@ export function wheelModel(chartValue: unknown, aspectsValue: unknown): WheelMod
     };
     return [{ ...point, label: pointLabel(point) }];
   });
-  const ascendant =
-    points.find((point) => point.key === 'ascendant')?.longitude ?? (cusps[0] as number);
+  const ascendant = points.find((point) => point.key === 'ascendant')?.longitude ?? cusps?.[0] ?? 0;
 
   const shown = new Set(points.map((point) => point.key));
   const aspects = (Array.isArray(aspectsValue) ? aspectsValue : []).flatMap((value) => {
@@ -71,7 +73,7 @@ export function wheelModel(chartValue: unknown, aspectsValue: unknown): WheelMod
     return [{ from, to, type: aspect.aspect, orb: count(aspect.orb) }];
   });
 
-  return { ascendant, cusps: cusps as number[], points, aspects };
+  return { ascendant, cusps, points, aspects };
 }
 
 /** The wheel's text alternative: the big three, then what the table below holds. */
@@ -81,7 +83,7 @@ export function wheelSummary(model: WheelModel): string {
     .filter((point): point is WheelPoint => Boolean(point))
     .map((point) => `${point.name} ${formatZodiacal(point.longitude)}`);
   return (
-    `Natal chart wheel: ${named.join(', ')}. Twelve signs, twelve houses, ` +
+    `Natal chart wheel: ${named.join(', ')}. Twelve signs, ${model.cusps ? 'twelve houses' : 'no houses (birth time unknown)'}, ` +
     `${model.points.length} points and ${model.aspects.length} aspect lines. ` +
     'Every position is listed in the table below the wheel.'
   );

@@ -12,7 +12,10 @@ export function PersonCard({ person, number }: { person: PersonView; number: 1 |
   const name = personName(person, number);
   const rows: [string, string][] = [
     ['Birth date', personBirthDate(person.birthDate)],
-    ['Birth time', personBirthTime(person.birthTime)],
+    [
+      'Birth time',
+      person.timeUnknown ? 'Unknown (chart for 12:00 noon)' : personBirthTime(person.birthTime),
+    ],
     ['City', person.city?.trim() || 'Unknown'],
     ['Country', person.country?.trim() || 'Unknown'],
   ];

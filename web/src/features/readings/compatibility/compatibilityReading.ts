@@ -31,6 +31,8 @@ export interface PersonView {
   lastName?: string;
   birthDate?: string;
   birthTime?: string;
+  /** The birth time was unknown: the chart was drawn for noon, without houses. */
+  timeUnknown?: boolean;
   city?: string;
   country?: string;
 }
@@ -50,6 +52,7 @@ function person(source: Fields): PersonView {
     lastName: text(source.lastName),
     birthDate: text(source.birthDate),
     birthTime: text(source.birthTime),
+    timeUnknown: source.timeUnknown === true,
     city: text(source.city),
     country: text(source.country),
   };

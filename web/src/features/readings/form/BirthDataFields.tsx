@@ -1,9 +1,17 @@
 import { CHART_FIRST_YEAR } from '@astra/contracts';
-import { Alert, Field, Input, SimpleGrid } from '@chakra-ui/react';
+import { Alert, Button, Checkbox, Field, Input, SimpleGrid, Stack } from '@chakra-ui/react';
 import { TextField } from '../../../ui/TextField';
+import { CoordinatesFields } from '../../places/CoordinatesFields';
 import { PlaceCombobox } from '../../places/PlaceCombobox';
 import { BirthDateSelect } from '../../profile/BirthDateSelect';
-import { type BirthDataDraft, choosePlace, localMeanTimeNote } from './birthDataDraft';
+import {
+  type BirthDataDraft,
+  chooseEnteredPlace,
+  choosePlace,
+  EMPTY_COORDINATES,
+  localMeanTimeNote,
+  UNKNOWN_TIME_NOTE,
+} from './birthDataDraft';
 import type { FieldErrors } from './useGenerateReading';
 
 interface BirthDataFieldsProps {
@@ -14,7 +22,10 @@ interface BirthDataFieldsProps {
   fieldPath?: string;
 }
 
-/** First name, last name, birth date, time, city (with suggestions) and country, all required. */
+/**
+ * First name, last name, birth date, time (or "I don't know my birth time"), and the birthplace:
+ * city (with suggestions) and country, or, for a place the suggestions lack, its coordinates.
+ */
 export function BirthDataFields({
   value,
   onChange,
@@ -58,40 +69,110 @@ export function BirthDataFields({
         required
         partialHint="Choose the day, month and year."
       />
-      <Field.Root required invalid={Boolean(errorOf('birthTime'))}>
-        <Field.Label>Birth time</Field.Label>
-        <Input
-          type="time"
-          name={`${fieldPath}birthTime`}
-          value={value.birthTime}
-          onChange={(event) => set('birthTime', event.target.value)}
+      {/* The checkbox stays outside the time's field: it is its own control, not the time's. */}
+      <Stack gap="2">
+        <Field.Root
+          required={!value.timeUnknown}
+          disabled={value.timeUnknown}
+          invalid={Boolean(errorOf('birthTime'))}
+        >
+          <Field.Label>Birth time</Field.Label>
+          <Input
+            type="time"
+            name={`${fieldPath}birthTime`}
+            value={value.timeUnknown ? '' : value.birthTime}
+            onChange={(event) => set('birthTime', event.target.value)}
+          />
+          {errorOf('birthTime') ? (
+            <Field.ErrorText>{errorOf('birthTime')}</Field.ErrorText>
+          ) : (
+            <Field.HelperText>As exact as you know it: it sets the rising sign.</Field.HelperText>
+          )}
+        </Field.Root>
+        <Checkbox.Root
+          size="sm"
+          name={`${fieldPath}timeUnknown`}
+          checked={value.timeUnknown}
+          onCheckedChange={(event) => set('timeUnknown', event.checked === true)}
+        >
+          <Checkbox.HiddenInput />
+          <Checkbox.Control />
+          <Checkbox.Label>I don’t know my time of birth</Checkbox.Label>
+        </Checkbox.Root>
+      </Stack>
+      {value.timeUnknown && (
+        <Alert.Root status="info" role="status" gridColumn={{ md: 'span 2' }}>
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Birth time unknown</Alert.Title>
+            <Alert.Description>{UNKNOWN_TIME_NOTE}</Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
+      {value.entered ? (
+        <CoordinatesFields
+          fieldPath={fieldPath}
+          value={value.entered}
+          onChange={(entered) => onChange({ ...value, entered })}
+          onFound={(place) => onChange(chooseEnteredPlace(value, place))}
+          errors={{
+            latitude: errorOf('latitude'),
+            longitude: errorOf('longitude'),
+          }}
         />
-        {errorOf('birthTime') ? (
-          <Field.ErrorText>{errorOf('birthTime')}</Field.ErrorText>
-        ) : (
-          <Field.HelperText>As exact as you know it: it sets the rising sign.</Field.HelperText>
-        )}
-      </Field.Root>
-      <PlaceCombobox
-        label="City"
-        name={`${fieldPath}city`}
-        value={value.city}
-        onChange={(city) => onChange({ ...value, city, coordinates: null, placeNotFound: false })}
-        onSelect={(place) => onChange(choosePlace(value, place))}
-        errorText={errorOf('city') ?? placeNotFound}
-        suggestOnFocus={value.placeNotFound}
-        required
-      />
-      <TextField
-        label="Country"
-        name={`${fieldPath}country`}
-        autoComplete={fieldPath ? 'off' : 'country-name'}
-        maxLength={120}
-        required
-        value={value.country}
-        onChange={(country) => onChange({ ...value, country, coordinates: null })}
-        errorText={errorOf('country')}
-      />
+      ) : (
+        <>
+          <PlaceCombobox
+            label="City"
+            name={`${fieldPath}city`}
+            value={value.city}
+            onChange={(city) =>
+              onChange({ ...value, city, coordinates: null, placeNotFound: false })
+            }
+            onSelect={(place) => onChange(choosePlace(value, place))}
+            errorText={errorOf('city') ?? placeNotFound}
+            suggestOnFocus={value.placeNotFound}
+            required
+          />
+          <TextField
+            label="Country"
+            name={`${fieldPath}country`}
+            autoComplete={fieldPath ? 'off' : 'country-name'}
+            maxLength={120}
+            required
+            value={value.country}
+            onChange={(country) => onChange({ ...value, country, coordinates: null })}
+            errorText={errorOf('country')}
+          />
+        </>
+      )}
+      <Button
+        variant="plain"
+        size="sm"
+        justifySelf="start"
+        px="0"
+        color="fg.muted"
+        textDecoration="underline"
+        gridColumn={{ md: 'span 2' }}
+        onClick={() =>
+          onChange(
+            value.entered
+              ? { ...value, entered: null, city: '', country: '', coordinates: null }
+              : {
+                  ...value,
+                  entered: EMPTY_COORDINATES,
+                  city: '',
+                  country: '',
+                  coordinates: null,
+                  placeNotFound: false,
+                },
+          )
+        }
+      >
+        {value.entered
+          ? 'Search the list of places instead'
+          : 'Birthplace not in the list? Enter its coordinates'}
+      </Button>
       {meanTime && (
         <Alert.Root status="info" role="status" gridColumn={{ md: 'span 2' }}>
           <Alert.Indicator />

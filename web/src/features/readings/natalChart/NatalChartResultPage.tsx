@@ -1,4 +1,4 @@
-import { Heading, Text } from '@chakra-ui/react';
+import { Alert, Heading, Text } from '@chakra-ui/react';
 import { useParams } from 'react-router';
 import { PageContainer } from '../../../ui/PageContainer';
 import { Surface } from '../../../ui/Surface';
@@ -42,6 +42,14 @@ export default function NatalChartResultPage() {
             <Heading as="h2" size="md" id="wheel-heading">
               Your Chart
             </Heading>
+            {view.unknownTimeNote && (
+              <Alert.Root status="info" role="note" aria-label="Birth time unknown">
+                <Alert.Indicator />
+                <Alert.Content>
+                  <Alert.Description>{view.unknownTimeNote}</Alert.Description>
+                </Alert.Content>
+              </Alert.Root>
+            )}
             <NatalChartWheel chart={view.chart} aspects={view.aspects} />
             {view.houseSystemNote && (
               <Text fontSize="sm" color="fg.muted">
