@@ -10,6 +10,7 @@ import { readingStreamBenchmark } from './readingStream.ts';
 import { readingsBenchmark } from './readings.ts';
 import { rebuildBenchmark } from './rebuild.ts';
 import { spendBenchmark } from './spend.ts';
+import { startBenchmark } from './start.ts';
 import { webBundleBenchmark } from './webBundle.ts';
 
 /** `npm run bench [-- name …]`: every benchmark, or the named ones. */
@@ -27,6 +28,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   finance: financeBenchmark,
   privacy: privacyBenchmark,
   mail: mailBenchmark,
+  start: startBenchmark,
 };
 
 const wanted = process.argv.slice(2);

@@ -11,6 +11,7 @@ import { apiNotFound, errorHandler } from './http/errors.ts';
 import { idempotency } from './http/idempotency.ts';
 import { parsesAsJson } from './http/rawBodies.ts';
 import { requestContext } from './http/requestContext.ts';
+import { ROBOTS_TXT, webAppRoutes } from './http/webApp.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { APPLE_CALLBACK_ROUTE, authRoutes } from './modules/auth/routes.ts';
@@ -36,7 +37,13 @@ export const webDist = join(
   'dist',
 );
 
-export function createApp(deps: AppDeps) {
+export interface AppOptions {
+  /** The built web app to serve (tests give a directory of their own); `web/dist` unless given. */
+  webDist?: string;
+}
+
+export function createApp(deps: AppDeps, options: AppOptions = {}) {
+  const web = options.webDist ?? webDist;
   const app = express();
   app.disable('x-powered-by');
   // API answers are per-user and change with every write: hashing each body for an ETag costs
@@ -52,7 +59,7 @@ export function createApp(deps: AppDeps) {
   app.use(
     securityHeaders({
       production: deps.config.NODE_ENV === 'production',
-      indexHtml: join(webDist, 'index.html'),
+      indexHtml: join(web, 'index.html'),
       elevenLabs: deps.voice.provider === 'elevenlabs',
     }),
   );
@@ -90,10 +97,11 @@ export function createApp(deps: AppDeps) {
   api.use(errorHandler);
   app.use('/api', api);
 
-  if (existsSync(join(webDist, 'index.html'))) {
-    app.use(express.static(webDist, { index: false, maxAge: '1h' }));
-    // The web app routes in the browser: every other page is its index.html.
-    app.get('/{*path}', (_req, res) => res.sendFile(join(webDist, 'index.html')));
+  app.get('/robots.txt', (_req, res) => {
+    res.type('text').set('Cache-Control', 'no-cache').send(ROBOTS_TXT);
+  });
+  if (existsSync(join(web, 'index.html'))) {
+    app.use(webAppRoutes(web));
   } else {
     app.get('/', (_req, res) => {
       res

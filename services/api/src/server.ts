@@ -62,6 +62,8 @@ export interface ServerOptions {
   clock?: () => Date;
   /** The logger (tests pass one that writes where they read); else JSON on stdout at LOG_LEVEL. */
   logger?: Logger;
+  /** The built web app to serve; `web/dist` unless given. */
+  webDist?: string;
 }
 
 /** Opens storage, migrates, starts the projections and serves the API and the web app. */
@@ -326,7 +328,10 @@ export async function startServer(
   );
   sweepVoice.unref();
 
-  const server: Server = createApp(deps).listen(config.PORT, config.HOST);
+  const server: Server = createApp(deps, { webDist: options.webDist }).listen(
+    config.PORT,
+    config.HOST,
+  );
   await new Promise<void>((ready, fail) => {
     server.once('listening', ready);
     server.once('error', fail);

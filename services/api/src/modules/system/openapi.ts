@@ -69,17 +69,23 @@ ${sections.join('\n')}
 
 /**
  * `GET /api/openapi.json`: the OpenAPI 3.1 document of this API, built once from the zod
- * contracts. `GET /api/docs` (not in production): a page listing its routes.
+ * contracts, when first asked for (building it takes a few hundred milliseconds that the start
+ * need not wait for). `GET /api/docs` (not in production): a page listing its routes.
  */
 export function openApiRoutes({ config }: AppDeps) {
   const router = Router();
-  const document = buildOpenApiDocument({ serverUrl: config.PUBLIC_URL });
-  const page = referencePage(document);
+  let document: OpenApiDocument | undefined;
+  let page: string | undefined;
+  const documentOnce = () => {
+    document ??= buildOpenApiDocument({ serverUrl: config.PUBLIC_URL });
+    return document;
+  };
   router.get('/openapi.json', (_req, res) => {
-    res.json(document);
+    res.json(documentOnce());
   });
   if (config.NODE_ENV !== 'production') {
     router.get('/docs', (_req, res) => {
+      page ??= referencePage(documentOnce());
       res.type('html').send(page);
     });
   }

@@ -1,0 +1,171 @@
+import { readdirSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
+import express, { type Request, type Response } from 'express';
+
+/**
+ * The built web app (`web/dist`), served with the compressed copies the build wrote beside each
+ * text file (`app.js.br`, `app.js.gz`: see `web/precompress.ts`), never compressing at request
+ * time:
+ * - the representation is chosen by `Accept-Encoding` (q-values, `q=0` refusals, `*`): brotli,
+ *   else gzip, else the file itself, with `Content-Encoding`, `Vary: Accept-Encoding` and the
+ *   original file's `Content-Type`;
+ * - `/assets/*` files carry a content hash in their names: cached for a year, `immutable`;
+ *   every other file, and `index.html` for every page of the app, is revalidated each time
+ *   (`no-cache`, with an ETag per representation, so a revalidation is a `304`);
+ * - a missing `/assets/…` file is a 404: after a deploy, an old page asking for a chunk that is
+ *   gone must fail as a script, never receive the HTML of the app.
+ * The files are listed once, when the server starts (a rebuild takes effect at the next start, as
+ * the CSP hashes of `index.html` do).
+ */
+
+/** The codings the build writes, in the server's order of preference, and their suffixes. */
+export const PRECOMPRESSED = [
+  { coding: 'br', suffix: '.br' },
+  { coding: 'gzip', suffix: '.gz' },
+] as const;
+
+export type Coding = (typeof PRECOMPRESSED)[number]['coding'] | 'identity';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+/**
+ * The coding to answer with, given a request's `Accept-Encoding` and the codings a file has
+ * (in the server's order of preference): the one with the highest q-value above 0, ties going to
+ * the server's order; the file as it is when none is accepted, or when `identity` is named
+ * with a higher q-value than any. RFC 9110 §12.5.3: `*` stands for every coding not named; a
+ * request without the header gets the file as it is. A request that refuses identity too still
+ * gets it (the RFC allows that instead of a 406).
+ */
+export function negotiateEncoding(
+  acceptEncoding: string | undefined,
+  available: readonly Coding[],
+): Coding {
+  if (!acceptEncoding?.trim()) return 'identity';
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...params] = part.split(';').map((s) => s.trim());
+    if (!name) continue;
+    const q = params.find((p) => /^q\s*=/i.test(p));
+    const weight = q === undefined ? 1 : Number(q.slice(q.indexOf('=') + 1).trim());
+    const coding = name.toLowerCase() === 'x-gzip' ? 'gzip' : name.toLowerCase();
+    weights.set(coding, Number.isFinite(weight) ? Math.min(Math.max(weight, 0), 1) : 0);
+  }
+  const any = weights.get('*');
+  let best: Coding = 'identity';
+  let bestWeight = 0;
+  for (const coding of available) {
+    const weight = weights.get(coding) ?? any ?? 0;
+    if (weight > bestWeight) {
+      best = coding;
+      bestWeight = weight;
+    }
+  }
+  // Identity only where nothing else is accepted, or where the client prefers it outright.
+  const identity = weights.get('identity');
+  return identity !== undefined && identity > bestWeight ? 'identity' : best;
+}
+
+interface WebFile {
+  path: string;
+  /** The compressed copies beside it, in the server's order of preference. */
+  codings: Coding[];
+}
+
+/** Every file of the build by its URL path; dotfiles (the build's stamp) are not served. */
+export function listWebFiles(webDist: string): Map<string, WebFile> {
+  const paths = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) paths.add(path);
+    }
+  };
+  walk(webDist);
+  const files = new Map<string, WebFile>();
+  for (const path of paths) {
+    // A compressed copy is a representation of its original, not a file of its own.
+    if (
+      PRECOMPRESSED.some(
+        ({ suffix }) => path.endsWith(suffix) && paths.has(path.slice(0, -suffix.length)),
+      )
+    )
+      continue;
+    const codings = PRECOMPRESSED.filter(({ suffix }) => paths.has(path + suffix)).map(
+      ({ coding }) => coding,
+    );
+    files.set(`/${relative(webDist, path).split(sep).join('/')}`, { path, codings });
+  }
+  return files;
+}
+
+function sendWebFile(req: Request, res: Response, file: WebFile, cacheControl: string) {
+  const coding = negotiateEncoding(req.get('accept-encoding'), file.codings);
+  const suffix = PRECOMPRESSED.find((p) => p.coding === coding)?.suffix ?? '';
+  res.type(extname(file.path));
+  res.set('Cache-Control', cacheControl);
+  if (file.codings.length > 0) res.vary('Accept-Encoding');
+  if (suffix) res.set('Content-Encoding', coding);
+  // `send` keeps the Content-Type set above and computes Content-Length, a weak ETag per
+  // representation (size and time of the file sent) and the 304 of a revalidation.
+  res.sendFile(file.path + suffix, { cacheControl: false, acceptRanges: !suffix });
+}
+
+/** The web app's files, then `index.html` for every other page (the app routes in the browser). */
+export function webAppRoutes(webDist: string) {
+  const files = listWebFiles(webDist);
+  const indexHtml = files.get('/index.html');
+  // An application of its own: the API's turns ETags off (its answers are per user), and
+  // `sendFile` takes that setting from the application answering.
+  const web = express();
+  web.disable('x-powered-by');
+  web.set('etag', true);
+  web.get('/{*path}', (req, res, next) => {
+    let path: string;
+    try {
+      path = decodeURIComponent(req.path);
+    } catch {
+      return next();
+    }
+    const file = files.get(path);
+    if (file) {
+      const hashed = path.startsWith('/assets/');
+      return sendWebFile(req, res, file, hashed ? IMMUTABLE : REVALIDATE);
+    }
+    if (path.startsWith('/assets/')) {
+      return res.status(404).type('text').set('Cache-Control', REVALIDATE).send('Not found');
+    }
+    if (!indexHtml) return next();
+    sendWebFile(req, res, indexHtml, REVALIDATE);
+  });
+  return web;
+}
+
+/**
+ * `/robots.txt`: crawlers may read the public pages (the landing page, pricing, the legal pages,
+ * sign-in); not the API, the admin panel, development's pages, or the pages behind sign-in
+ * (`protectedRoutes` of `web/src/app/router.tsx`; rules match by prefix, so `/tarot-` stands
+ * for every tarot page). There is no sitemap, so no `Sitemap:` line.
+ */
+export const ROBOTS_TXT = `User-agent: *
+Disallow: /api/
+Disallow: /metrics
+Disallow: /admin
+Disallow: /dev/
+Disallow: /auth/callback
+Disallow: /onboarding
+Disallow: /app
+Disallow: /profile
+Disallow: /credits
+Disallow: /library
+Disallow: /about
+Disallow: /natalbirthchart
+Disallow: /tarot-
+Disallow: /compatibility
+Disallow: /lifepathnumber
+Disallow: /success
+Disallow: /cancel
+Disallow: /checkout/
+`;

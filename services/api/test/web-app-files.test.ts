@@ -1,0 +1,223 @@
+/**
+ * The web app's files as the API serves them: the build's compressed copies chosen by
+ * Accept-Encoding, their caching headers, 404s for missing hashed files, and robots.txt. The
+ * server serves a small build of the test's own (`precompress` writes its copies, as the real
+ * build does).
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { precompress } from '../../../web/precompress.ts';
+import { negotiateEncoding } from '../src/http/webApp.ts';
+import { startTestServer, type TestServer } from './support.ts';
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A request with exactly the headers given (fetch would add Accept-Encoding and decompress). */
+function get(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, base), { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const APP_JS = `export const stars = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `star ${i}`))};\n`;
+const INDEX_HTML = `<!doctype html><html lang="en"><head><title>Astra</title></head><body><div id="root"></div>${'<!-- padding -->'.repeat(80)}<script type="module" src="/assets/app-Ab12Cd34.js"></script></body></html>\n`;
+const TINY_JS = 'export const a = 1;\n';
+
+describe('the web app’s files', () => {
+  let dist: string;
+  let server: TestServer;
+  beforeAll(async () => {
+    dist = await mkdtemp(join(tmpdir(), 'astra-web-dist-'));
+    await mkdir(join(dist, 'assets'));
+    await writeFile(join(dist, 'index.html'), INDEX_HTML);
+    await writeFile(join(dist, 'assets', 'app-Ab12Cd34.js'), APP_JS);
+    await writeFile(join(dist, 'assets', 'tiny-Zz99Yy88.js'), TINY_JS);
+    await writeFile(join(dist, 'assets', 'photo-Qq11Ww22.png'), Buffer.alloc(4096, 7));
+    await writeFile(join(dist, '.build-stamp'), 'stamp\n');
+    await precompress(dist);
+    server = await startTestServer({}, 'pglite', { webDist: dist });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  it('writes brotli and gzip copies of text files of 1 KB or more, and of nothing else', async () => {
+    const app = join(dist, 'assets', 'app-Ab12Cd34.js');
+    expect(brotliDecompressSync(await readFile(`${app}.br`)).toString()).toBe(APP_JS);
+    expect(gunzipSync(await readFile(`${app}.gz`)).toString()).toBe(APP_JS);
+    await expect(readFile(join(dist, 'index.html.br'))).resolves.toBeDefined();
+    await expect(readFile(join(dist, 'assets', 'tiny-Zz99Yy88.js.br'))).rejects.toThrow();
+    await expect(readFile(join(dist, 'assets', 'photo-Qq11Ww22.png.gz'))).rejects.toThrow();
+  });
+
+  it('answers brotli where accepted, with its type, length, coding and Vary', async () => {
+    const res = await get(server.url, '/assets/app-Ab12Cd34.js', {
+      'accept-encoding': 'gzip, deflate, br',
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(Number(res.headers['content-length'])).toBe(res.body.length);
+    expect(res.body.length).toBeLessThan(APP_JS.length);
+    expect(brotliDecompressSync(res.body).toString()).toBe(APP_JS);
+  });
+
+  it('answers gzip where brotli is not accepted or refused with q=0', async () => {
+    for (const header of ['gzip', 'br;q=0, gzip', 'x-gzip', 'gzip;q=0.5, br;q=0']) {
+      const res = await get(server.url, '/assets/app-Ab12Cd34.js', { 'accept-encoding': header });
+      expect(res.headers['content-encoding'], header).toBe('gzip');
+      expect(gunzipSync(res.body).toString()).toBe(APP_JS);
+      expect(Number(res.headers['content-length'])).toBe(res.body.length);
+    }
+  });
+
+  it('answers the file itself without Accept-Encoding, or when both codings are refused', async () => {
+    const requests: Record<string, string>[] = [
+      {},
+      { 'accept-encoding': 'identity' },
+      { 'accept-encoding': 'br;q=0, gzip;q=0' },
+      { 'accept-encoding': '*;q=0, identity' },
+    ];
+    for (const headers of requests) {
+      const res = await get(server.url, '/assets/app-Ab12Cd34.js', headers);
+      expect(res.headers['content-encoding'], JSON.stringify(headers)).toBeUndefined();
+      expect(res.body.toString()).toBe(APP_JS);
+      expect(Number(res.headers['content-length'])).toBe(APP_JS.length);
+      expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+    }
+  });
+
+  it('caches hashed assets for a year, immutable; files without copies have no coding', async () => {
+    const app = await get(server.url, '/assets/app-Ab12Cd34.js', { 'accept-encoding': 'br' });
+    expect(app.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const tiny = await get(server.url, '/assets/tiny-Zz99Yy88.js', { 'accept-encoding': 'br' });
+    expect(tiny.headers['content-encoding']).toBeUndefined();
+    expect(tiny.body.toString()).toBe(TINY_JS);
+    expect(tiny.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const photo = await get(server.url, '/assets/photo-Qq11Ww22.png', { 'accept-encoding': 'br' });
+    expect(photo.headers['content-type']).toBe('image/png');
+    expect(photo.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('answers 404 for a missing asset, never the app’s HTML', async () => {
+    const res = await get(server.url, '/assets/gone-Xx00Xx00.js', { 'accept-encoding': 'br' });
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.body.toString()).not.toContain('<html');
+  });
+
+  it('serves index.html for every page, revalidated each time (no-cache, ETag, 304)', async () => {
+    for (const path of ['/', '/pricing', '/natalbirthchart_result/abc', '/index.html']) {
+      const res = await get(server.url, path, { 'accept-encoding': 'gzip, br' });
+      expect(res.status, path).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+      expect(brotliDecompressSync(res.body).toString()).toBe(INDEX_HTML);
+    }
+    const first = await get(server.url, '/', { 'accept-encoding': 'gzip' });
+    const etag = String(first.headers.etag);
+    expect(etag).toBeTruthy();
+    const again = await get(server.url, '/', { 'accept-encoding': 'gzip', 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    // Another representation has another ETag: a cached gzip copy never answers for brotli.
+    const brotli = await get(server.url, '/', { 'accept-encoding': 'br' });
+    expect(brotli.headers.etag).not.toBe(etag);
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const res = await get(
+      server.url,
+      '/assets/app-Ab12Cd34.js',
+      { 'accept-encoding': 'br' },
+      'HEAD',
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(Number(res.headers['content-length'])).toBeGreaterThan(0);
+    expect(res.body.length).toBe(0);
+  });
+
+  it('does not serve the build’s stamp', async () => {
+    const res = await get(server.url, '/.build-stamp');
+    expect(res.body.toString()).not.toContain('stamp');
+  });
+
+  it('answers robots.txt: public pages allowed, the API and signed-in pages not', async () => {
+    const res = await get(server.url, '/robots.txt', { 'accept-encoding': 'br' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    const text = res.body.toString();
+    expect(text).toMatch(/^User-agent: \*$/m);
+    for (const path of ['/api/', '/admin', '/app', '/profile', '/library', '/dev/']) {
+      expect(text).toContain(`\nDisallow: ${path}\n`);
+    }
+    const disallowed = [...text.matchAll(/^Disallow: (\S+)$/gm)].map((m) => m[1]!);
+    for (const page of [
+      '/',
+      '/pricing',
+      '/legal',
+      '/terms-of-service',
+      '/privacy-policy',
+      '/impressum',
+    ]) {
+      expect(
+        disallowed.filter((rule) => page.startsWith(rule)),
+        page,
+      ).toEqual([]);
+    }
+    expect(text).not.toMatch(/Sitemap:/i);
+    expect(text).not.toContain('<');
+  });
+});
+
+describe('negotiateEncoding', () => {
+  const both = ['br', 'gzip'] as const;
+  it.each([
+    [undefined, 'identity'],
+    ['', 'identity'],
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip', 'gzip'],
+    ['deflate', 'identity'],
+    ['*', 'br'],
+    ['br;q=0.4, gzip;q=0.8', 'gzip'],
+    ['BR;Q=1, gzip;q=1', 'br'],
+    ['br;q=0, *', 'gzip'],
+    ['*;q=0', 'identity'],
+    ['gzip;q=0, br;q=0, identity;q=0', 'identity'],
+    ['identity;q=1, gzip;q=0.5', 'identity'],
+    ['br;q=nonsense, gzip', 'gzip'],
+  ])('%j → %s', (header, expected) => {
+    expect(negotiateEncoding(header, both)).toBe(expected);
+  });
+
+  it('offers only the copies a file has', () => {
+    expect(negotiateEncoding('br, gzip', ['gzip'])).toBe('gzip');
+    expect(negotiateEncoding('br', [])).toBe('identity');
+  });
+});
