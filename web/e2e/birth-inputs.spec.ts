@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { ADA, fillBirthData } from './forms.ts';
 import { screenshot, topUpCredits, uniqueEmail } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -94,5 +95,27 @@ test.describe('birth inputs', () => {
     await expect(page.getByRole('heading', { name: 'Your Full Natal Report' })).toBeVisible();
     await expect(page.getByText(/The Moon moves 12–15° a day/).first()).toBeVisible();
     await screenshot(page, 'birth-inputs-unknown-time');
+  });
+
+  test('a compatibility with one person’s birth time unknown', async () => {
+    await page.goto('/compatibility');
+    await fillBirthData(page.getByRole('group', { name: 'Person 1' }), ADA);
+    const second = page.getByRole('group', { name: 'Person 2' });
+    await fillBirthData(second, {
+      ...ADA,
+      first: 'Charles',
+      last: 'Babbage',
+      day: '26',
+      time: '',
+      city: 'Zürich',
+      country: 'Switzerland',
+    });
+    await second.getByText('I don’t know my time of birth').click();
+    await expect(second.getByLabel('Birth time', { exact: true })).toBeDisabled();
+    await page.getByRole('button', { name: 'Analyze Compatibility' }).click();
+    await expect(page).toHaveURL(/\/compatibility_result\//, { timeout: 90_000 });
+    const charles = page.getByRole('region', { name: /Person 2: Charles/ });
+    await expect(charles).toContainText('Unknown (chart for 12:00 noon)', { timeout: 90_000 });
+    await expect(page.getByText(/Without Charles’s birth time/).first()).toBeVisible();
   });
 });
