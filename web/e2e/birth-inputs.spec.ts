@@ -118,4 +118,33 @@ test.describe('birth inputs', () => {
     await expect(charles).toContainText('Unknown (chart for 12:00 noon)', { timeout: 90_000 });
     await expect(page.getByText(/Without Charles’s birth time/).first()).toBeVisible();
   });
+
+  test('the profile keeps a birthplace by coordinates and a time said to be unknown', async () => {
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByText('I don’t know my time of birth').click();
+    await page
+      .getByRole('button', { name: 'Birthplace not in the list? Enter its coordinates' })
+      .click();
+    await page.getByLabel('Latitude').fill('47.5957');
+    await page.getByLabel('Longitude').fill('9.3257');
+    await page.getByLabel('Place name (optional)').fill('Kesswil');
+    await expect(page.getByRole('status', { name: 'Time zone of the coordinates' })).toContainText(
+      'Europe/Zurich',
+    );
+    await page.getByRole('button', { name: /^Save/ }).click();
+    await expect(page.getByText('Profile updated successfully!')).toBeVisible();
+    const me = await (await page.request.get('/api/me')).json();
+    expect(me).toMatchObject({ birthTime: null, birthTimeUnknown: true, birthCity: 'Kesswil' });
+    expect(me.birthPlace).toMatchObject({
+      name: 'Kesswil',
+      country: 'CH',
+      timezone: 'Europe/Zurich',
+    });
+
+    await page.goto('/natalbirthchart');
+    await page.getByRole('button', { name: 'Import from Profile' }).click();
+    await expect(page.getByRole('combobox', { name: 'City' })).toHaveValue('Kesswil');
+    await expect(page.getByLabel('I don’t know my time of birth')).toBeChecked();
+  });
 });

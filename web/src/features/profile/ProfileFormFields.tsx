@@ -1,9 +1,11 @@
-import { Checkbox, Field, Input, SimpleGrid, Stack } from '@chakra-ui/react';
+import { Button, Checkbox, Field, Input, SimpleGrid, Stack } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { TextField } from '../../ui/TextField';
+import { CoordinatesFields } from '../places/CoordinatesFields';
 import { PlaceCombobox } from '../places/PlaceCombobox';
+import { EMPTY_COORDINATES } from '../readings/form/birthDataDraft';
 import { BirthDateSelect } from './BirthDateSelect';
-import { chooseBirthPlace, type ProfileDraft } from './profileDraft';
+import { chooseBirthPlace, chooseEnteredPlace, type ProfileDraft } from './profileDraft';
 
 interface ProfileFormFieldsProps {
   draft: ProfileDraft;
@@ -83,25 +85,60 @@ export function ProfileFormFields({
           <Checkbox.Label>I don’t know my time of birth</Checkbox.Label>
         </Checkbox.Root>
       </Stack>
-      <PlaceCombobox
-        label="Birth city"
-        name="birthCity"
+      {draft.entered ? (
+        <CoordinatesFields
+          fieldPath=""
+          value={draft.entered}
+          onChange={(entered) => onChange({ ...draft, entered })}
+          onFound={(place) => onChange(chooseEnteredPlace(draft, place))}
+          errors={{}}
+        />
+      ) : (
+        <>
+          <PlaceCombobox
+            label="Birth city"
+            name="birthCity"
+            disabled={disabled}
+            value={draft.birthCity}
+            onChange={(birthCity) => onChange({ ...draft, birthCity, birthPlace: null })}
+            onSelect={(place) => onChange(chooseBirthPlace(draft, place))}
+            errorText={notFound}
+            suggestOnFocus={Boolean(notFound)}
+          />
+          <TextField
+            label="Birth country"
+            name="birthCountry"
+            autoComplete="country-name"
+            maxLength={120}
+            disabled={disabled}
+            value={draft.birthCountry}
+            onChange={(birthCountry) => onChange({ ...draft, birthCountry, birthPlace: null })}
+          />
+        </>
+      )}
+      <Button
+        variant="plain"
+        size="sm"
+        justifySelf="start"
+        px="0"
+        color="fg.muted"
+        textDecoration="underline"
+        gridColumn={{ md: 'span 2' }}
         disabled={disabled}
-        value={draft.birthCity}
-        onChange={(birthCity) => onChange({ ...draft, birthCity, birthPlace: null })}
-        onSelect={(place) => onChange(chooseBirthPlace(draft, place))}
-        errorText={notFound}
-        suggestOnFocus={Boolean(notFound)}
-      />
-      <TextField
-        label="Birth country"
-        name="birthCountry"
-        autoComplete="country-name"
-        maxLength={120}
-        disabled={disabled}
-        value={draft.birthCountry}
-        onChange={(birthCountry) => onChange({ ...draft, birthCountry, birthPlace: null })}
-      />
+        onClick={() =>
+          onChange({
+            ...draft,
+            entered: draft.entered ? null : EMPTY_COORDINATES,
+            birthCity: '',
+            birthCountry: '',
+            birthPlace: null,
+          })
+        }
+      >
+        {draft.entered
+          ? 'Search the list of places instead'
+          : 'Birthplace not in the list? Enter its coordinates'}
+      </Button>
     </SimpleGrid>
   );
 }

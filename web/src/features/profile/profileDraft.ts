@@ -1,4 +1,5 @@
 import type { BirthPlace, Me, PlaceView, ProfileUpdate } from '@astra/contracts';
+import type { EnteredCoordinates } from '../readings/form/birthDataDraft';
 import {
   type BirthDateParts,
   composeBirthDate,
@@ -18,6 +19,8 @@ export interface ProfileDraft {
   birthCountry: string;
   /** The place chosen from the suggestions (or found for the saved city); null: free text. */
   birthPlace: PlaceView | null;
+  /** The birthplace typed as coordinates (a place the suggestions lack); else null. */
+  entered: EnteredCoordinates | null;
 }
 
 export function draftFromMe(me: Me): ProfileDraft {
@@ -30,8 +33,17 @@ export function draftFromMe(me: Me): ProfileDraft {
     birthCity: me.birthCity ?? '',
     birthCountry: me.birthCountry ?? '',
     birthPlace: me.birthPlace,
+    entered: null,
   };
 }
+
+/** The place the server found at typed coordinates: the profile keeps it as its birthplace. */
+export const chooseEnteredPlace = (draft: ProfileDraft, place: PlaceView | null): ProfileDraft => ({
+  ...draft,
+  birthCity: place?.name ?? '',
+  birthCountry: place?.countryName ?? '',
+  birthPlace: place,
+});
 
 /** A place chosen from the suggestions fills the city and country. */
 export const chooseBirthPlace = (draft: ProfileDraft, place: PlaceView): ProfileDraft => ({
