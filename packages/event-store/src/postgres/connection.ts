@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { Mutex, PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
 import { Notifications } from './notifications.ts';
@@ -121,19 +121,48 @@ export async function connectPostgres(options: ConnectOptions): Promise<Postgres
   return { kind: 'pglite', pglite, mutex, sql, close: () => pglite.close() };
 }
 
-/** Creates the PGlite database of a new data directory in a child process (see initDataDir.mjs). */
+/**
+ * Gives a new data directory its PGlite database: a copy of a fresh one kept in
+ * `node_modules/.cache/astra-pglite/<PGlite version>/`, made the first time by a child process
+ * (see initDataDir.mjs). Creating a database (initdb) takes seconds; copying one, a fraction of
+ * a second. Without a writable cache the child creates the database in place.
+ */
 async function initializeDataDir(dataDir: string) {
   if (existsSync(join(dataDir, 'PG_VERSION'))) return;
   await mkdir(dataDir, { recursive: true });
+  try {
+    const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+    const marker = `${sep}node_modules${sep}`;
+    const nodeModules = entry.slice(0, entry.lastIndexOf(marker) + marker.length - 1);
+    const pglitePackage = join(nodeModules, '@electric-sql', 'pglite', 'package.json');
+    const { version } = JSON.parse(await readFile(pglitePackage, 'utf8')) as { version: string };
+    const cache = join(nodeModules, '.cache', 'astra-pglite', version);
+    if (!existsSync(join(cache, 'PG_VERSION'))) {
+      // Made beside the cache and renamed into it, so a concurrent start never copies half of it.
+      const partial = `${cache}.${process.pid}.${Date.now()}.partial`;
+      await mkdir(partial, { recursive: true });
+      await createDatabase(partial);
+      await rename(partial, cache).catch(async () => {
+        await rm(partial, { recursive: true, force: true }); // another start made it first
+      });
+    }
+    await cp(cache, dataDir, { recursive: true });
+  } catch {
+    if (!existsSync(join(dataDir, 'PG_VERSION'))) await createDatabase(dataDir);
+  }
+}
+
+/** Creates a PGlite database in `dir` in a child process (see initDataDir.mjs). */
+async function createDatabase(dir: string) {
   // Through the package's exports: the API's bundle (services/api/dist) is not beside it.
   const script = createRequire(import.meta.url).resolve('@astra/event-store/initDataDir.mjs');
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [script, dataDir], { stdio: 'inherit' });
+    const child = spawn(process.execPath, [script, dir], { stdio: 'inherit' });
     child.once('error', reject);
     child.once('exit', (code) =>
       code === 0
         ? resolve()
-        : reject(new Error(`Creating the database in ${dataDir} failed (exit ${code})`)),
+        : reject(new Error(`Creating the database in ${dir} failed (exit ${code})`)),
     );
   });
 }
