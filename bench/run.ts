@@ -3,6 +3,7 @@ import { coldCommandBenchmark } from './coldCommand.ts';
 import { contendedBenchmark } from './contended.ts';
 import { crossProcessBenchmark } from './crossProcess.ts';
 import { financeBenchmark } from './finance.ts';
+import { lighthouseBenchmark } from './lighthouse.ts';
 import { mailBenchmark } from './mail.ts';
 import { meLoadBenchmark } from './meLoad.ts';
 import { privacyBenchmark } from './privacy.ts';
@@ -28,6 +29,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   finance: financeBenchmark,
   privacy: privacyBenchmark,
   mail: mailBenchmark,
+  lighthouse: lighthouseBenchmark,
   start: startBenchmark,
 };
 

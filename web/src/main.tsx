@@ -1,16 +1,23 @@
-import { StrictMode } from 'react';
+import './zodJitless';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+// From react-router/dom: that provider passes react-dom's flushSync to the router (navigate's `flushSync`).
+import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/AppProviders';
 import { createAppRouter } from './app/router';
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('Root element not found');
 
-createRoot(rootElement).render(
-  <StrictMode>
-    <AppProviders>
-      <RouterProvider router={createAppRouter()} />
-    </AppProviders>
-  </StrictMode>,
-);
+const root = createRoot(rootElement);
+// A transition renders in slices that yield to the browser between them, instead of one long
+// task: a phone's main thread stays free for input while the first page is drawn.
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <AppProviders>
+        <RouterProvider router={createAppRouter()} />
+      </AppProviders>
+    </StrictMode>,
+  );
+});

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RequireAuth } from '../features/auth/RequireAuth';
+import LandingPage from '../features/landing/LandingPage';
 import { AppShell } from '../layout/AppShell';
 import { RouteError } from '../layout/RouteError';
 
@@ -10,7 +11,8 @@ const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({
 });
 
 const publicRoutes: RouteObject[] = [
-  { index: true, lazy: page(() => import('../features/landing/LandingPage')) },
+  // In the first chunk: '/' is where most visits start, and a lazy route would wait one more round trip.
+  { index: true, Component: LandingPage },
   { path: 'auth', lazy: page(() => import('../features/auth/AuthPage')) },
   { path: 'auth/callback', lazy: page(() => import('../features/auth/AuthCallbackPage')) },
   { path: 'pricing', lazy: page(() => import('../features/pricing/PricingPage')) },
