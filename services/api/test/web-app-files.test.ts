@@ -150,6 +150,16 @@ describe('the web app’s files', () => {
     expect(brotli.headers.etag).not.toBe(etag);
   });
 
+  it('serves the files of a build made while it runs', async () => {
+    const later = join(dist, 'assets', 'later-Mm55Nn66.js');
+    await writeFile(later, APP_JS);
+    await precompress(dist);
+    const res = await get(server.url, '/assets/later-Mm55Nn66.js', { 'accept-encoding': 'gzip' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(res.body).toString()).toBe(APP_JS);
+  });
+
   it('answers HEAD with the headers of GET and no body', async () => {
     const res = await get(
       server.url,

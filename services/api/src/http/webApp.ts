@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import express, { type Request, type Response } from 'express';
 
@@ -14,8 +14,8 @@ import express, { type Request, type Response } from 'express';
  *   (`no-cache`, with an ETag per representation, so a revalidation is a `304`);
  * - a missing `/assets/…` file is a 404: after a deploy, an old page asking for a chunk that is
  *   gone must fail as a script, never receive the HTML of the app.
- * The files are listed once, when the server starts (a rebuild takes effect at the next start, as
- * the CSP hashes of `index.html` do).
+ * The files are listed when the server starts, and again when a file the list lacks is there (a
+ * build made while the server runs; its `index.html` CSP hashes still wait for the next start).
  */
 
 /** The codings the build writes, in the server's order of preference, and their suffixes. */
@@ -115,8 +115,17 @@ function sendWebFile(req: Request, res: Response, file: WebFile, cacheControl: s
 
 /** The web app's files, then `index.html` for every other page (the app routes in the browser). */
 export function webAppRoutes(webDist: string) {
-  const files = listWebFiles(webDist);
+  let files = listWebFiles(webDist);
   const indexHtml = files.get('/index.html');
+  // A build made while the server runs: its new files are listed when first asked for.
+  const lookup = (path: string) => {
+    const added =
+      !files.has(path) &&
+      !path.includes('..') &&
+      statSync(join(webDist, path), { throwIfNoEntry: false })?.isFile();
+    if (added) files = listWebFiles(webDist);
+    return files.get(path);
+  };
   // An application of its own: the API's turns ETags off (its answers are per user), and
   // `sendFile` takes that setting from the application answering.
   const web = express();
@@ -129,7 +138,7 @@ export function webAppRoutes(webDist: string) {
     } catch {
       return next();
     }
-    const file = files.get(path);
+    const file = lookup(path);
     if (file) {
       const hashed = path.startsWith('/assets/');
       return sendWebFile(req, res, file, hashed ? IMMUTABLE : REVALIDATE);
