@@ -77,8 +77,6 @@ export function VoiceGuideProvider({
   /** Sessions this page ended: a cached status that still shows them running is not believed. */
   const endedIds = useRef(new Set<string>());
   const [now, setNow] = useState(() => Date.now());
-  /** What the countdown shows between sessions (null: a full session). */
-  const [restingSeconds, setRestingSeconds] = useState<number | null>(null);
   const controlRef = useRef<HTMLDivElement | null>(null);
   const mounted = useRef(true);
 
@@ -109,8 +107,6 @@ export function VoiceGuideProvider({
       if (!ending || (sessionId !== undefined && ending.sessionId !== sessionId)) return;
       endedIds.current.add(ending.sessionId);
       hold(null);
-      const sessionSeconds = status?.sessionSeconds ?? null;
-      setRestingSeconds(celticCross ? sessionSeconds : secondsUntil(ending.deadline, Date.now()));
       // A conversation that was never made is told as such: its reactivation is given back.
       const told: VoiceEndReason = !ending.connected
         ? 'connect_failed'
@@ -146,7 +142,7 @@ export function VoiceGuideProvider({
         refreshAfterLeaving();
       }
     },
-    [celticCross, endSession, hold, readingId, refreshAfterLeaving, status?.sessionSeconds],
+    [celticCross, endSession, hold, readingId, refreshAfterLeaving],
   );
 
   // The countdown: one tick a second on the browser's clock while a session runs.
@@ -191,10 +187,9 @@ export function VoiceGuideProvider({
     if (askedAfter && active?.sessionId !== current.sessionId && !status.starting) {
       endedIds.current.add(current.sessionId);
       hold(null);
-      setRestingSeconds(celticCross ? status.sessionSeconds : 0);
       notifyInfo(voiceMessages.ended);
     }
-  }, [celticCross, fulfilledTimeStamp, hold, isFetching, startedTimeStamp, starting, status]);
+  }, [fulfilledTimeStamp, hold, isFetching, startedTimeStamp, starting, status]);
 
   // Leaving the page (another route, a closed tab, a reload): the conversation and its audio
   // stop, and the server is told with a request that outlives the page, for the session this
@@ -283,7 +278,6 @@ export function VoiceGuideProvider({
         return;
       }
       endedIds.current.delete(started.session.sessionId);
-      setRestingSeconds(null);
       const deadline = deadlineFrom(started.session, receivedAt);
       hold({
         sessionId: started.session.sessionId,
@@ -348,7 +342,8 @@ export function VoiceGuideProvider({
       statusFailed: statusError && !status,
       retryStatus: () => void refetchStatus(),
       session,
-      shownSeconds: secondsLeft ?? restingSeconds ?? status?.sessionSeconds ?? null,
+      // Between sessions: what the next one gives (a reactivation is a fresh full session).
+      shownSeconds: secondsLeft ?? status?.sessionSeconds ?? null,
       starting,
       microphoneProblem,
       balance,
@@ -372,7 +367,6 @@ export function VoiceGuideProvider({
       press,
       readingId,
       readingText,
-      restingSeconds,
       secondsLeft,
       session,
       startLabel,

@@ -36,7 +36,7 @@ export interface VoiceGuide {
   firstName: string | null;
   /** The reading's text: what the offline guide reads and answers from. */
   readingText: string;
-  /** Celtic Cross: its own time-up message, and the timer shows the full session after an end. */
+  /** Celtic Cross: its own time-up message ('Voice consultation time has ended'). */
   celticCross: boolean;
   /** The button's label before the first session ('Speak to Voice Guide' / 'Activate Voice Guide'). */
   startLabel: string;
@@ -44,7 +44,10 @@ export interface VoiceGuide {
   statusFailed: boolean;
   retryStatus: () => void;
   session: LocalVoiceSession | null;
-  /** What the countdown shows now (null until the status is known). */
+  /**
+   * What the countdown shows now: the running session's time left, else the length of the next
+   * session (a reactivation starts a fresh one), null until the status is known.
+   */
   shownSeconds: number | null;
   /** Asking for the microphone, or starting a session. */
   starting: boolean;
