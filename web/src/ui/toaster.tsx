@@ -42,6 +42,25 @@ export const notifySuccess = (title: string, description?: string) =>
 export const notifyError = (title: string, description?: string) =>
   notify({ id: noticeId(title, description), type: 'error', title, description, closable: true });
 
+/** The error toasts about a form's input now on screen (one form is on screen at a time). */
+const formErrors = new Set<string>();
+
+/**
+ * An error about a form's input (a missing field, a refused submit): it belongs to the form, so
+ * `clearFormErrors` takes it away once the form is sent successfully or left. A message meant
+ * for the page a refusal leads to (too few credits, on to pricing) is a plain `notifyError`.
+ */
+export const notifyFormError = (title: string, description?: string) => {
+  const id = notifyError(title, description);
+  formErrors.add(id);
+  return id;
+};
+
+export function clearFormErrors() {
+  for (const id of formErrors) toaster.dismiss(id);
+  formErrors.clear();
+}
+
 export function Toaster() {
   return (
     <Portal>

@@ -2,7 +2,7 @@ import { readingMessages } from '@astra/contracts';
 import { Fieldset, HStack, Stack, Text } from '@chakra-ui/react';
 import { type SyntheticEvent, useState } from 'react';
 import { Surface } from '../../../ui/Surface';
-import { notifyError } from '../../../ui/toaster';
+import { notifyFormError } from '../../../ui/toaster';
 import { BirthDataFields } from '../form/BirthDataFields';
 import {
   type BirthDataDraft,
@@ -28,7 +28,7 @@ export default function CompatibilityFormPage() {
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     if (!complete) {
-      notifyError(readingMessages.allRequiredFields);
+      notifyFormError(readingMessages.allRequiredFields);
       return;
     }
     void generate({

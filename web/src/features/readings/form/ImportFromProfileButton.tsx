@@ -2,7 +2,7 @@ import type { Me } from '@astra/contracts';
 import { Button } from '@chakra-ui/react';
 import { UserRound } from 'lucide-react';
 import { useState } from 'react';
-import { notifyError, notifySuccess } from '../../../ui/toaster';
+import { notifyFormError, notifySuccess } from '../../../ui/toaster';
 import { useCurrentUser } from '../../auth/authApi';
 
 interface ImportFromProfileButtonProps {
@@ -22,17 +22,17 @@ export function ImportFromProfileButton({ onImport, disabled }: ImportFromProfil
     try {
       me = await refetch().unwrap();
     } catch {
-      notifyError('Failed to load your profile data');
+      notifyFormError('Failed to load your profile data');
       return;
     } finally {
       setLoading(false);
     }
     if (!me) {
-      notifyError('You must be logged in to import your profile');
+      notifyFormError('You must be logged in to import your profile');
     } else if (onImport(me)) {
       notifySuccess('Profile data imported');
     } else {
-      notifyError('No profile data found', 'Please update your profile first');
+      notifyFormError('No profile data found', 'Please update your profile first');
     }
   };
 

@@ -1,7 +1,7 @@
 import { Stack } from '@chakra-ui/react';
 import { useState } from 'react';
 import { TextField } from '../../../ui/TextField';
-import { notifyError } from '../../../ui/toaster';
+import { notifyFormError } from '../../../ui/toaster';
 import { GenerateButton } from './GenerateButton';
 import { QuestionField } from './QuestionField';
 import { ReadingForm } from './ReadingForm';
@@ -52,11 +52,11 @@ export function QuestionReadingFormPage({
 
   const submit = () => {
     if (!firstName.trim() || !question.trim()) {
-      notifyError(missingMessage);
+      notifyFormError(missingMessage);
       return;
     }
     if (tooLong) {
-      notifyError(limit.message);
+      notifyFormError(limit.message);
       return;
     }
     void generate({ kind, body: { firstName: firstName.trim(), question: question.trim() } });

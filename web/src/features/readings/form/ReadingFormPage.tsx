@@ -5,7 +5,7 @@ import { Navigate } from 'react-router';
 import { BackLink } from '../../../ui/BackLink';
 import { PageContainer } from '../../../ui/PageContainer';
 import { PageTitle } from '../../../ui/PageTitle';
-import { toaster } from '../../../ui/toaster';
+import { clearFormErrors, toaster } from '../../../ui/toaster';
 import { useGetMeQuery } from '../../auth/authApi';
 import { CreditCostNotice } from './CreditCostNotice';
 import { GenerationLoading } from './GenerationLoading';
@@ -22,7 +22,8 @@ interface ReadingFormPageProps {
 
 /**
  * The frame of every reading form: back link to /app, title, the blocked-account guard
- * (spec §6) and the loading card over the form while the reading is started.
+ * (spec §6), the loading card over the form while the reading is started, and the end of the
+ * form's error toasts when it is left.
  */
 export function ReadingFormPage({
   appId,
@@ -34,6 +35,9 @@ export function ReadingFormPage({
   // Asked afresh on every form: a block an admin applied since the last look takes effect now.
   const { data: me } = useGetMeQuery(undefined, { refetchOnMountOrArgChange: true });
   const blocked = me?.status === 'blocked';
+
+  // Leaving the form takes its error toasts with it.
+  useEffect(() => clearFormErrors, []);
 
   useEffect(() => {
     if (blocked && !toaster.isVisible(BLOCKED_TOAST_ID)) {

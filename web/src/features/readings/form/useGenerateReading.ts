@@ -2,7 +2,7 @@ import { readingMessages } from '@astra/contracts';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { describeApiError } from '../../../app/apiErrors';
-import { notifyError } from '../../../ui/toaster';
+import { clearFormErrors, notifyError, notifyFormError } from '../../../ui/toaster';
 import { newIdempotencyKey } from '../../admin/adminFormat';
 import { useCurrentUser } from '../../auth/authApi';
 import { pricingPathReturningTo } from '../../pricing/purchaseReturn';
@@ -53,13 +53,13 @@ export function useGenerateReading(appId: number) {
   }, [appId]);
 
   const failed = (message: string) => {
-    if (appId === APP_IDS.natalChart) notifyError('Generation failed', message);
-    else notifyError(message);
+    if (appId === APP_IDS.natalChart) notifyFormError('Generation failed', message);
+    else notifyFormError(message);
   };
 
   const generate = async (request: ReadingRequest) => {
     if (!me) {
-      notifyError('Unable to verify credits');
+      notifyFormError('Unable to verify credits');
       return;
     }
     // Not a dead end: to the plans, which lead back to this form once paid.
@@ -74,6 +74,8 @@ export function useGenerateReading(appId: number) {
         ...request,
         idempotencyKey: newIdempotencyKey(),
       }).unwrap();
+      // The form's earlier refusals are answered: they must not stay over the result.
+      clearFormErrors();
       // Rendered at once rather than as a transition, so the wheel is painted before the rest.
       navigate(READING_APPS[appId]!.resultPath(started.readingId), {
         state: WRITING_STATE,

@@ -2,7 +2,7 @@ import { NUMEROLOGY_FIRST_YEAR, readingMessages } from '@astra/contracts';
 import { SimpleGrid } from '@chakra-ui/react';
 import { useState } from 'react';
 import { TextField } from '../../../ui/TextField';
-import { notifyError } from '../../../ui/toaster';
+import { notifyFormError } from '../../../ui/toaster';
 import { BirthDateSelect } from '../../profile/BirthDateSelect';
 import {
   type BirthDateParts,
@@ -25,7 +25,7 @@ export default function LifePathFormPage() {
   const submit = () => {
     const date = composeBirthDate(birthDate);
     if (!firstName.trim() || !lastName.trim() || !date) {
-      notifyError(readingMessages.allRequiredFields);
+      notifyFormError(readingMessages.allRequiredFields);
       return;
     }
     void generate({

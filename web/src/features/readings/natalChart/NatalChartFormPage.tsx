@@ -1,7 +1,7 @@
 import { readingMessages } from '@astra/contracts';
 import { Alert } from '@chakra-ui/react';
 import { useState } from 'react';
-import { notifyError } from '../../../ui/toaster';
+import { notifyFormError } from '../../../ui/toaster';
 import { BirthDataFields } from '../form/BirthDataFields';
 import {
   birthDataFromProfile,
@@ -30,7 +30,7 @@ export default function NatalChartFormPage() {
   const submit = () => {
     setAttempted(true);
     if (!complete) {
-      notifyError('Missing birth information', readingMessages.missingBirthInformation);
+      notifyFormError('Missing birth information', readingMessages.missingBirthInformation);
       return;
     }
     void generate({ kind: 'natal-chart', body: birthDataToRequest(draft) });
