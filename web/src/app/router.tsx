@@ -4,6 +4,7 @@ import { RequireAuth } from '../features/auth/RequireAuth';
 import LandingPage from '../features/landing/LandingPage';
 import { AppShell } from '../layout/AppShell';
 import { RouteError } from '../layout/RouteError';
+import { keyThisHistoryEntry } from './historyEntryKey';
 
 /** Each page is its own chunk: the landing page never downloads the dashboard or profile. */
 const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({
@@ -100,4 +101,8 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const createAppRouter = () => createBrowserRouter(routes);
+export function createAppRouter() {
+  // Before the router reads the entry: its scroll position is its own (see historyEntryKey.ts).
+  keyThisHistoryEntry();
+  return createBrowserRouter(routes);
+}
