@@ -1,5 +1,6 @@
 import { Box, Flex, SkipNavContent, SkipNavLink } from '@chakra-ui/react';
 import { Outlet, ScrollRestoration } from 'react-router';
+import { PendingPurchaseResume } from '../features/pricing/PendingPurchaseResume';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { NavigationProgress } from './NavigationProgress';
@@ -19,6 +20,7 @@ export function AppShell() {
       </Box>
       <Footer />
       <ScrollRestoration />
+      <PendingPurchaseResume />
     </Flex>
   );
 }

@@ -8,7 +8,6 @@ import { PageTitle } from '../../ui/PageTitle';
 import { Surface } from '../../ui/Surface';
 import { notifyError, notifySuccess } from '../../ui/toaster';
 import { useCurrentUser } from '../auth/authApi';
-import { shouldReturnToPricing } from '../pricing/pendingPurchase';
 import { hasOnboardingBirthData } from '../profile/birthData';
 import { ProfileFormFields } from '../profile/ProfileFormFields';
 import { useUpdateProfileMutation } from '../profile/profileApi';
@@ -19,9 +18,6 @@ export default function OnboardingPage() {
   if (!me) return null; // the protected route renders this page only for a signed-in user
   return <OnboardingForm me={me} />;
 }
-
-/** A plan chosen before signing in waits on /pricing; everyone else goes to the dashboard. */
-const nextPath = () => (shouldReturnToPricing() ? '/pricing' : '/app');
 
 function OnboardingForm({ me }: { me: Me }) {
   const navigate = useNavigate();
@@ -48,7 +44,8 @@ function OnboardingForm({ me }: { me: Me }) {
       return;
     }
     notifySuccess('Welcome!', 'Your profile has been created successfully!');
-    navigate(nextPath(), { replace: true });
+    // A plan chosen before signing in resumes from there (PendingPurchaseResume).
+    navigate('/app', { replace: true });
   };
 
   return (
@@ -80,7 +77,7 @@ function OnboardingForm({ me }: { me: Me }) {
           <Button type="submit" loading={saving} disabled={!draftIsSavable(draft)}>
             Save and Continue
           </Button>
-          <Button variant="ghost" onClick={() => navigate(nextPath())} disabled={saving}>
+          <Button variant="ghost" onClick={() => navigate('/app')} disabled={saving}>
             Skip for Now
           </Button>
         </Stack>

@@ -4,7 +4,6 @@ import { FALLBACK_AUTH_PROVIDERS, useGetAuthProvidersQuery } from '../auth/authA
 import { DevSignInForm } from '../auth/DevSignInForm';
 import { providerSignInUrl, type SignInProvider } from '../auth/returnUrl';
 import { SignInButtons, useConnectingProvider } from '../auth/SignInButtons';
-import { rememberSignInTarget } from './pendingPurchase';
 
 /** Where the identity provider brings the visitor back: the pricing page, to resume. */
 const RETURN_URL = '/pricing';
@@ -21,7 +20,8 @@ interface PricingSignInDialogProps {
 
 /**
  * Spec §2: buying needs an account. Google (and Apple when offered) leave for the provider and
- * come back to /pricing; the developer sign-in stays here. Either way the chosen plan resumes.
+ * come back to /pricing; the developer sign-in stays here. Either way the chosen plan resumes
+ * (`PendingPurchaseResume`).
  */
 export function PricingSignInDialog({ open, onDismiss }: PricingSignInDialogProps) {
   const { data: providers = FALLBACK_AUTH_PROVIDERS } = useGetAuthProvidersQuery(undefined, {
@@ -34,7 +34,6 @@ export function PricingSignInDialog({ open, onDismiss }: PricingSignInDialogProp
     setError(null);
     setConnecting(provider);
     try {
-      rememberSignInTarget(RETURN_URL);
       window.location.assign(providerSignInUrl(provider, RETURN_URL));
     } catch (failure) {
       console.error('Sign-in could not start', failure);

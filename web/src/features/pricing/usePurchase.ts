@@ -1,5 +1,5 @@
 import { checkoutConflictSchema, subscriptionMessages } from '@astra/contracts';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '../../app/api';
 import { describeApiError } from '../../app/apiErrors';
@@ -7,16 +7,7 @@ import { useAppDispatch } from '../../app/hooks';
 import { notifyError, toaster } from '../../ui/toaster';
 import { useCreateCheckoutMutation } from '../checkout/checkoutApi';
 import { isSitePath, openCheckoutTab, showCheckoutInTab } from '../checkout/checkoutNavigation';
-import {
-  clearPendingPurchase,
-  type PendingPurchase,
-  readPendingPurchase,
-  rememberSignInTarget,
-  savePendingPurchase,
-} from './pendingPurchase';
-
-/** Spec §9: a purchase chosen before signing in resumes 500 ms after returning signed in. */
-export const PENDING_PURCHASE_RESUME_MS = 500;
+import { type PendingPurchase, savePendingPurchase } from './pendingPurchase';
 
 export const purchaseKey = ({ tierId, isSubscription }: PendingPurchase) =>
   `${tierId}:${isSubscription ? 'subscription' : 'one_time'}`;
@@ -30,26 +21,17 @@ function checkoutConflict(failure: unknown) {
 }
 
 /**
- * Choosing a plan: signed in, the checkout opens in a new tab (opened inside the click, so
- * popup blockers allow it); signed out, the choice waits in session storage and the sign-in
- * dialog opens. Back on /pricing signed in, a waiting choice resumes in this tab.
+ * Starting a checkout and going there: in `tab` (opened inside the click, so popup blockers
+ * allow it) when there is one, else in this tab. When the session ended meanwhile (401), the
+ * choice waits again for the next sign-in and `onSignedOut` asks for it.
  */
-export function usePurchase(signedIn: boolean) {
+export function useStartCheckout(onSignedOut: () => void) {
   const [createCheckout] = useCreateCheckoutMutation();
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
   const [busyKey, setBusyKey] = useState<string | null>(null);
-  const [signInOpen, setSignInOpen] = useState(false);
 
-  const askToSignIn = useCallback((purchase: PendingPurchase) => {
-    savePendingPurchase(purchase);
-    rememberSignInTarget('/pricing');
-    setSignInOpen(true);
-  }, []);
-
-  const checkout = async (purchase: PendingPurchase, resumed: boolean) => {
-    // A resumed purchase has no click to open a tab with: it continues in this tab.
-    const tab = resumed ? null : openCheckoutTab();
+  const startCheckout = async (purchase: PendingPurchase, tab: Window | null) => {
     setBusyKey(purchaseKey(purchase));
     const go = (url: string) => {
       if (tab && showCheckoutInTab(tab, url)) return;
@@ -80,9 +62,9 @@ export function usePurchase(signedIn: boolean) {
       }
       const info = describeApiError(failure);
       if (info.status === 401) {
-        // The session ended meanwhile: sign in again, then the purchase resumes.
         dispatch(api.util.invalidateTags(['Me']));
-        askToSignIn(purchase);
+        savePendingPurchase(purchase);
+        onSignedOut();
         return;
       }
       console.error('Checkout could not be started', failure);
@@ -96,33 +78,34 @@ export function usePurchase(signedIn: boolean) {
     }
   };
 
-  const latestCheckout = useRef(checkout);
-  useEffect(() => {
-    latestCheckout.current = checkout;
-  });
+  return { startCheckout, busyKey };
+}
+
+/**
+ * Choosing a plan on /pricing: signed in, the checkout opens in a new tab; signed out, the
+ * choice waits in session storage and the sign-in dialog opens. Whichever way the visitor then
+ * signs in, `PendingPurchaseResume` picks the choice up.
+ */
+export function usePurchase(signedIn: boolean) {
+  const [signInOpen, setSignInOpen] = useState(false);
+  const { startCheckout, busyKey } = useStartCheckout(() => setSignInOpen(true));
+
+  const askToSignIn = useCallback((purchase: PendingPurchase) => {
+    savePendingPurchase(purchase);
+    setSignInOpen(true);
+  }, []);
 
   useEffect(() => {
-    if (!signedIn) return;
-    setSignInOpen(false);
-    const pending = readPendingPurchase();
-    if (!pending) return;
-    const timer = window.setTimeout(() => {
-      clearPendingPurchase();
-      void latestCheckout.current(pending, true);
-    }, PENDING_PURCHASE_RESUME_MS);
-    return () => window.clearTimeout(timer);
+    if (signedIn) setSignInOpen(false);
   }, [signedIn]);
 
   const choose = (purchase: PendingPurchase) => {
-    if (signedIn) void checkout(purchase, false);
+    if (signedIn) void startCheckout(purchase, openCheckoutTab());
     else askToSignIn(purchase);
   };
 
-  /** Dismissing the dialog without signing in drops the waiting choice. */
-  const dismissSignIn = () => {
-    setSignInOpen(false);
-    clearPendingPurchase();
-  };
+  /** Closing the dialog keeps the choice: signing in another way still resumes it. */
+  const dismissSignIn = () => setSignInOpen(false);
 
   return { choose, busyKey, signInOpen: signInOpen && !signedIn, dismissSignIn };
 }
