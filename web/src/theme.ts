@@ -98,6 +98,19 @@ export const sectionRecipe = defineRecipe({
 });
 
 /**
+ * Colour palettes no component of Astra names (`colorPalette`, alert statuses use red, orange,
+ * green and blue): every palette costs the first page load a few dozen CSS variables that
+ * Chakra computes and emotion serializes before anything is drawn.
+ */
+const UNUSED_PALETTES = new Set(['pink', 'cyan', 'teal', 'yellow']);
+const withoutUnusedPalettes = <T extends { colors?: object }>(group: T): T => ({
+  ...group,
+  colors: Object.fromEntries(
+    Object.entries(group.colors ?? {}).filter(([name]) => !UNUSED_PALETTES.has(name)),
+  ),
+});
+
+/**
  * Chakra's tokens and only the component recipes Astra renders. `defaultConfig` would ship the
  * recipes of every Chakra component (about 30 KB gzipped) in the first page load.
  */
@@ -109,8 +122,8 @@ const chakraBase = defineConfig({
   theme: {
     breakpoints,
     keyframes,
-    tokens,
-    semanticTokens,
+    tokens: withoutUnusedPalettes(tokens),
+    semanticTokens: withoutUnusedPalettes(semanticTokens),
     textStyles,
     layerStyles,
     animationStyles,
