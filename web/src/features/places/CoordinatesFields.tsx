@@ -1,5 +1,5 @@
 import type { PlaceView } from '@astra/contracts';
-import { Alert, Field, Input, SimpleGrid, Spinner, Text } from '@chakra-ui/react';
+import { Alert, Button, Field, Input, SimpleGrid, Spinner, Text } from '@chakra-ui/react';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useEffect } from 'react';
 import { useDebouncedValue } from '../../ui/useDebouncedValue';
@@ -58,38 +58,24 @@ export function CoordinatesFields({
 
   return (
     <SimpleGrid columns={{ base: 1, md: 2 }} gap="4" gridColumn={{ md: 'span 2' }}>
-      <Field.Root required invalid={Boolean(latitudeError)}>
-        <Field.Label>Latitude</Field.Label>
-        <Input
-          name={`${fieldPath}latitude`}
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder="47.5957"
-          value={value.latitude}
-          onChange={(event) => set('latitude', event.target.value)}
-        />
-        {latitudeError ? (
-          <Field.ErrorText>{latitudeError}</Field.ErrorText>
-        ) : (
-          <Field.HelperText>Decimal degrees, north positive (south negative).</Field.HelperText>
-        )}
-      </Field.Root>
-      <Field.Root required invalid={Boolean(longitudeError)}>
-        <Field.Label>Longitude</Field.Label>
-        <Input
-          name={`${fieldPath}longitude`}
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder="9.3257"
-          value={value.longitude}
-          onChange={(event) => set('longitude', event.target.value)}
-        />
-        {longitudeError ? (
-          <Field.ErrorText>{longitudeError}</Field.ErrorText>
-        ) : (
-          <Field.HelperText>Decimal degrees, east positive (west negative).</Field.HelperText>
-        )}
-      </Field.Root>
+      <CoordinateField
+        label="Latitude"
+        name={`${fieldPath}latitude`}
+        placeholder="47.5957"
+        help="Decimal degrees, north positive (south negative)."
+        value={value.latitude}
+        error={latitudeError}
+        onChange={(next) => set('latitude', next)}
+      />
+      <CoordinateField
+        label="Longitude"
+        name={`${fieldPath}longitude`}
+        placeholder="9.3257"
+        help="Decimal degrees, east positive (west negative)."
+        value={value.longitude}
+        error={longitudeError}
+        onChange={(next) => set('longitude', next)}
+      />
       <Field.Root>
         <Field.Label>Place name (optional)</Field.Label>
         <Input
@@ -121,5 +107,75 @@ export function CoordinatesFields({
         )}
       </Field.Root>
     </SimpleGrid>
+  );
+}
+
+interface CoordinateFieldProps {
+  label: string;
+  name: string;
+  placeholder: string;
+  /** How to type it, shown while there is no error. */
+  help: string;
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+}
+
+function CoordinateField({
+  label,
+  name,
+  placeholder,
+  help,
+  value,
+  error,
+  onChange,
+}: CoordinateFieldProps) {
+  return (
+    <Field.Root required invalid={Boolean(error)}>
+      <Field.Label>{label}</Field.Label>
+      <Input
+        name={name}
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder={placeholder}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      {error ? (
+        <Field.ErrorText>{error}</Field.ErrorText>
+      ) : (
+        <Field.HelperText>{help}</Field.HelperText>
+      )}
+    </Field.Root>
+  );
+}
+
+/** The link between the place suggestions and typed coordinates, on every birthplace form. */
+export function CoordinatesToggle({
+  entered,
+  disabled,
+  onToggle,
+}: {
+  /** Whether coordinates are being typed now. */
+  entered: boolean;
+  disabled?: boolean;
+  onToggle: () => void;
+}) {
+  return (
+    <Button
+      variant="plain"
+      size="sm"
+      justifySelf="start"
+      px="0"
+      color="fg.muted"
+      textDecoration="underline"
+      gridColumn={{ md: 'span 2' }}
+      disabled={disabled}
+      onClick={onToggle}
+    >
+      {entered
+        ? 'Search the list of places instead'
+        : 'Birthplace not in the list? Enter its coordinates'}
+    </Button>
   );
 }

@@ -1,7 +1,7 @@
-import { Button, Checkbox, Field, Input, SimpleGrid, Stack } from '@chakra-ui/react';
+import { Checkbox, Field, Input, SimpleGrid, Stack } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { TextField } from '../../ui/TextField';
-import { CoordinatesFields } from '../places/CoordinatesFields';
+import { CoordinatesFields, CoordinatesToggle } from '../places/CoordinatesFields';
 import { PlaceCombobox } from '../places/PlaceCombobox';
 import { EMPTY_COORDINATES } from '../readings/form/birthDataDraft';
 import { BirthDateSelect } from './BirthDateSelect';
@@ -116,16 +116,10 @@ export function ProfileFormFields({
           />
         </>
       )}
-      <Button
-        variant="plain"
-        size="sm"
-        justifySelf="start"
-        px="0"
-        color="fg.muted"
-        textDecoration="underline"
-        gridColumn={{ md: 'span 2' }}
+      <CoordinatesToggle
+        entered={Boolean(draft.entered)}
         disabled={disabled}
-        onClick={() =>
+        onToggle={() =>
           onChange({
             ...draft,
             entered: draft.entered ? null : EMPTY_COORDINATES,
@@ -134,11 +128,7 @@ export function ProfileFormFields({
             birthPlace: null,
           })
         }
-      >
-        {draft.entered
-          ? 'Search the list of places instead'
-          : 'Birthplace not in the list? Enter its coordinates'}
-      </Button>
+      />
     </SimpleGrid>
   );
 }

@@ -1,7 +1,7 @@
 import { CHART_FIRST_YEAR } from '@astra/contracts';
-import { Alert, Button, Checkbox, Field, Input, SimpleGrid, Stack } from '@chakra-ui/react';
+import { Alert, Checkbox, Field, Input, SimpleGrid, Stack } from '@chakra-ui/react';
 import { TextField } from '../../../ui/TextField';
-import { CoordinatesFields } from '../../places/CoordinatesFields';
+import { CoordinatesFields, CoordinatesToggle } from '../../places/CoordinatesFields';
 import { PlaceCombobox } from '../../places/PlaceCombobox';
 import { BirthDateSelect } from '../../profile/BirthDateSelect';
 import {
@@ -146,15 +146,9 @@ export function BirthDataFields({
           />
         </>
       )}
-      <Button
-        variant="plain"
-        size="sm"
-        justifySelf="start"
-        px="0"
-        color="fg.muted"
-        textDecoration="underline"
-        gridColumn={{ md: 'span 2' }}
-        onClick={() =>
+      <CoordinatesToggle
+        entered={Boolean(value.entered)}
+        onToggle={() =>
           onChange(
             value.entered
               ? { ...value, entered: null, city: '', country: '', coordinates: null }
@@ -168,11 +162,7 @@ export function BirthDataFields({
                 },
           )
         }
-      >
-        {value.entered
-          ? 'Search the list of places instead'
-          : 'Birthplace not in the list? Enter its coordinates'}
-      </Button>
+      />
       {meanTime && (
         <Alert.Root status="info" role="status" gridColumn={{ md: 'span 2' }}>
           <Alert.Indicator />
