@@ -39,6 +39,7 @@ import {
   toastSlotRecipe,
   tokens,
 } from '@chakra-ui/react/theme';
+import { yieldToBrowser } from './ui/yieldToBrowser';
 
 /**
  * Astra's night-sky theme. Colour pairs are chosen for at least 4.5:1 contrast in both modes:
@@ -98,17 +99,38 @@ export const sectionRecipe = defineRecipe({
 });
 
 /**
- * Colour palettes no component of Astra names (`colorPalette`, alert statuses use red, orange,
- * green and blue): every palette costs the first page load a few dozen CSS variables that
- * Chakra computes and emotion serializes before anything is drawn.
+ * Chakra's tokens that neither Astra's code nor the recipes it uses name: every token costs the
+ * first page load its share of `createSystem` (the token dictionary and its CSS variables, which
+ * Chakra computes and emotion serializes before anything is drawn), about 1 ms each on a phone.
+ * Palettes: no `colorPalette` is pink, cyan, teal or yellow; whiteAlpha is never used and
+ * blackAlpha only as the dialogs' backdrop. Groups: aspect ratios and blurs are written as plain
+ * CSS where used; sizes leave out the fractions (`1/2`) and breakpoint widths.
  */
-const UNUSED_PALETTES = new Set(['pink', 'cyan', 'teal', 'yellow']);
-const withoutUnusedPalettes = <T extends { colors?: object }>(group: T): T => ({
-  ...group,
-  colors: Object.fromEntries(
-    Object.entries(group.colors ?? {}).filter(([name]) => !UNUSED_PALETTES.has(name)),
-  ),
-});
+const UNUSED_PALETTES = new Set(['pink', 'cyan', 'teal', 'yellow', 'whiteAlpha']);
+const UNUSED_GROUPS = new Set(['aspectRatios', 'blurs']);
+const isUnusedSize = (name: string) => name.includes('/') || name.startsWith('breakpoint-');
+
+type TokenGroups = Record<string, Record<string, unknown>>;
+
+const keepEntries = (group: Record<string, unknown>, keep: (name: string) => boolean) =>
+  Object.fromEntries(Object.entries(group).filter(([name]) => keep(name)));
+
+function withoutUnusedTokens<T extends object>(groups: T): T {
+  const kept: TokenGroups = {};
+  for (const [name, group] of Object.entries(groups as TokenGroups)) {
+    if (UNUSED_GROUPS.has(name)) continue;
+    if (name === 'colors') {
+      const colors = keepEntries(group, (palette) => !UNUSED_PALETTES.has(palette));
+      if (colors.blackAlpha) colors.blackAlpha = { 500: (colors.blackAlpha as TokenGroups)[500] };
+      kept.colors = colors;
+    } else if (name === 'sizes') {
+      kept.sizes = keepEntries(group, (size) => !isUnusedSize(size));
+    } else {
+      kept[name] = group;
+    }
+  }
+  return kept as T;
+}
 
 /**
  * Chakra's tokens and only the component recipes Astra renders. `defaultConfig` would ship the
@@ -122,8 +144,8 @@ const chakraBase = defineConfig({
   theme: {
     breakpoints,
     keyframes,
-    tokens: withoutUnusedPalettes(tokens),
-    semanticTokens: withoutUnusedPalettes(semanticTokens),
+    tokens: withoutUnusedTokens(tokens),
+    semanticTokens: withoutUnusedTokens(semanticTokens),
     textStyles,
     layerStyles,
     animationStyles,
@@ -342,4 +364,7 @@ const astraConfig = defineConfig({
   },
 });
 
+// Its own task: the modules evaluated before it (React, the router, the store) are one, and
+// `createSystem`, the longest piece of start-up, another (see ui/yieldToBrowser).
+await yieldToBrowser();
 export const system = createSystem(defaultBaseConfig, chakraBase, astraConfig);
