@@ -13,7 +13,7 @@ import {
   readModels,
   watchHorizon,
 } from '@astra/projections';
-import { offlineWriter } from '@astra/readings';
+import { offlineWriter, preloadPlaces } from '@astra/readings';
 import { sql } from 'kysely';
 import Stripe from 'stripe';
 import { createApp } from './app.ts';
@@ -138,6 +138,9 @@ export async function startServer(
       storage.connection.kind === 'postgres' ? storage.connection.notifications : undefined,
     );
   }
+
+  // The place list takes a second to index: do it now rather than on the first request.
+  setImmediate(() => preloadPlaces());
 
   const appDb = appTables(db);
   const read = readModels(db);
