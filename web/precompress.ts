@@ -1,5 +1,5 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
@@ -55,7 +55,8 @@ export function precompressPlugin(): Plugin {
     name: 'astra-precompress',
     apply: 'build',
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      // `resolve`, not `join`: `--outDir /abs/path` is absolute and must not land under root.
+      outDir = resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
       await precompress(outDir);

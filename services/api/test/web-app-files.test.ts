@@ -1,8 +1,9 @@
 /**
  * The web app's files as the API serves them: the build's compressed copies chosen by
- * Accept-Encoding, their caching headers, 404s for missing hashed files, and robots.txt. The
- * server serves a small build of the test's own (`precompress` writes its copies, as the real
- * build does).
+ * Accept-Encoding, their caching headers, 404s for missing hashed files and unknown pages, each
+ * page's hints, and robots.txt. The server serves a small build of the test's own (`precompress`
+ * writes its copies, and `routeTable` reads the real route table, as the real build does; the
+ * manifest names the real pages' modules with chunks of the test's own).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -10,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { precompress } from '../../../web/precompress.ts';
+import { precompress, precompressPlugin } from '../../../web/precompress.ts';
+import { ROUTE_TABLE_FILE, routeTable } from '../../../web/routeTable.ts';
 import { negotiateEncoding } from '../src/http/webApp.ts';
 import { startTestServer, type TestServer } from './support.ts';
 
@@ -43,6 +45,34 @@ function get(
 const APP_JS = `export const stars = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `star ${i}`))};\n`;
 const INDEX_HTML = `<!doctype html><html lang="en"><head><title>Astra</title></head><body><div id="root"></div>${'<!-- padding -->'.repeat(80)}<script type="module" src="/assets/app-Ab12Cd34.js"></script></body></html>\n`;
 const TINY_JS = 'export const a = 1;\n';
+const WEB_ROOT = join(import.meta.dirname, '../../../web');
+
+/** Vite's manifest of a build: the entry, three pages and the chunks they share. */
+const MANIFEST = {
+  'index.html': { file: 'assets/app-Ab12Cd34.js', isEntry: true, imports: ['_react.js'] },
+  '_react.js': { file: 'assets/react-Rr00Rr00.js' },
+  '_card.js': { file: 'assets/card-Cc00Cc00.js', imports: ['_react.js'] },
+  'src/features/dashboard/DashboardPage.tsx': {
+    file: 'assets/DashboardPage-Dd00Dd00.js',
+    isDynamicEntry: true,
+    imports: ['_react.js', '_card.js'],
+  },
+  'src/features/library/LibraryPage.tsx': {
+    file: 'assets/LibraryPage-Ll00Ll00.js',
+    isDynamicEntry: true,
+    imports: ['_card.js'],
+  },
+  'src/features/readings/natalChart/NatalChartResultPage.tsx': {
+    file: 'assets/NatalChartResultPage-Nn00Nn00.js',
+    isDynamicEntry: true,
+  },
+  'src/layout/NotFoundPage.tsx': { file: 'assets/NotFoundPage-Xx11Xx11.js', isDynamicEntry: true },
+};
+const SESSION = { cookie: 'astra.sid=any-session' };
+
+/** The `<link>` elements of a page's HTML: `rel href` each. */
+const linksOf = (html: string) =>
+  [...html.matchAll(/<link rel="([^"]+)"[^>]* href="([^"]+)">/g)].map((m) => `${m[1]} ${m[2]}`);
 
 describe('the web app’s files', () => {
   let dist: string;
@@ -55,6 +85,9 @@ describe('the web app’s files', () => {
     await writeFile(join(dist, 'assets', 'tiny-Zz99Yy88.js'), TINY_JS);
     await writeFile(join(dist, 'assets', 'photo-Qq11Ww22.png'), Buffer.alloc(4096, 7));
     await writeFile(join(dist, '.build-stamp'), 'stamp\n');
+    await mkdir(join(dist, '.vite'));
+    await writeFile(join(dist, '.vite/manifest.json'), JSON.stringify(MANIFEST));
+    await writeFile(join(dist, ROUTE_TABLE_FILE), JSON.stringify(routeTable(WEB_ROOT)));
     await precompress(dist);
     server = await startTestServer({}, 'pglite', { webDist: dist });
   });
@@ -137,7 +170,9 @@ describe('the web app’s files', () => {
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.headers['content-encoding']).toBe('br');
       expect(res.headers.vary).toMatch(/Accept-Encoding/i);
-      expect(brotliDecompressSync(res.body).toString()).toBe(INDEX_HTML);
+      const html = brotliDecompressSync(res.body).toString();
+      // The page's hints go into <head>; the rest is the build's file.
+      expect(html.replace(/<link [^>]*>/g, '')).toBe(INDEX_HTML);
     }
     const first = await get(server.url, '/', { 'accept-encoding': 'gzip' });
     const etag = String(first.headers.etag);
@@ -148,6 +183,72 @@ describe('the web app’s files', () => {
     // Another representation has another ETag: a cached gzip copy never answers for brotli.
     const brotli = await get(server.url, '/', { 'accept-encoding': 'br' });
     expect(brotli.headers.etag).not.toBe(etag);
+  });
+
+  it('answers 200 for the pages of the route table and 404 for any other, with the app', async () => {
+    const pages = [
+      '/',
+      '/pricing',
+      '/app',
+      '/app/',
+      '/APP',
+      '/library',
+      '/natalbirthchart_result/abc',
+      '/checkout/local/cs_1',
+      '/dev/mail',
+    ];
+    for (const path of pages) {
+      const res = await get(server.url, path, SESSION);
+      expect(res.status, path).toBe(200);
+    }
+    for (const path of ['/nowhere', '/app/nowhere', '/natalbirthchart_result', '/library/x/y']) {
+      const res = await get(server.url, path, SESSION);
+      expect(res.status, path).toBe(404);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      const html = res.body.toString();
+      expect(html).toContain('<div id="root"></div>');
+      expect(linksOf(html)).toContain('modulepreload /assets/NotFoundPage-Xx11Xx11.js');
+    }
+  });
+
+  it('names a signed-in page’s chunks and first requests in its HTML', async () => {
+    const app = linksOf((await get(server.url, '/app', SESSION)).body.toString());
+    expect(app).toEqual([
+      'preload /api/session',
+      'preload /api/site',
+      'preload /api/apps',
+      'modulepreload /assets/DashboardPage-Dd00Dd00.js',
+      'modulepreload /assets/card-Cc00Cc00.js',
+    ]);
+    const html = (await get(server.url, '/app', SESSION)).body.toString();
+    // As RTK Query's fetch() asks (mode cors, credentials same-origin), or it is fetched twice.
+    expect(html).toContain('<link rel="preload" as="fetch" crossorigin href="/api/apps">');
+
+    const library = linksOf((await get(server.url, '/library', SESSION)).body.toString());
+    expect(library).toContain('preload /api/library?page=1');
+    expect(library).toContain('modulepreload /assets/LibraryPage-Ll00Ll00.js');
+
+    const id = '3f1c2a9e-0000-4000-8000-00000000abcd';
+    const result = linksOf(
+      (await get(server.url, `/natalbirthchart_result/${id}`, SESSION)).body.toString(),
+    );
+    expect(result).toEqual([
+      'preload /api/session',
+      'preload /api/site',
+      `preload /api/readings/${id}`,
+      'modulepreload /assets/NatalChartResultPage-Nn00Nn00.js',
+    ]);
+    // An id is passed on encoded, as the page's query encodes it.
+    const odd = linksOf(
+      (await get(server.url, '/natalbirthchart_result/a%22b%3Cc', SESSION)).body.toString(),
+    );
+    expect(odd).toContain('preload /api/readings/a%22b%3Cc');
+  });
+
+  it('hints only the session and the site for a signed-in page asked without a session', async () => {
+    const res = await get(server.url, '/app');
+    expect(res.status).toBe(200);
+    expect(linksOf(res.body.toString())).toEqual(['preload /api/session', 'preload /api/site']);
   });
 
   it('serves the files of a build made while it runs', async () => {
@@ -178,24 +279,22 @@ describe('the web app’s files', () => {
     expect(res.body.toString()).not.toContain('stamp');
   });
 
-  it('answers robots.txt: public pages allowed, the API and signed-in pages not', async () => {
+  it('answers robots.txt: every page allowed but development’s, the API not', async () => {
     const res = await get(server.url, '/robots.txt', { 'accept-encoding': 'br' });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     const text = res.body.toString();
     expect(text).toMatch(/^User-agent: \*$/m);
-    for (const path of ['/api/', '/admin', '/app', '/profile', '/library', '/dev/']) {
+    for (const path of ['/api/', '/dev/', '/checkout/']) {
       expect(text).toContain(`\nDisallow: ${path}\n`);
     }
     const disallowed = [...text.matchAll(/^Disallow: (\S+)$/gm)].map((m) => m[1]!);
-    for (const page of [
-      '/',
-      '/pricing',
-      '/legal',
-      '/terms-of-service',
-      '/privacy-policy',
-      '/impressum',
-    ]) {
+    const development = ['/dev/mail', '/checkout/local/:sessionId'];
+    const pages = routeTable(WEB_ROOT)
+      .routes.map((r) => r.path)
+      .filter((path) => path !== '*' && !development.includes(path));
+    expect(pages).toContain('/app');
+    for (const page of pages) {
       expect(
         disallowed.filter((rule) => page.startsWith(rule)),
         page,
@@ -203,6 +302,24 @@ describe('the web app’s files', () => {
     }
     expect(text).not.toMatch(/Sitemap:/i);
     expect(text).not.toContain('<');
+  });
+});
+
+describe('precompressPlugin', () => {
+  it('compresses an absolute --outDir where it is, not under the root', async () => {
+    const outDir = await mkdtemp(join(tmpdir(), 'astra-web-out-'));
+    try {
+      await writeFile(join(outDir, 'app.js'), APP_JS);
+      const plugin = precompressPlugin() as unknown as {
+        configResolved(config: { root: string; build: { outDir: string } }): void;
+        closeBundle(): Promise<void>;
+      };
+      plugin.configResolved({ root: WEB_ROOT, build: { outDir } });
+      await plugin.closeBundle();
+      expect(gunzipSync(await readFile(join(outDir, 'app.js.gz'))).toString()).toBe(APP_JS);
+    } finally {
+      await rm(outDir, { recursive: true, force: true });
+    }
   });
 });
 

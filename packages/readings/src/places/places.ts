@@ -44,10 +44,68 @@ export interface Place {
   label: string;
 }
 
+/**
+ * Many short strings as one: entry i is `text.slice(start[i], start[i + 1])`. A JS string of its
+ * own costs some 20 bytes besides its characters, and the index has some 400,000 of them.
+ */
+interface StringTable {
+  text: string;
+  start: Uint32Array;
+}
+
+function stringTable(strings: readonly string[]): StringTable {
+  const start = new Uint32Array(strings.length + 1);
+  for (let i = 0; i < strings.length; i++) start[i + 1] = start[i]! + strings[i]!.length;
+  return { text: strings.join(''), start };
+}
+
+const entry = (table: StringTable, i: number) =>
+  table.text.slice(table.start[i], table.start[i + 1]);
+
+/** A column of few distinct values ('US', 'PPL'): a number per row into its values. */
+interface Codes {
+  values: string[];
+  of: Uint16Array;
+}
+
+function codes(column: readonly string[]): Codes {
+  const values: string[] = [];
+  const index = new Map<string, number>();
+  const of = new Uint16Array(column.length);
+  for (let i = 0; i < column.length; i++) {
+    let code = index.get(column[i]!);
+    if (code === undefined) {
+      code = values.push(column[i]!) - 1;
+      if (code > 0xffff) throw new Error('places: more than 65,536 distinct codes in a column');
+      index.set(column[i]!, code);
+    }
+    of[i] = code;
+  }
+  return { values, of };
+}
+
+const value = (column: Codes, i: number) => column.values[column.of[i]!]!;
+
+/**
+ * The place lists as the index keeps them: typed arrays, one string table for the names and one
+ * for the keys, so that the whole index is a few dozen objects rather than a million.
+ */
+interface Cities {
+  count: number;
+  name: StringTable;
+  country: Codes;
+  adminCode: Codes;
+  admin2: Codes;
+  featureCode: Codes;
+  population: Uint32Array;
+  latitude: Float64Array;
+  longitude: Float64Array;
+}
+
 interface PlaceIndex {
-  cities: CityColumns;
+  cities: Cities;
   /** Folded names (and their variants), sorted by code unit. */
-  keys: string[];
+  keys: StringTable;
   /** City row of each key. */
   city: Int32Array;
 }
@@ -116,9 +174,13 @@ function buildIndex(cities: CityColumns): PlaceIndex {
     }
   }
   const wanted = new Map<string, number>();
-  for (const [, canonical, country] of CITY_ALIASES)
+  const wantedNames = new Set<string>();
+  for (const [, canonical, country] of CITY_ALIASES) {
     wanted.set(`${fold(canonical)}|${country}`, -1);
+    wantedNames.add(fold(canonical));
+  }
   for (let i = 0; i < cities.count; i++) {
+    if (!wantedNames.has(folded[i]!)) continue;
     const id = `${folded[i]}|${cities.country[i]}`;
     const current = wanted.get(id);
     if (current === undefined) continue;
@@ -144,7 +206,21 @@ function buildIndex(cities: CityColumns): PlaceIndex {
     keys[i] = entryKeys[order[i]!]!;
     city[i] = entryCity[order[i]!]!;
   }
-  return { cities, keys, city };
+  return {
+    cities: {
+      count: cities.count,
+      name: stringTable(cities.name),
+      country: codes(cities.country),
+      adminCode: codes(cities.adminCode),
+      admin2: codes(cities.admin2),
+      featureCode: codes(cities.featureCode),
+      population: cities.population,
+      latitude: cities.latitude,
+      longitude: cities.longitude,
+    },
+    keys: stringTable(keys),
+    city,
+  };
 }
 
 let adminNames = new Map<string, string>();
@@ -169,30 +245,30 @@ function getIndex(): PlaceIndex {
 }
 
 /** First position whose key is ≥ target. */
-function lowerBound(keys: readonly string[], target: string): number {
+function lowerBound(keys: StringTable, target: string): number {
   let lo = 0;
-  let hi = keys.length;
+  let hi = keys.start.length - 1;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (keys[mid]! < target) lo = mid + 1;
+    if (entry(keys, mid) < target) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-function toPlace(cities: CityColumns, i: number): Place {
-  const country = cities.country[i]!;
+function toPlace(cities: Cities, i: number): Place {
+  const country = value(cities.country, i);
   const latitude = cities.latitude[i]!;
   const longitude = cities.longitude[i]!;
-  const admin = cities.adminCode[i] || null;
-  const name = cities.name[i]!;
+  const admin = value(cities.adminCode, i) || null;
+  const name = entry(cities.name, i);
   const countryLabel = countryName(country);
   return {
     name,
     country,
     countryName: countryLabel,
     admin,
-    admin2: cities.admin2[i] || null,
+    admin2: value(cities.admin2, i) || null,
     latitude,
     longitude,
     timezone: tzLookup(latitude, longitude),
@@ -209,12 +285,12 @@ interface PlaceFilter {
   usState?: string | null;
 }
 
-function accepts(cities: CityColumns, i: number, filter: PlaceFilter): boolean {
-  if (filter.usState && cities.country[i] === 'US' && cities.adminCode[i] === filter.usState) {
-    return true;
-  }
-  if (filter.countries && !filter.countries.has(cities.country[i]!)) return false;
-  if (filter.admin && cities.adminCode[i]!.toUpperCase() !== filter.admin) return false;
+function accepts(cities: Cities, i: number, filter: PlaceFilter): boolean {
+  const country = value(cities.country, i);
+  const admin = value(cities.adminCode, i);
+  if (filter.usState && country === 'US' && admin === filter.usState) return true;
+  if (filter.countries && !filter.countries.has(country)) return false;
+  if (filter.admin && admin.toUpperCase() !== filter.admin) return false;
   return true;
 }
 
@@ -259,7 +335,8 @@ export function findPlace(city: string, country: string): Place | null {
   };
   const { keys, city: cityOf, cities } = getIndex();
   let best = -1;
-  for (let i = lowerBound(keys, key); i < keys.length && keys[i] === key; i++) {
+  const end = lowerBound(keys, `${key}\u0000`);
+  for (let i = lowerBound(keys, key); i < end; i++) {
     const c = cityOf[i]!;
     if (!accepts(cities, c, filter)) continue;
     if (best < 0 || cities.population[c]! > cities.population[best]!) best = c;
@@ -298,7 +375,7 @@ export function suggestPlaces(query: string, limit = 10): Place[] {
     if (top.length === limit && pop <= population[top[limit - 1]!]!) continue;
     if (!accepts(cities, c, filter) || top.includes(c)) continue;
     // Sections of a city (GeoNames PPLX: 'Zürich (Kreis 3)') only when typed in full.
-    if (cities.featureCode[c] === 'PPLX' && keys[i] !== prefix) continue;
+    if (value(cities.featureCode, c) === 'PPLX' && entry(keys, i) !== prefix) continue;
     let at = top.length;
     while (at > 0 && population[top[at - 1]!]! < pop) at--;
     top.splice(at, 0, c);
@@ -379,7 +456,7 @@ export function placeAt(latitude: number, longitude: number, label?: string | nu
       nearest = i;
     }
   }
-  const country = cities.country[nearest]!;
+  const country = value(cities.country, nearest);
   const countryLabel = countryName(country);
   const name = label?.trim() || coordinatesText(latitude, longitude);
   return {

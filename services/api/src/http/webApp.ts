@@ -1,6 +1,9 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import express, { type Request, type Response } from 'express';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { cookieFrom } from './cookies.ts';
+import { readPageHints } from './pageHints.ts';
 
 /**
  * The built web app (`web/dist`), served with the compressed copies the build wrote beside each
@@ -12,6 +15,8 @@ import express, { type Request, type Response } from 'express';
  * - `/assets/*` files carry a content hash in their names: cached for a year, `immutable`;
  *   every other file, and `index.html` for every page of the app, is revalidated each time
  *   (`no-cache`, with an ETag per representation, so a revalidation is a `304`);
+ * - every other address answers `index.html` with the page's hints (`appPage`): `200` for a
+ *   page of the route table, `404` for any other (the app draws its not-found page);
  * - a missing `/assets/…` file is a 404: after a deploy, an old page asking for a chunk that is
  *   gone must fail as a script, never receive the HTML of the app.
  * The files are listed when the server starts, and again when a file the list lacks is there (a
@@ -113,10 +118,49 @@ function sendWebFile(req: Request, res: Response, file: WebFile, cacheControl: s
   res.sendFile(file.path + suffix, { cacheControl: false, acceptRanges: !suffix });
 }
 
+/** Fast settings: the page's HTML is compressed as it is answered (its hints vary by address). */
+const COMPRESS_PAGE = {
+  br: (html: string) =>
+    brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
+  gzip: (html: string) => gzipSync(html, { level: 6 }),
+};
+
+/**
+ * `index.html` for an address of the app, with its status and the hints of that page
+ * (`pageHints.ts`): read again when the build changes it. Its text is a few KB, so it is
+ * compressed per answer (about 0.1 ms), with an ETag of the bytes sent.
+ */
+function appPage(webDist: string, sessionCookie: string) {
+  const indexPath = join(webDist, 'index.html');
+  let build: { modified: number; html: string; hints: ReturnType<typeof readPageHints> } | null =
+    null;
+  return (req: Request, res: Response, next: NextFunction) => {
+    // Missing only while a build rewrites the directory.
+    const modified = statSync(indexPath, { throwIfNoEntry: false })?.mtimeMs;
+    if (modified === undefined) return next();
+    if (build?.modified !== modified)
+      build = { modified, html: readFileSync(indexPath, 'utf8'), hints: readPageHints(webDist) };
+    const page = build.hints?.forPath(req.path, cookieFrom(req, sessionCookie) !== undefined) ?? {
+      status: 200,
+      hints: '',
+    };
+    const html = page.hints ? build.html.replace('</head>', `${page.hints}</head>`) : build.html;
+    const coding = negotiateEncoding(req.get('accept-encoding'), ['br', 'gzip']);
+    res.status(page.status).type('html').set('Cache-Control', REVALIDATE).vary('Accept-Encoding');
+    if (coding !== 'identity') res.set('Content-Encoding', coding);
+    res.send(coding === 'identity' ? html : COMPRESS_PAGE[coding](html));
+  };
+}
+
+export interface WebAppOptions {
+  /** The session cookie's name: a signed-in page is hinted only for a request that has one. */
+  sessionCookie: string;
+}
+
 /** The web app's files, then `index.html` for every other page (the app routes in the browser). */
-export function webAppRoutes(webDist: string) {
+export function webAppRoutes(webDist: string, { sessionCookie }: WebAppOptions) {
   let files = listWebFiles(webDist);
-  const indexHtml = files.get('/index.html');
+  const sendAppPage = appPage(webDist, sessionCookie);
   // A build made while the server runs: its new files are listed when first asked for.
   const lookup = (path: string) => {
     const added =
@@ -146,35 +190,21 @@ export function webAppRoutes(webDist: string) {
     if (path.startsWith('/assets/')) {
       return res.status(404).type('text').set('Cache-Control', REVALIDATE).send('Not found');
     }
-    if (!indexHtml) return next();
-    sendWebFile(req, res, indexHtml, REVALIDATE);
+    sendAppPage(req, res, next);
   });
   return web;
 }
 
 /**
- * `/robots.txt`: crawlers may read the public pages (the landing page, pricing, the legal pages,
- * sign-in); not the API, the admin panel, development's pages, or the pages behind sign-in
- * (`protectedRoutes` of `web/src/app/router.tsx`; rules match by prefix, so `/tarot-` stands
- * for every tarot page). There is no sitemap, so no `Sitemap:` line.
+ * `/robots.txt`: crawlers may read every page of the app. The signed-in pages show a crawler
+ * nothing but the way to sign in (it has no session), so keeping them out gains nothing and
+ * costs them Lighthouse's `is-crawlable`. Kept out: what is not a page (the API, the metrics),
+ * development's pages (`/dev/…`, the local checkout's `/checkout/…`). Rules match by prefix.
+ * There is no sitemap, so no `Sitemap:` line.
  */
 export const ROBOTS_TXT = `User-agent: *
 Disallow: /api/
 Disallow: /metrics
-Disallow: /admin
 Disallow: /dev/
-Disallow: /auth/callback
-Disallow: /onboarding
-Disallow: /app
-Disallow: /profile
-Disallow: /credits
-Disallow: /library
-Disallow: /about
-Disallow: /natalbirthchart
-Disallow: /tarot-
-Disallow: /compatibility
-Disallow: /lifepathnumber
-Disallow: /success
-Disallow: /cancel
 Disallow: /checkout/
 `;
