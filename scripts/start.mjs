@@ -49,6 +49,7 @@ export const BUILDS = [
       'web/index.html',
       'web/vite.config.ts',
       'web/precompress.ts',
+      'web/prerender.ts',
       'web/tsconfig.json',
       'web/package.json',
       'packages/contracts/src',

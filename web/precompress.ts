@@ -1,5 +1,5 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
@@ -35,7 +35,11 @@ async function filesUnder(dir: string): Promise<string[]> {
  * be smaller is not written.
  */
 export async function precompress(dir: string): Promise<void> {
-  const files = (await filesUnder(dir)).filter((f) => TEXT_FILE.test(f));
+  await precompressFiles((await filesUnder(dir)).filter((f) => TEXT_FILE.test(f)));
+}
+
+/** The same, for files written after the build's own (the prerendered pages). */
+export async function precompressFiles(files: string[]): Promise<void> {
   await Promise.all(
     files.map(async (file) => {
       const data = await readFile(file);
@@ -55,7 +59,7 @@ export function precompressPlugin(): Plugin {
     name: 'astra-precompress',
     apply: 'build',
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      outDir = resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
       await precompress(outDir);

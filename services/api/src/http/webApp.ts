@@ -12,6 +12,9 @@ import express, { type Request, type Response } from 'express';
  * - `/assets/*` files carry a content hash in their names: cached for a year, `immutable`;
  *   every other file, and `index.html` for every page of the app, is revalidated each time
  *   (`no-cache`, with an ETag per representation, so a revalidation is a `304`);
+ * - a page the build prerendered (`web/prerender.ts`: `/pricing` in `prerendered/pricing/index.html`,
+ *   `/` in `prerendered/index.html`) is served as that HTML, already drawn; every other page of
+ *   the app gets `index.html`;
  * - a missing `/assets/…` file is a 404: after a deploy, an old page asking for a chunk that is
  *   gone must fail as a script, never receive the HTML of the app.
  * The files are listed when the server starts, and again when a file the list lacks is there (a
@@ -113,6 +116,9 @@ function sendWebFile(req: Request, res: Response, file: WebFile, cacheControl: s
   res.sendFile(file.path + suffix, { cacheControl: false, acceptRanges: !suffix });
 }
 
+/** Where the build wrote a page's prerendered HTML (`web/prerender.ts`), if it did. */
+const prerenderedHtml = (path: string) => `/prerendered${path === '/' ? '' : path}/index.html`;
+
 /** The web app's files, then `index.html` for every other page (the app routes in the browser). */
 export function webAppRoutes(webDist: string) {
   let files = listWebFiles(webDist);
@@ -146,8 +152,9 @@ export function webAppRoutes(webDist: string) {
     if (path.startsWith('/assets/')) {
       return res.status(404).type('text').set('Cache-Control', REVALIDATE).send('Not found');
     }
-    if (!indexHtml) return next();
-    sendWebFile(req, res, indexHtml, REVALIDATE);
+    const page = lookup(prerenderedHtml(path)) ?? indexHtml;
+    if (!page) return next();
+    sendWebFile(req, res, page, REVALIDATE);
   });
   return web;
 }
