@@ -20,8 +20,11 @@ const app = (
 
 // A transition renders in slices that yield to the browser between them, instead of one long
 // task: a phone's main thread stays free for input while the first page is drawn.
+// A page prerendered at build time (web/prerender.ts) arrives drawn, and React takes over its
+// markup. The server sends one only for an address without a query; a fragment (a sign-in's
+// tokens) changes the first render too, so such a page is drawn afresh.
+const prerendered = rootElement.hasChildNodes() && window.location.hash === '';
 startTransition(() => {
-  // A prerendered page (web/prerender.ts) arrives drawn: React takes over its markup.
-  if (rootElement.hasChildNodes()) hydrateRoot(rootElement, app);
+  if (prerendered) hydrateRoot(rootElement, app);
   else createRoot(rootElement).render(app);
 });

@@ -43,6 +43,11 @@ function get(
 const APP_JS = `export const stars = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `star ${i}`))};\n`;
 const INDEX_HTML = `<!doctype html><html lang="en"><head><title>Astra</title></head><body><div id="root"></div>${'<!-- padding -->'.repeat(80)}<script type="module" src="/assets/app-Ab12Cd34.js"></script></body></html>\n`;
 const TINY_JS = 'export const a = 1;\n';
+/** A page the build prerendered (`web/prerender.ts`): `index.html` with the page drawn in it. */
+const PRICING_HTML = INDEX_HTML.replace(
+  '<div id="root"></div>',
+  '<div id="root"><h1>Choose Your Journey</h1></div>',
+);
 
 describe('the web app’s files', () => {
   let dist: string;
@@ -55,6 +60,8 @@ describe('the web app’s files', () => {
     await writeFile(join(dist, 'assets', 'tiny-Zz99Yy88.js'), TINY_JS);
     await writeFile(join(dist, 'assets', 'photo-Qq11Ww22.png'), Buffer.alloc(4096, 7));
     await writeFile(join(dist, '.build-stamp'), 'stamp\n');
+    await mkdir(join(dist, 'prerendered', 'pricing'), { recursive: true });
+    await writeFile(join(dist, 'prerendered', 'pricing', 'index.html'), PRICING_HTML);
     await precompress(dist);
     server = await startTestServer({}, 'pglite', { webDist: dist });
   });
@@ -130,7 +137,7 @@ describe('the web app’s files', () => {
   });
 
   it('serves index.html for every page, revalidated each time (no-cache, ETag, 304)', async () => {
-    for (const path of ['/', '/pricing', '/natalbirthchart_result/abc', '/index.html']) {
+    for (const path of ['/', '/natalbirthchart_result/abc', '/index.html', '/pricing/x']) {
       const res = await get(server.url, path, { 'accept-encoding': 'gzip, br' });
       expect(res.status, path).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -148,6 +155,22 @@ describe('the web app’s files', () => {
     // Another representation has another ETag: a cached gzip copy never answers for brotli.
     const brotli = await get(server.url, '/', { 'accept-encoding': 'br' });
     expect(brotli.headers.etag).not.toBe(etag);
+  });
+
+  it('serves a prerendered page’s HTML at its path, compressed and revalidated', async () => {
+    const res = await get(server.url, '/pricing', { 'accept-encoding': 'gzip, br' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(res.body).toString()).toBe(PRICING_HTML);
+    const plain = await get(server.url, '/pricing');
+    expect(plain.body.toString()).toBe(PRICING_HTML);
+    // Only at its own address: `/` has no prerendered page in this build, and an address with
+    // a query is drawn by the browser.
+    for (const other of ['/', '/pricing?return=%2Flifepathnumber']) {
+      expect((await get(server.url, other)).body.toString(), other).toBe(INDEX_HTML);
+    }
   });
 
   it('serves the files of a build made while it runs', async () => {

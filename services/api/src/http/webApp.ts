@@ -13,8 +13,8 @@ import express, { type Request, type Response } from 'express';
  *   every other file, and `index.html` for every page of the app, is revalidated each time
  *   (`no-cache`, with an ETag per representation, so a revalidation is a `304`);
  * - a page the build prerendered (`web/prerender.ts`: `/pricing` in `prerendered/pricing/index.html`,
- *   `/` in `prerendered/index.html`) is served as that HTML, already drawn; every other page of
- *   the app gets `index.html`;
+ *   `/` in `prerendered/index.html`) is served as that HTML, already drawn, when its address has
+ *   no query; every other page of the app gets `index.html`;
  * - a missing `/assets/…` file is a 404: after a deploy, an old page asking for a chunk that is
  *   gone must fail as a script, never receive the HTML of the app.
  * The files are listed when the server starts, and again when a file the list lacks is there (a
@@ -152,7 +152,10 @@ export function webAppRoutes(webDist: string) {
     if (path.startsWith('/assets/')) {
       return res.status(404).type('text').set('Cache-Control', REVALIDATE).send('Not found');
     }
-    const page = lookup(prerenderedHtml(path)) ?? indexHtml;
+    // Drawn without a query: an address with one (a sign-in's return, `/pricing?return=…`) is
+    // drawn by the browser.
+    const prerendered = req.url.includes('?') ? undefined : lookup(prerenderedHtml(path));
+    const page = prerendered ?? indexHtml;
     if (!page) return next();
     sendWebFile(req, res, page, REVALIDATE);
   });
