@@ -33,7 +33,10 @@ export async function prerender(serverEntry: string, clientDir: string): Promise
     });
     const html = template
       .replace('<title>Astra</title>', title)
-      .replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
+      .replace('<div id="root"></div>', `<div id="root">${markup}</div>`)
+      // The page is drawn without its scripts: they wait behind whatever the drawing needs
+      // (and are not taken for render-blocking, as scripts of high priority are).
+      .replace(/<(script type="module"|link rel="modulepreload")/g, '<$1 fetchpriority="low"');
     if (html === template || /<script/i.test(markup)) {
       throw new Error(`Prerendering ${path}: no root to fill, or a script the CSP would refuse`);
     }
