@@ -35,7 +35,11 @@ async function filesUnder(dir: string): Promise<string[]> {
  * be smaller is not written.
  */
 export async function precompress(dir: string): Promise<void> {
-  const files = (await filesUnder(dir)).filter((f) => TEXT_FILE.test(f));
+  await precompressFiles((await filesUnder(dir)).filter((f) => TEXT_FILE.test(f)));
+}
+
+/** The same, for files written after the build's own (the prerendered pages). */
+export async function precompressFiles(files: string[]): Promise<void> {
   await Promise.all(
     files.map(async (file) => {
       const data = await readFile(file);

@@ -1,15 +1,10 @@
-import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webDist } from '../src/app.ts';
 import { Ledger } from '../src/ledger/ledger.ts';
 import { createLogger, defaultLogLevel } from '../src/observability/logger.ts';
-import { freePort, startTestServer, type TestServer } from './support.ts';
+import { builtWebApp, freePort, startTestServer, type TestServer } from './support.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_observability_secret';
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
@@ -81,17 +76,6 @@ const checkoutSession = (userId: string, marker: string) => ({
   amount_total: 1,
   currency: 'usd',
 });
-
-/**
- * The built web app, built first where it is not (a fresh checkout): the browser tests build it
- * too, but they run after these.
- */
-async function builtWebApp() {
-  if (existsSync(join(webDist, 'index.html'))) return;
-  await promisify(execFile)('npm', ['run', 'build', '--workspace', 'web'], {
-    cwd: join(import.meta.dirname, '../../..'),
-  });
-}
 
 describe('observability: logs, metrics, security headers', () => {
   let server: TestServer;
@@ -429,21 +413,25 @@ describe('observability: logs, metrics, security headers', () => {
       expectStrict(webhook.headers);
     });
 
-    it('allows the built web app’s inline script by its hash only, and it has no inline handlers', async () => {
-      const html = readFileSync(join(webDist, 'index.html'), 'utf8');
-      const page = await server.client().get('/');
-      expect(page.headers.get('content-type')).toContain('text/html');
-      const policy = expectStrict(page.headers);
-      const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
-        (m) => m[1]!,
-      );
-      for (const body of inline) {
-        const hash = `'sha256-${createHash('sha256').update(body).digest('base64')}'`;
-        expect(policy['script-src']).toContain(hash);
+    it('allows the built web app’s inline script by its hash only, on every page, and it has no inline handlers', async () => {
+      // `/` and `/pricing` are prerendered pages (web/prerender.ts), `/app` is index.html.
+      for (const path of ['/', '/pricing', '/app']) {
+        const page = await server.client().get(path);
+        expect(page.headers.get('content-type')).toContain('text/html');
+        const policy = expectStrict(page.headers);
+        const html = String(page.body);
+        const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
+          (m) => m[1]!,
+        );
+        expect(inline, path).toHaveLength(1);
+        for (const body of inline) {
+          const hash = `'sha256-${createHash('sha256').update(body).digest('base64')}'`;
+          expect(policy['script-src']).toContain(hash);
+        }
+        expect(policy['script-src']).toHaveLength(1 + inline.length);
+        expect(html).not.toMatch(/\son[a-z]+\s*=/i);
+        expect(html).not.toMatch(/javascript:/i);
       }
-      expect(policy['script-src']).toHaveLength(1 + inline.length);
-      expect(html).not.toMatch(/\son[a-z]+\s*=/i);
-      expect(html).not.toMatch(/javascript:/i);
     });
   });
 });

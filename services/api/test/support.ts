@@ -1,12 +1,15 @@
-import { appendFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { appendFileSync, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { errorBodySchema, errorsOf, findRoute } from '@astra/contracts';
 import { createThrowawayDatabase, postgresReachable } from '@astra/event-store/testing';
 import { allProjections, Projector, READ_SCHEMA } from '@astra/projections';
 import { sql } from 'kysely';
+import { webDist } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type RunningServer, type ServerOptions, startServer } from '../src/server.ts';
 
@@ -17,6 +20,17 @@ export const OPERATOR_SETTINGS = {
   OPERATOR_EMAIL: 'hello@astra-readings.test',
   SUPPORT_EMAIL: 'support@astra-readings.test',
 } as const;
+
+/**
+ * The built web app (`web/dist`, with its prerendered pages), built first where it is not (a
+ * fresh checkout): the browser tests build it too, but they run after the tests that serve it.
+ */
+export async function builtWebApp() {
+  if (existsSync(join(webDist, 'prerendered', 'index.html'))) return;
+  await promisify(execFile)('npm', ['run', 'build', '--workspace', 'web'], {
+    cwd: join(import.meta.dirname, '../../..'),
+  });
+}
 
 /**
  * The real server on a free port: PostgreSQL in a throwaway database when the machine has one,

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { RequireAuth } from '../features/auth/RequireAuth';
 import LandingPage from '../features/landing/LandingPage';
 import { AppShell } from '../layout/AppShell';
@@ -101,8 +101,24 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createAppRouter() {
+/**
+ * Loads the lazy route modules of the address before the router starts, so that its first render
+ * is the page itself rather than the empty `HydrateFallback`: hydrating a prerendered page
+ * (`web/prerender.ts`) needs the same markup on the first render.
+ */
+async function loadRoutesOf(location: Location) {
+  const matches = matchRoutes(routes, location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      Object.assign(route, await route.lazy(), { lazy: undefined });
+    }),
+  );
+}
+
+export async function createAppRouter() {
   // Before the router reads the entry: its scroll position is its own (see historyEntryKey.ts).
   keyThisHistoryEntry();
+  await loadRoutesOf(window.location);
   return createBrowserRouter(routes);
 }

@@ -77,7 +77,8 @@ export function Footer() {
             </FooterLinks>
           )}
         </SimpleGrid>
-        <Text fontSize="sm" color="fg.muted" mt="10">
+        {/* The year of a page prerendered last year differs from this one's: no mismatch. */}
+        <Text fontSize="sm" color="fg.muted" mt="10" suppressHydrationWarning>
           © {new Date().getFullYear()} Astra. All rights reserved.
         </Text>
       </Container>

@@ -5,14 +5,13 @@ import {
   type ReactNode,
   useCallback,
   useContext,
-  useLayoutEffect,
   useMemo,
-  useState,
+  useSyncExternalStore,
 } from 'react';
 
 /**
  * Colour mode without next-themes: Chakra v3 styles `_dark` from a `dark` class on <html>.
- * index.html applies the stored mode before the first paint; this provider keeps it in sync.
+ * index.html applies the stored mode before the first paint; this provider reads and changes it.
  */
 export type ColorMode = 'light' | 'dark';
 
@@ -26,33 +25,42 @@ interface ColorModeValue {
 
 const ColorModeContext = createContext<ColorModeValue | null>(null);
 
-function readStoredMode(): ColorMode | null {
-  try {
-    const stored = window.localStorage.getItem(COLOR_MODE_STORAGE_KEY);
-    return stored === 'light' || stored === 'dark' ? stored : null;
-  } catch {
-    return null; // storage can be blocked (private modes, strict settings)
-  }
+/**
+ * The mode is the class on <html>: index.html's inline script sets it before the first paint
+ * (from storage, else the system's preference), and `setColorMode` changes it.
+ */
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
 }
 
-function initialMode(): ColorMode {
-  const stored = readStoredMode();
-  if (stored) return stored;
-  return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+const currentMode = (): ColorMode =>
+  document.documentElement.classList.contains('dark') ? 'dark' : 'light';
+
+/**
+ * Pages prerendered at build time know no visitor's mode: they are drawn as light (only the
+ * toggle's icon and label depend on it; colours follow the class by CSS). Hydration starts from
+ * this, then React renders again with the page's own mode, without a mismatch.
+ */
+const prerenderedMode = (): ColorMode => 'light';
+
+function applyMode(mode: ColorMode) {
+  const root = document.documentElement;
+  root.classList.remove('light', 'dark');
+  root.classList.add(mode);
+  root.style.colorScheme = mode;
+  for (const listener of listeners) listener();
 }
 
 export function ColorModeProvider({ children }: { children: ReactNode }) {
-  const [colorMode, setMode] = useState<ColorMode>(initialMode);
-
-  useLayoutEffect(() => {
-    const root = document.documentElement;
-    root.classList.remove('light', 'dark');
-    root.classList.add(colorMode);
-    root.style.colorScheme = colorMode;
-  }, [colorMode]);
+  const colorMode = useSyncExternalStore(subscribe, currentMode, prerenderedMode);
 
   const setColorMode = useCallback((mode: ColorMode) => {
-    setMode(mode);
+    applyMode(mode);
     try {
       window.localStorage.setItem(COLOR_MODE_STORAGE_KEY, mode);
     } catch {

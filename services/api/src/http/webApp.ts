@@ -15,6 +15,9 @@ import { readPageHints } from './pageHints.ts';
  * - `/assets/*` files carry a content hash in their names: cached for a year, `immutable`;
  *   every other file, and `index.html` for every page of the app, is revalidated each time
  *   (`no-cache`, with an ETag per representation, so a revalidation is a `304`);
+ * - a page the build prerendered (`web/prerender.ts`: `/pricing` in `prerendered/pricing/index.html`,
+ *   `/` in `prerendered/index.html`) is served as that HTML, already drawn, when its address has
+ *   no query;
  * - every other address answers `index.html` with the page's hints (`appPage`): `200` for a
  *   page of the route table, `404` for any other (the app draws its not-found page);
  * - a missing `/assets/…` file is a 404: after a deploy, an old page asking for a chunk that is
@@ -157,6 +160,9 @@ export interface WebAppOptions {
   sessionCookie: string;
 }
 
+/** Where the build wrote a page's prerendered HTML (`web/prerender.ts`), if it did. */
+const prerenderedHtml = (path: string) => `/prerendered${path === '/' ? '' : path}/index.html`;
+
 /** The web app's files, then `index.html` for every other page (the app routes in the browser). */
 export function webAppRoutes(webDist: string, { sessionCookie }: WebAppOptions) {
   let files = listWebFiles(webDist);
@@ -190,6 +196,10 @@ export function webAppRoutes(webDist: string, { sessionCookie }: WebAppOptions) 
     if (path.startsWith('/assets/')) {
       return res.status(404).type('text').set('Cache-Control', REVALIDATE).send('Not found');
     }
+    // Drawn without a query: an address with one (a sign-in's return, `/pricing?return=…`) is
+    // drawn by the browser.
+    const prerendered = req.url.includes('?') ? undefined : lookup(prerenderedHtml(path));
+    if (prerendered) return sendWebFile(req, res, prerendered, REVALIDATE);
     sendAppPage(req, res, next);
   });
   return web;

@@ -1,6 +1,6 @@
 import { type BillingType, readingMessages, subscriptionMessages } from '@astra/contracts';
 import { Alert, Button, Heading, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { BackLink } from '../../ui/BackLink';
 import { PageContainer } from '../../ui/PageContainer';
@@ -25,10 +25,6 @@ import { TierAction } from './TierAction';
 import { TierCard } from './TierCard';
 import { purchaseKey, usePurchase } from './usePurchase';
 
-/** A purchase waiting from before sign-in shows its own billing period; else Monthly. */
-const initialBillingType = (): BillingType =>
-  readPendingPurchase()?.isSubscription === false ? 'one_time' : 'subscription';
-
 /**
  * How the balance is kept, in plain words, below the price cards: a plan's renewal must never be
  * read as a threat to credits bought or given.
@@ -49,7 +45,12 @@ export default function PricingPage() {
   const { data: catalog } = useGetCatalogQuery();
   const apps = catalog?.items;
   const offer = welcomeOffer(catalog?.welcomeCredits, apps);
-  const [billingType, setBillingType] = useState<BillingType>(initialBillingType);
+  const [billingType, setBillingType] = useState<BillingType>('subscription');
+  // A purchase waiting from before sign-in shows its own billing period; read from session
+  // storage after the first render, which must match the page prerendered as Monthly.
+  useLayoutEffect(() => {
+    if (readPendingPurchase()?.isSubscription === false) setBillingType('one_time');
+  }, []);
   const { choose, busyKey, signInOpen, dismissSignIn } = usePurchase(Boolean(me));
   const isSubscription = billingType === 'subscription';
   const shown = pricing?.tiers.filter((tier) =>

@@ -1,0 +1,87 @@
+/**
+ * The public pages arrive drawn (prerendered at build time, `web/prerender.ts`): readable and
+ * styled before any JavaScript runs, then hydrated into the live app without a mismatch, for a
+ * visitor and for a signed-in person alike.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { uniqueEmail } from './support.ts';
+
+/** The console's errors and warnings, and uncaught exceptions, of a page from now on. */
+function consoleProblems(page: Page) {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return problems;
+}
+
+test('without JavaScript, / and /pricing show their content, styled', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+
+  await page.goto('/');
+  await expect(page).toHaveTitle('Speak to the stars · Astra');
+  const hero = page.getByRole('heading', { level: 1, name: 'Speak to the stars.' });
+  await expect(hero).toBeVisible();
+  // Chakra's styles came with the HTML: the display text style, not the browser's default h1.
+  const heroSize = await hero.evaluate((element) => parseFloat(getComputedStyle(element).fontSize));
+  expect(heroSize).toBeGreaterThan(40);
+  await expect(page.getByRole('link', { name: 'Pricing' }).first()).toBeAttached();
+
+  await page.goto('/pricing');
+  await expect(page).toHaveTitle('Choose Your Journey · Astra');
+  await expect(page.getByRole('heading', { name: 'Choose Your Journey' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'How credits work' })).toBeVisible();
+
+  await page.goto('/impressum');
+  await expect(page.getByRole('heading', { name: 'Impressum' })).toBeVisible();
+  await context.close();
+});
+
+test('a visitor’s / and /pricing hydrate without a console message, and work', async ({ page }) => {
+  const problems = consoleProblems(page);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Speak to the stars.' })).toBeVisible();
+  // The header's signed-out links are drawn once the session is known (GET /api/me).
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Get Started' })).toBeVisible();
+
+  await page.goto('/pricing');
+  await page
+    .getByRole('article', { name: 'Stargazer' })
+    .getByRole('button', { name: 'Subscribe' })
+    .click();
+  await expect(page.getByRole('dialog', { name: 'Sign in to continue' })).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test('a dark-mode visitor’s page hydrates, then offers the light mode', async ({ browser }) => {
+  const page = await (await browser.newContext({ colorScheme: 'dark' })).newPage();
+  const problems = consoleProblems(page);
+  await page.goto('/pricing');
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await expect(page.getByRole('button', { name: 'Switch to light mode' })).toBeVisible();
+  await page.getByRole('button', { name: 'Switch to light mode' }).click();
+  await expect(page.locator('html')).toHaveClass(/\blight\b/);
+  expect(problems).toEqual([]);
+});
+
+test('signed in, / goes on to the dashboard and /pricing shows the signed-in header', async ({
+  browser,
+}) => {
+  const page = await (await browser.newContext()).newPage();
+  const answer = await page.request.post('/api/auth/dev-login', {
+    data: { email: uniqueEmail('prerendered'), fullName: 'Ada Lovelace' },
+  });
+  expect(answer.ok()).toBe(true);
+  const problems = consoleProblems(page);
+
+  await page.goto('/pricing');
+  const header = page.getByRole('banner');
+  await expect(header.getByRole('link', { name: 'Library' })).toBeVisible();
+  await expect(header.getByRole('link', { name: 'Get Started' })).toHaveCount(0);
+
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/(app|onboarding)$/);
+  expect(problems).toEqual([]);
+});
