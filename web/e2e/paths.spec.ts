@@ -192,7 +192,7 @@ test('an error toast of a reading form goes when the form is sent successfully, 
   await page.getByRole('button', { name: /Draw My Cards/ }).click();
   await expect(page.getByRole('heading', { name: 'Your Tarot Reading' })).toBeVisible();
   // Well inside the toast's own five seconds: it went with the successful submit.
-  await expect(missing()).toBeHidden({ timeout: 1500 });
+  await expect(missing()).toBeHidden({ timeout: 3000 });
   await screenshot(page, 'paths-result-without-old-toast');
 
   // Left for another page: the form's error goes with it.
@@ -201,7 +201,7 @@ test('an error toast of a reading form goes when the form is sent successfully, 
   await expect(missing()).toBeVisible();
   await page.getByRole('link', { name: 'Library' }).first().click();
   await expect(page).toHaveURL(/\/library/);
-  await expect(missing()).toBeHidden({ timeout: 1500 });
+  await expect(missing()).toBeHidden({ timeout: 3000 });
 
   // A message that belongs to the next page still shows there: too few credits for a natal chart.
   await page.goto('/natalbirthchart');

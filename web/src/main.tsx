@@ -9,7 +9,11 @@ import { createAppRouter } from './app/router';
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('Root element not found');
 
-const router = await createAppRouter();
+// A page prerendered at build time (web/prerender.ts) arrives drawn, and React takes over its
+// markup. The server sends one only for an address without a query; a fragment (a sign-in's
+// tokens) changes the first render too, so such a page is drawn afresh.
+const prerendered = rootElement.hasChildNodes() && window.location.hash === '';
+const router = await createAppRouter({ prerendered });
 const app = (
   <StrictMode>
     <AppProviders>
@@ -20,10 +24,6 @@ const app = (
 
 // A transition renders in slices that yield to the browser between them, instead of one long
 // task: a phone's main thread stays free for input while the first page is drawn.
-// A page prerendered at build time (web/prerender.ts) arrives drawn, and React takes over its
-// markup. The server sends one only for an address without a query; a fragment (a sign-in's
-// tokens) changes the first render too, so such a page is drawn afresh.
-const prerendered = rootElement.hasChildNodes() && window.location.hash === '';
 startTransition(() => {
   if (prerendered) hydrateRoot(rootElement, app);
   else createRoot(rootElement).render(app);

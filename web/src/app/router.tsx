@@ -116,9 +116,14 @@ async function loadRoutesOf(location: Location) {
   );
 }
 
-export async function createAppRouter() {
+/**
+ * `prerendered`: the page arrived drawn and may have been scrolled before the scripts ran. With
+ * hydration data the router does not scroll a new entry to the top when it starts (the browser
+ * opened it there), while back, forward and reload still find their saved positions.
+ */
+export async function createAppRouter({ prerendered }: { prerendered: boolean }) {
   // Before the router reads the entry: its scroll position is its own (see historyEntryKey.ts).
   keyThisHistoryEntry();
   await loadRoutesOf(window.location);
-  return createBrowserRouter(routes);
+  return createBrowserRouter(routes, prerendered ? { hydrationData: { loaderData: {} } } : {});
 }
