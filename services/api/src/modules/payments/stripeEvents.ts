@@ -282,7 +282,7 @@ export async function applyStripeEvent(
   event: Stripe.Event,
   now: Date,
 ): Promise<StripeEventOutcome> {
-  if ((await ledger.stripeEventOf(event.id)).state.processed) return { duplicate: true };
+  if ((await ledger.load('stripe', event.id)).state.processed) return { duplicate: true };
   const context: CommandContext = {
     actor: { kind: 'stripe' },
     correlationId: event.id,
@@ -321,7 +321,8 @@ export async function applyStripeEvent(
       default:
         return { ignored: true };
     }
-  await ledger.stripeEvent(
+  await ledger.handle(
+    'stripe',
     event.id,
     {
       type: 'RecordStripeEvent',
@@ -345,7 +346,8 @@ export async function applyStripeEvent(
     unchanged: string,
   ) {
     return unlessRefused(session.id, userId, async () => {
-      const closed = await ledger.credits(
+      const closed = await ledger.handle(
+        'credits',
         userId,
         { type: 'CloseSubscriptionCheckout', sessionId: session.id, outcome },
         context,
@@ -369,7 +371,8 @@ export async function applyStripeEvent(
     return unlessRefused(session.id, userId, async () => {
       const paymentIntentId = idOf(session.payment_intent);
       const customerId = idOf(session.customer);
-      const granted = await ledger.credits(
+      const granted = await ledger.handle(
+        'credits',
         userId,
         {
           type: 'GrantCredits',
@@ -443,17 +446,19 @@ export async function applyStripeEvent(
     if (!tier)
       return nothing(invoice.id, userId, `no subscription tier ${details.metadata?.tierId}`);
     try {
-      const { state } = await ledger.creditAccountOf(userId);
+      const { state } = await ledger.load('credits', userId);
       // A subscription the account has already is not activated again: an invoice paid before
       // a plan change (its metadata a snapshot) must not bring the old plan back.
       if (state.subscription?.subscriptionId !== subscriptionId) {
-        await ledger.credits(
+        await ledger.handle(
+          'credits',
           userId,
           { type: 'ActivateSubscription', tier, subscriptionId, now },
           context,
         );
       }
-      const granted = await ledger.credits(
+      const granted = await ledger.handle(
+        'credits',
         userId,
         {
           type: 'GrantMonthlyCredits',
@@ -492,17 +497,19 @@ export async function applyStripeEvent(
     if (!userId) return nothing(subscription.id, null, 'no user on the subscription');
     return unlessRefused(subscription.id, userId, async () => {
       const tier = await subscriptionTier(read, Number(subscription.metadata?.tierId));
-      const { state } = await ledger.creditAccountOf(userId);
+      const { state } = await ledger.load('credits', userId);
       if (subscription.cancel_at_period_end) {
         // Stripe may report the cancellation before the first invoice: know the subscription first.
         if (!state.subscription && tier) {
-          await ledger.credits(
+          await ledger.handle(
+            'credits',
             userId,
             { type: 'ActivateSubscription', tier, subscriptionId: subscription.id, now },
             context,
           );
         }
-        const cancelled = await ledger.credits(
+        const cancelled = await ledger.handle(
+          'credits',
           userId,
           { type: 'CancelSubscription', reason: 'cancel_at_period_end' },
           context,
@@ -524,10 +531,16 @@ export async function applyStripeEvent(
         current.tierId !== tier.tierId
       ) {
         // The plan was changed (at Stripe, or by our own change-plan route): from the next renewal.
-        const changed = await ledger.credits(userId, { type: 'ChangePlan', tier }, context);
+        const changed = await ledger.handle(
+          'credits',
+          userId,
+          { type: 'ChangePlan', tier },
+          context,
+        );
         return outcomeOf(subscription.id, userId, changed, 'plan changed', 'no change');
       }
-      const activated = await ledger.credits(
+      const activated = await ledger.handle(
+        'credits',
         userId,
         { type: 'ActivateSubscription', tier, subscriptionId: subscription.id, now, resume: true },
         context,
@@ -540,12 +553,13 @@ export async function applyStripeEvent(
     const userId = subscription.metadata?.userId ?? null;
     if (!userId) return nothing(subscription.id, null, 'no user on the subscription');
     return unlessRefused(subscription.id, userId, async () => {
-      const { state } = await ledger.creditAccountOf(userId);
+      const { state } = await ledger.load('credits', userId);
       // Ending another subscription (a refused second one) must not end the one that runs.
       const running = state.subscription?.subscriptionId;
       if (running && running !== subscription.id)
         return nothing(subscription.id, userId, 'not the subscription of the account');
-      const ended = await ledger.credits(
+      const ended = await ledger.handle(
+        'credits',
         userId,
         { type: 'EndSubscription', reason: 'stripe_subscription_deleted' },
         context,
@@ -563,7 +577,8 @@ export async function applyStripeEvent(
     if (!userId || (charge.metadata?.billingType ?? 'one_time') !== 'one_time')
       return subscriptionPaymentRefunded(charge, paymentIntentId);
     return unlessRefused(charge.id, userId, async () => {
-      const refunded = await ledger.credits(
+      const refunded = await ledger.handle(
+        'credits',
         userId,
         {
           type: 'RefundPurchase',
@@ -600,7 +615,8 @@ export async function applyStripeEvent(
     if (!subscriptionId) return nothing(charge.id, null, 'not a purchase of ours');
     if (!userId) return nothing(charge.id, null, 'no user on the subscription');
     return unlessRefused(charge.id, userId, async () => {
-      const recorded = await ledger.credits(
+      const recorded = await ledger.handle(
+        'credits',
         userId,
         {
           type: 'RecordPaymentRefund',
