@@ -68,14 +68,19 @@ export async function coldCommandBenchmark() {
       tierId: null,
       reference: null,
     });
-    await coldLedger().credits(fresh, { type: 'OpenAccount', userId: fresh }, systemContext());
-    await coldLedger().credits(fresh, grant(1_000_000), systemContext());
+    await coldLedger().handle(
+      'credits',
+      fresh,
+      { type: 'OpenAccount', userId: fresh },
+      systemContext(),
+    );
+    await coldLedger().handle('credits', fresh, grant(1_000_000), systemContext());
 
     // The first command ever on the long account: no snapshot yet, all of it replayed (and a
     // snapshot kept where the replay ended, in the background).
     const first = coldLedger();
     started = performance.now();
-    await first.credits(heavy, grant(1_000_000), systemContext());
+    await first.handle('credits', heavy, grant(1_000_000), systemContext());
     const replayMs = performance.now() - started;
     await first.snapshotsSettled();
     const { rows } = await sql<{ revision: string; bytes: number }>`
@@ -91,14 +96,14 @@ export async function coldCommandBenchmark() {
     for (let i = 0; i < WARM_UP + RUNS; i++) {
       const keep = i >= WARM_UP;
       started = performance.now();
-      await coldLedger().credits(fresh, spend(), systemContext());
+      await coldLedger().handle('credits', fresh, spend(), systemContext());
       if (keep) times.fresh.push(performance.now() - started);
       started = performance.now();
       const latest = await snapshots.latest(streams.credits(heavy), codec.kind, codec.version);
       codec.decode(latest?.state);
       if (keep) times.read.push(performance.now() - started);
       started = performance.now();
-      const handled = await coldLedger().credits(heavy, spend(), systemContext());
+      const handled = await coldLedger().handle('credits', heavy, spend(), systemContext());
       if (keep) times.heavy.push(performance.now() - started);
       if (handled.newEvents.length !== 1) throw new Error('the spend was not appended');
     }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { CreditEvent } from '@astra/contracts';
-import { decodeLogEvent, SCHEMA_VERSION } from '@astra/contracts';
+import { SCHEMA_VERSION } from '@astra/contracts';
 import { type EventStore, openStorage, type RecordedEvent } from '@astra/event-store';
 import { createThrowawayDatabase } from '@astra/event-store/testing';
-import { streams } from '@astra/ledger';
+import { decodeLogEvent, streams } from '@astra/ledger';
 import { databaseFor, migrateReadModels, READ_SCHEMA, rebuildReadModels } from '@astra/projections';
 import { writeSection } from './report.ts';
 

@@ -45,7 +45,7 @@ let failures = 0;
 
 async function spend(account: string, measured: boolean) {
   const started = performance.now();
-  const { position } = await ledger.credits(account, benchSpend(), systemContext());
+  const { position } = await ledger.handle('credits', account, benchSpend(), systemContext());
   const answered = performance.now();
   if (position === null) throw new Error('a spend appended nothing');
   const visible = await progress.waitFor(position, timeoutMs);

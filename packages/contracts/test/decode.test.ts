@@ -4,7 +4,6 @@ import {
   adminRegistryEventSchemas,
   creditEventSchemas,
   decodeEvent,
-  decodeLogEvent,
   EventDecodeError,
   emailEventSchemas,
   eventSchemas,
@@ -150,21 +149,6 @@ describe('decodeEvent', () => {
     expect(decodeError(userEvent, streamDecoders.credits).message).toContain(
       'UserBlocked is not an event of a credits- stream',
     );
-  });
-
-  it('decodes an event of the log as its stream’s kind requires, and leaves other streams alone', () => {
-    const blocked = stored({ stream: 'user-u1', type: 'UserBlocked', data: {} });
-    expect(decodeLogEvent(blocked)?.type).toBe('UserBlocked');
-    expect(
-      decodeLogEvent(stored({ stream: 'admins', type: 'AdminRegistered', data: { userId: 'u1' } })),
-    ).toMatchObject({ data: { userId: 'u1' } });
-    expect(
-      decodeLogEvent(stored({ stream: 'tally-1', type: 'Counted', data: { n: 1 } })),
-    ).toBeNull();
-    expect(
-      decodeError(stored({ stream: 'reading-r1', type: 'UserBlocked', data: {} }), decodeLogEvent)
-        .message,
-    ).toContain('UserBlocked is not an event of a reading- stream');
   });
 
   it('refuses an event written by newer code, and a version that is not one', () => {

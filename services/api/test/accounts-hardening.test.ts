@@ -65,14 +65,16 @@ describe('roles from ADMIN_EMAILS follow the list; roles an admin gave stay', ()
       expect((await boss.get('/api/me')).body.role).toBe('admin');
       keptId = (await server.client().signIn('kept@example.com')).id;
       // An admin makes the same choice: from now on the role is the admin's, not the list's.
-      await server.deps.ledger.user(
+      await server.deps.ledger.handle(
+        'user',
         keptId,
         { type: 'ChangeRole', role: 'admin', source: 'admin', adminId: bossId },
         { ...systemContext(), actor: { kind: 'user', userId: bossId, role: 'admin' } },
       );
       // And one whose role an admin gave although the list never named it.
       const given = (await server.client().signIn('given@example.com')).id;
-      await server.deps.ledger.user(
+      await server.deps.ledger.handle(
+        'user',
         given,
         { type: 'ChangeRole', role: 'admin', source: 'admin', adminId: bossId },
         { ...systemContext(), actor: { kind: 'user', userId: bossId, role: 'admin' } },
@@ -159,7 +161,8 @@ describe('accounts under concurrency, and the free allotment per mailbox', () =>
 
   it('keeps the claims made before normalization (keyed by the lower-cased address)', async () => {
     // A claim as sign-in made it before: on the stream of the whole lower-cased address.
-    await server.deps.ledger.freeAllotment(
+    await server.deps.ledger.handle(
+      'freeAllotment',
       'old.timer+2025@gmail.com',
       { type: 'ClaimFreeAllotment', userId: 'legacy-user', amount: 10 },
       systemContext(),

@@ -261,9 +261,9 @@ describe('accounts, profile, pictures, feedback and apps over HTTP', () => {
     // Stopped after closing the credit account: the user is still live and simply retries.
     const retrying = server.client();
     const first = await retrying.signIn('retry@example.com');
-    await ledger.credits(first.id, { type: 'CloseAccount' }, systemContext());
+    await ledger.handle('credits', first.id, { type: 'CloseAccount' }, systemContext());
     expect((await retrying.delete('/api/me')).status).toBe(200);
-    expect((await ledger.creditAccountOf(first.id)).state.status).toBe('closed');
+    expect((await ledger.load('credits', first.id)).state.status).toBe('closed');
     const admin = server.client();
     await admin.signInAsAdmin();
     const history = (await admin.get(`/api/admin/users/${first.id}/ledger`)).body.items;
@@ -273,14 +273,19 @@ describe('accounts, profile, pictures, feedback and apps over HTTP', () => {
     // out (401), and the next sign-in with the address finishes the release.
     const halfway = server.client();
     const second = await halfway.signIn('halfway@example.com');
-    await ledger.credits(second.id, { type: 'CloseAccount' }, systemContext());
-    await ledger.user(second.id, { type: 'DeleteUser', reason: 'user_requested' }, systemContext());
+    await ledger.handle('credits', second.id, { type: 'CloseAccount' }, systemContext());
+    await ledger.handle(
+      'user',
+      second.id,
+      { type: 'DeleteUser', reason: 'user_requested' },
+      systemContext(),
+    );
     const reborn = await server.client().signIn('halfway@example.com');
     expect(reborn.id).not.toBe(second.id);
     // The new sign-in waited for a later position, so the deletion is readable too.
     expect((await halfway.get('/api/me')).status).toBe(401);
     expect(reborn.remainingCredits).toBe(0);
-    expect((await ledger.emailHolder('halfway@example.com')).state.holder).toBe(reborn.id);
+    expect((await ledger.load('email', 'halfway@example.com')).state.holder).toBe(reborn.id);
   });
 
   it('signs out everywhere: logging out on one device ends the sessions of every device', async () => {

@@ -78,7 +78,8 @@ describe('an admin who is blocked, demoted or deleted has no admin power', () =>
     const heidi = await promotedAdmin();
     // Not through the admin route (which also ends her unlock): the session stays unlocked, and
     // the read models may not have seen the block yet. Her own stream has.
-    await server.deps.ledger.user(
+    await server.deps.ledger.handle(
+      'user',
       heidi.id,
       { type: 'BlockUser', adminId: randomUUID() },
       { actor: { kind: 'system' }, correlationId: randomUUID() },

@@ -187,7 +187,8 @@ describe('the admin panel: users, block, roles, deletion', () => {
     const created: string[] = [];
     for (let i = 0; i < 21; i++) {
       const userId = randomUUID();
-      await server.deps.ledger.user(
+      await server.deps.ledger.handle(
+        'user',
         userId,
         {
           type: 'RegisterUser',
@@ -229,7 +230,7 @@ describe('the admin panel: users, block, roles, deletion', () => {
       status: 403,
       body: { error: 'account_blocked', message: adminMessages.accountBlocked },
     });
-    expect((await server.deps.ledger.creditAccountOf(id)).state.balance).toBe(credits);
+    expect((await server.deps.ledger.load('credits', id)).state.balance).toBe(credits);
     const [event] = (await eventsOf(server, streams.user(id))).filter(
       (e) => e.type === 'UserBlocked',
     );
@@ -339,7 +340,7 @@ describe('admin credit adjustments: the balance the admin saw, never their own a
 
   const credits = (id: string) => `/api/admin/users/${id}/credits`;
   const balanceOf = async (id: string) =>
-    (await server.deps.ledger.creditAccountOf(id)).state.balance;
+    (await server.deps.ledger.load('credits', id)).state.balance;
   const adjustments = async (id: string) =>
     (await eventsOf(server, streams.credits(id))).filter((e) => e.type === 'CreditsAdjusted');
 
@@ -467,7 +468,7 @@ describe('the last admin over HTTP', () => {
       body: { error: 'last_admin' },
     });
     expect((await a.delete(`/api/admin/users/${bId}`)).body.error).toBe('last_admin');
-    expect((await server.deps.ledger.userOf(bId)).state).toMatchObject({
+    expect((await server.deps.ledger.load('user', bId)).state).toMatchObject({
       role: 'admin',
       status: 'active',
     });
@@ -499,7 +500,7 @@ describe('the last admin', () => {
     const refused = answers.find((r) => r.status !== 200)!;
     expect(['last_admin', 'admin_required']).toContain(refused.body.error);
     const roles = await Promise.all(
-      [aId, bId].map(async (id) => (await server.deps.ledger.userOf(id)).state.role),
+      [aId, bId].map(async (id) => (await server.deps.ledger.load('user', id)).state.role),
     );
     expect(roles.filter((r) => r === 'admin')).toHaveLength(1);
   });
@@ -525,8 +526,9 @@ describe('the last admin, across two processes', () => {
         avatarUrl: null,
         provider: 'dev' as const,
       };
-      await server.deps.ledger.user(id, register, systemContext());
-      await server.deps.ledger.user(
+      await server.deps.ledger.handle('user', id, register, systemContext());
+      await server.deps.ledger.handle(
+        'user',
         id,
         { type: 'ApplyAdminEmails', listed: true },
         systemContext(),
@@ -583,7 +585,7 @@ describe('a blocked user is refused on the write side, whatever the read models 
 
     // Blocked on the user stream; the profile read model is held back (no projector runs).
     expect((await admin.post(`/api/admin/users/${id}/block`)).status).toBe(200);
-    expect((await server.deps.ledger.userOf(id)).state.status).toBe('blocked');
+    expect((await server.deps.ledger.load('user', id)).state.status).toBe('blocked');
     expect((await user.get('/api/me')).body.status).toBe('active');
 
     const before = (await eventsOf(server, streams.credits(id))).length;
@@ -595,12 +597,13 @@ describe('a blocked user is refused on the write side, whatever the read models 
       (await user.post('/api/checkout', { tierId: 1, isSubscription: false })).body.error,
     ).toBe('account_blocked');
     expect((await eventsOf(server, streams.credits(id))).length).toBe(before);
-    expect((await server.deps.ledger.creditAccountOf(id)).state.balance).toBe(remainingCredits);
+    expect((await server.deps.ledger.load('credits', id)).state.balance).toBe(remainingCredits);
 
     // The credit decider itself refuses a spend made for a blocked user (a block that lands
     // between the check and the spend).
     await expect(
-      server.deps.ledger.credits(
+      server.deps.ledger.handle(
+        'credits',
         id,
         {
           type: 'SpendCredits',

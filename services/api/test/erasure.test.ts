@@ -131,7 +131,7 @@ describe('erasure of a deleted account', () => {
     const { rows: keys } = await sql<{ wrapped: string | null; destroyed_at: Date | null }>`
       SELECT wrapped, destroyed_at FROM data_keys WHERE subject = ${id}`.execute(server.deps.db);
     expect(keys).toEqual([{ wrapped: null, destroyed_at: expect.any(Date) }]);
-    const user = (await server.deps.ledger.userOf(id)).state;
+    const user = (await server.deps.ledger.load('user', id)).state;
     expect(user).toMatchObject({ status: 'deleted', erased: true, email: null });
     const { rows: last } = await sql<{ type: string; data: { reason: string } }>`
       SELECT type, data FROM events WHERE stream_name = ${streams.user(id)}
@@ -272,7 +272,7 @@ describe('erasure of a deleted account', () => {
     const retried = await person('retried');
     for (const { id } of [swept, retried]) {
       await expect(deleteAccount(crashing, id, systemContext())).rejects.toThrow(/died/);
-      expect((await server.deps.ledger.userOf(id)).state).toMatchObject({
+      expect((await server.deps.ledger.load('user', id)).state).toMatchObject({
         status: 'deleted',
         erased: false,
       });

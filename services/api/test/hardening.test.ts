@@ -25,7 +25,7 @@ describe('hardening', () => {
   afterAll(() => server?.close());
 
   const balanceOf = async (userId: string) =>
-    (await server.deps.ledger.creditAccountOf(userId)).state.balance;
+    (await server.deps.ledger.load('credits', userId)).state.balance;
 
   describe('balances past 2^31 and the ceiling', () => {
     it('refuses an admin grant past the ceiling with 409 balance_limit, writing nothing', async () => {
@@ -33,7 +33,8 @@ describe('hardening', () => {
       await admin.signInAsAdmin();
       const rich = server.client();
       const { id } = await rich.signIn(`rich-${randomUUID()}@example.com`);
-      await server.deps.ledger.credits(
+      await server.deps.ledger.handle(
+        'credits',
         id,
         {
           type: 'GrantCredits',
@@ -116,7 +117,8 @@ describe('hardening', () => {
       );
       try {
         const readingId = randomUUID();
-        await server.deps.ledger.reading(
+        await server.deps.ledger.handle(
+          'reading',
           readingId,
           {
             type: 'RequestReading',

@@ -302,13 +302,13 @@ describe('hostile inputs over HTTP', () => {
         'data.object.id',
       );
       // Nothing was applied under `stripe-undefined`.
-      expect((await server.deps.ledger.stripeEventOf('undefined' as string)).state.processed).toBe(
+      expect((await server.deps.ledger.load('stripe', 'undefined' as string)).state.processed).toBe(
         false,
       );
     });
 
     it('records absurd numbers as refused, moving no credit', async () => {
-      const balance = async () => (await server.deps.ledger.creditAccountOf(userId)).state.balance;
+      const balance = async () => (await server.deps.ledger.load('credits', userId)).state.balance;
       const start = await balance();
       for (const [field, overrides] of [
         ['amount', { amount: 2 ** 60 }],

@@ -52,8 +52,9 @@ describe('credit account snapshots in the API', () => {
     const id = randomUUID();
     const stream = streams.credits(id);
     // Given an account of 1,002 events, written through the API's own ledger
-    await ledger.credits(id, { type: 'OpenAccount', userId: id }, systemContext());
-    await ledger.credits(
+    await ledger.handle('credits', id, { type: 'OpenAccount', userId: id }, systemContext());
+    await ledger.handle(
+      'credits',
       id,
       {
         type: 'GrantCredits',
@@ -66,7 +67,7 @@ describe('credit account snapshots in the API', () => {
       },
       systemContext(),
     );
-    for (let i = 0; i < 1000; i++) await ledger.credits(id, spend(), systemContext());
+    for (let i = 0; i < 1000; i++) await ledger.handle('credits', id, spend(), systemContext());
     await ledger.snapshotsSettled();
     const kept = await snapshots.latest(stream, 'credit-account', CREDIT_ACCOUNT_SNAPSHOT_VERSION);
     expect(kept?.revision).toBe(999n);
@@ -74,7 +75,7 @@ describe('credit account snapshots in the API', () => {
     // When another replica, cold, takes a command on it
     const { spy, reads } = readCountingStore(ledger.store);
     const replica = new Ledger(spy, { snapshots });
-    const result = await replica.credits(id, spend(), systemContext());
+    const result = await replica.handle('credits', id, spend(), systemContext());
 
     // Then it read the two events after the snapshot, and decided as a full replay would
     expect(reads).toEqual([{ from: 1000n, events: 2 }]);
@@ -93,9 +94,9 @@ describe('credit account snapshots in the API', () => {
     const id = randomUUID();
     const stream = streams.credits(id);
     // Given an account with a paid pack and 1,000 spends, and its snapshot's purchases unreadable
-    await ledger.credits(id, { type: 'OpenAccount', userId: id }, systemContext());
-    await ledger.credits(id, packOf5000, systemContext());
-    for (let i = 0; i < 1000; i++) await ledger.credits(id, spend(), systemContext());
+    await ledger.handle('credits', id, { type: 'OpenAccount', userId: id }, systemContext());
+    await ledger.handle('credits', id, packOf5000, systemContext());
+    for (let i = 0; i < 1000; i++) await ledger.handle('credits', id, spend(), systemContext());
     await ledger.snapshotsSettled();
     await sql`UPDATE snapshots SET state = jsonb_set(state, '{purchases}', '"not JSON"')
       WHERE stream_name = ${stream}`.execute(db);
@@ -106,14 +107,14 @@ describe('credit account snapshots in the API', () => {
       snapshots,
       onSnapshotError: (error) => reported.push(error),
     });
-    const again = await replica.credits(id, packOf5000, systemContext());
+    const again = await replica.handle('credits', id, packOf5000, systemContext());
 
     // Then the snapshot was reported, and the log itself said the pack was granted already
     expect(reported).toEqual([expect.any(SyntaxError)]);
     expect(again.newEvents).toEqual([]);
     expect(again.state.balance).toBe(5000 - 1000);
     // And the next command on that replica decides on the log's state, reporting nothing more
-    await replica.credits(id, spend(), systemContext());
+    await replica.handle('credits', id, spend(), systemContext());
     expect(reported).toHaveLength(1);
   }, 120_000);
 });

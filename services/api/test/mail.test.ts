@@ -77,7 +77,7 @@ describe.each(withPostgres ? (['pglite', 'postgres'] as const) : (['pglite'] as 
       await until('its outcome', async () =>
         (await outbox(server, buyer.id)).every((row) => row.status === 'sent'),
       );
-      const credits = (await server.deps.ledger.creditAccountOf(buyer.id)).state;
+      const credits = (await server.deps.ledger.load('credits', buyer.id)).state;
       const granted = credits.lots.find((lot) => lot.id === `checkout:${session.id}`)!;
       expect(receipt!.subject).toContain(`${granted.remaining} credits`);
       const text = bodyOf(receipt!);
@@ -217,7 +217,7 @@ describe.each(withPostgres ? (['pglite', 'postgres'] as const) : (['pglite'] as 
       expect(bodyOf(receipt!)).toContain(first.id);
       expect(renewal!.subject).not.toBe(receipt!.subject);
       expect(bodyOf(failure!)).toContain('December 4, 2026');
-      const accessUntil = (await server.deps.ledger.creditAccountOf(subscriber.id)).state
+      const accessUntil = (await server.deps.ledger.load('credits', subscriber.id)).state
         .subscription?.nextRenewalDate;
       expect(accessUntil).toBeTruthy();
       expect(cancellation!.subject.length).toBeGreaterThan(0);
@@ -240,7 +240,7 @@ describe.each(withPostgres ? (['pglite', 'postgres'] as const) : (['pglite'] as 
       const [, refund] = await until('the refund message', () =>
         smtp.to(buyer.email).length === 2 ? smtp.to(buyer.email) : null,
       );
-      const reversed = (await server.deps.ledger.creditAccountOf(buyer.id)).state;
+      const reversed = (await server.deps.ledger.load('credits', buyer.id)).state;
       expect(reversed).toBeTruthy();
       expect(bodyOf(refund!)).toContain('$5.00');
       expect((await outbox(server, buyer.id)).map((row) => row.kind)).toEqual([

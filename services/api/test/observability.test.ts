@@ -269,7 +269,8 @@ describe('observability: logs, metrics, security headers', () => {
       expect(delivered.status).toBe(200);
       // A second writer on the same credit stream: the API's cached state is stale, its next
       // append conflicts once and is retried.
-      await new Ledger(server.deps.ledger.store).credits(
+      await new Ledger(server.deps.ledger.store).handle(
+        'credits',
         id,
         {
           type: 'GrantCredits',
@@ -288,6 +289,7 @@ describe('observability: logs, metrics, security headers', () => {
         (await admin.post(`/api/admin/users/${id}/credits`, { amount: 2, reason: 'Thanks' }))
           .status,
       ).toBe(200);
+      expect((await admin.post(`/api/admin/users/${id}/role`, { role: 'admin' })).status).toBe(200);
 
       const text = await scrape();
       // Routes are Express patterns: the id of the URL is nowhere.
@@ -323,6 +325,10 @@ describe('observability: logs, metrics, security headers', () => {
         delta(text, 'astra_commands_total', { category: 'reading', outcome: 'appended' }),
       ).toBe(2);
       expect(delta(text, 'astra_commands_total', { category: 'stripe', outcome: 'appended' })).toBe(
+        1,
+      );
+      // The promotion: the admin registry's stream, then the user's.
+      expect(delta(text, 'astra_commands_total', { category: 'admins', outcome: 'appended' })).toBe(
         1,
       );
       expect(delta(text, 'astra_command_conflicts_total', { category: 'credits' })).toBe(1);

@@ -313,7 +313,7 @@ describe('the OpenAPI document', () => {
         expect((await poor.client.post(path, input)).body.error).toBe('insufficient_credits');
     }
     const blocked = await signedIn('blocked');
-    await server.deps.ledger.user(blocked.me.id, { type: 'BlockUser' }, systemContext());
+    await server.deps.ledger.handle('user', blocked.me.id, { type: 'BlockUser' }, systemContext());
     await caughtUp(server);
     for (const kind of [
       'natal-chart',

@@ -280,7 +280,8 @@ describe('refunds while the projector is stopped', () => {
   it('reverses a refund whose purchase the read models do not show yet', async (context) => {
     if (!server) return context.skip();
     const userId = randomUUID();
-    await server.deps.ledger.credits(
+    await server.deps.ledger.handle(
+      'credits',
       userId,
       { type: 'OpenAccount', userId },
       { actor: { kind: 'system' }, correlationId: userId },
@@ -292,7 +293,7 @@ describe('refunds while the projector is stopped', () => {
     const refund = refundedCharge(userId, session.payment_intent, 1799, 1799);
     const answer = await deliver(server, signed('charge.refunded', refund));
     expect(answer).toMatchObject({ status: 200, body: { outcome: 'reversed' } });
-    expect((await server.deps.ledger.creditAccountOf(userId)).state.balance).toBe(0);
+    expect((await server.deps.ledger.load('credits', userId)).state.balance).toBe(0);
   });
 });
 
@@ -645,9 +646,10 @@ describe('money on the ledger: what was paid, and the Stripe ids behind it', () 
   it('reads old grants without amounts or ids as they were written', async () => {
     const userId = randomUUID();
     const context = { actor: { kind: 'system' as const }, correlationId: userId };
-    await server.deps.ledger.credits(userId, { type: 'OpenAccount', userId }, context);
+    await server.deps.ledger.handle('credits', userId, { type: 'OpenAccount', userId }, context);
     // A grant as written before money was recorded: no payment, a reference without customer.
-    await server.deps.ledger.credits(
+    await server.deps.ledger.handle(
+      'credits',
       userId,
       {
         type: 'GrantCredits',
@@ -664,7 +666,7 @@ describe('money on the ledger: what was paid, and the Stripe ids behind it', () 
     expect((await deliver(server, signed('charge.refunded', refund))).body.outcome).toBe(
       'reversed',
     );
-    expect((await server.deps.ledger.creditAccountOf(userId)).state.balance).toBe(0);
+    expect((await server.deps.ledger.load('credits', userId)).state.balance).toBe(0);
     expect(await eventsOf(server, userId, 'CreditsGranted')).toEqual([
       expect.not.objectContaining({ payment: expect.anything() }),
     ]);

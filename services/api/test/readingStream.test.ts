@@ -81,7 +81,7 @@ describe('readings streamed as they are written', () => {
   };
   /** The credit events of a reading's spend: the spend, and any refund of it. */
   const spendsOf = async (userId: string, readingId: string) => {
-    const { spendId } = (await server.deps.ledger.readingOf(readingId)).state;
+    const { spendId } = (await server.deps.ledger.load('reading', readingId)).state;
     return (await eventsOf(streams.credits(userId))).filter(
       (e) => (e.data as { spendId?: string }).spendId === spendId,
     );
@@ -123,7 +123,7 @@ describe('readings streamed as they are written', () => {
     // Words arrive while the reading is still being written.
     gate.open(3);
     let text = await readText(stream, '', PIECES.slice(0, 3).join(''));
-    expect((await server.deps.ledger.readingOf(readingId)).state.status).toBe('pending');
+    expect((await server.deps.ledger.load('reading', readingId)).state.status).toBe('pending');
     expect((await member.get(`/api/readings/${readingId}`)).status).toBe(404);
 
     gate.open();
@@ -411,7 +411,7 @@ describe('a server stopping while a reading is being written', () => {
         ))
           types.push(event.type);
         expect(types).toEqual(['ReadingRequested', 'ReadingFailed', 'ReadingRefundSettled']);
-        expect((await again.deps.ledger.creditAccountOf(id)).state.balance).toBe(10);
+        expect((await again.deps.ledger.load('credits', id)).state.balance).toBe(10);
         const reader = new Client(again.url);
         reader.cookie = member.cookie;
         const after = await reader.events(started.body.stream);

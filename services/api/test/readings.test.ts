@@ -241,7 +241,8 @@ describe('readings over HTTP (offline writer)', () => {
 
   it('refuses a blocked account with 403', async () => {
     const { member, id } = await memberWith(server, 10);
-    await server.deps.ledger.user(
+    await server.deps.ledger.handle(
+      'user',
       id,
       { type: 'BlockUser' },
       { actor: { kind: 'system' }, correlationId: 'test' },
@@ -271,7 +272,8 @@ describe('readings over HTTP (offline writer)', () => {
     async function paidReading(userId: string) {
       const ledger = server.deps.ledger;
       const reading = { readingId: crypto.randomUUID(), userId, spendId: crypto.randomUUID() };
-      await ledger.reading(
+      await ledger.handle(
+        'reading',
         reading.readingId,
         {
           type: 'RequestReading',
@@ -285,7 +287,8 @@ describe('readings over HTTP (offline writer)', () => {
         },
         context,
       );
-      const spent = await ledger.credits(
+      const spent = await ledger.handle(
+        'credits',
         userId,
         {
           type: 'SpendCredits',
@@ -323,7 +326,8 @@ describe('readings over HTTP (offline writer)', () => {
       const { member, id } = await memberWith(server, 10);
       const ledger = server.deps.ledger;
       const reading = await paidReading(id);
-      await ledger.reading(
+      await ledger.handle(
+        'reading',
         reading.readingId,
         { type: 'CompleteReading', result: { readingText: 'Delivered.' }, writer: 'offline' },
         context,
@@ -332,8 +336,8 @@ describe('readings over HTTP (offline writer)', () => {
         abandonReading(ledger, reading, 'generation_failed', context),
       ).rejects.toMatchObject({ code: 'reading_completed' });
 
-      expect((await ledger.readingOf(reading.readingId)).state.status).toBe('completed');
-      expect((await ledger.creditAccountOf(id)).state.balance).toBe(6);
+      expect((await ledger.load('reading', reading.readingId)).state.status).toBe('completed');
+      expect((await ledger.load('credits', id)).state.balance).toBe(6);
       expect(await refundsOf(id, reading.spendId)).toHaveLength(0);
       await projected(await lastPosition(streams.reading(reading.readingId)));
       expect(await balanceOf(member)).toBe(6);
@@ -354,10 +358,10 @@ describe('readings over HTTP (offline writer)', () => {
         expect(answer.body.remainingCredits).toBe(6);
         expect(settle).toHaveBeenCalledTimes(1);
         const { readingId } = answer.body;
-        const { state } = await server.deps.ledger.readingOf(readingId);
+        const { state } = await server.deps.ledger.load('reading', readingId);
         expect(state.status).toBe('completed');
         expect(await refundsOf(id, state.spendId!)).toHaveLength(0);
-        expect((await server.deps.ledger.creditAccountOf(id)).state.balance).toBe(6);
+        expect((await server.deps.ledger.load('credits', id)).state.balance).toBe(6);
         await projected(await lastPosition(streams.reading(readingId)));
         expect(await balanceOf(member)).toBe(6);
         expect((await member.get(`/api/readings/${readingId}`)).status).toBe(200);
@@ -398,7 +402,7 @@ describe('readings over HTTP (offline writer)', () => {
       expect(refunds[0]!.position).toBeLessThan(events[2]!.position);
       expect(events[2]!.data).toEqual({ spendId: reading.spendId, refunded: true });
       expect(await balanceOf(member)).toBe(10);
-      expect((await ledger.readingOf(reading.readingId)).state).toMatchObject({
+      expect((await ledger.load('reading', reading.readingId)).state).toMatchObject({
         status: 'failed',
         refundOwed: false,
       });
@@ -409,7 +413,8 @@ describe('readings over HTTP (offline writer)', () => {
       const ledger = server.deps.ledger;
       const reading = await paidReading(id);
       // The request recorded the failure, then its process died before the refund.
-      const failed = await ledger.reading(
+      const failed = await ledger.handle(
+        'reading',
         reading.readingId,
         { type: 'FailReading', reason: 'generation_failed' },
         context,
@@ -430,7 +435,7 @@ describe('readings over HTTP (offline writer)', () => {
       expect(refunds).toHaveLength(1);
       expect(refunds[0]!.data).toMatchObject({ amount: 4, reason: 'generation_failed' });
       expect(await balanceOf(member)).toBe(10);
-      expect((await ledger.readingOf(reading.readingId)).state.refundOwed).toBe(false);
+      expect((await ledger.load('reading', reading.readingId)).state.refundOwed).toBe(false);
     });
   });
 });

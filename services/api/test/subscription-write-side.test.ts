@@ -29,7 +29,8 @@ describe('subscription refresh and cancel decide on the write side', () => {
     // A subscription since January, due for its month: on the stream only.
     const tier = await subscriptionTier(server.deps.read, 1);
     expect(tier).toBeDefined();
-    await server.deps.ledger.credits(
+    await server.deps.ledger.handle(
+      'credits',
       id,
       {
         type: 'ActivateSubscription',
@@ -43,7 +44,7 @@ describe('subscription refresh and cancel decide on the write side', () => {
 
     const refreshed = await user.post('/api/subscription/refresh');
     expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
-    const account = (await server.deps.ledger.creditAccountOf(id)).state;
+    const account = (await server.deps.ledger.load('credits', id)).state;
     expect(account.balance).toBe(10 + tier!.creditsPerMonth);
 
     // Cancelled on the stream; the profile (held back) still says active.

@@ -429,7 +429,8 @@ for (const storage of [undefined, 'pglite'] as const) {
       const { ledger } = server.deps;
       const sessionId = randomUUID();
       const spendId = randomUUID();
-      await ledger.reading(
+      await ledger.handle(
+        'reading',
         cutOff,
         {
           type: 'RequestVoiceSession',
@@ -441,7 +442,8 @@ for (const storage of [undefined, 'pglite'] as const) {
         },
         systemContext(),
       );
-      await ledger.credits(
+      await ledger.handle(
+        'credits',
         id,
         {
           type: 'SpendCredits',
@@ -514,14 +516,15 @@ for (const storage of [undefined, 'pglite'] as const) {
       expect(again.status).toBe(409);
       expect(again.body.error).toBe('voice_session_failed');
       const { ledger } = server.deps;
-      const reading = (await ledger.readingOf(readingId)).state;
+      const reading = (await ledger.load('reading', readingId)).state;
       expect(
         Object.values(reading.voice.outcomes).filter((o) => o.status === 'failed'),
       ).toHaveLength(1);
 
       // A start under way (requested, not yet started): its end waits for the start.
       const underWay = randomUUID();
-      await ledger.reading(
+      await ledger.handle(
+        'reading',
         readingId,
         {
           type: 'RequestVoiceSession',
@@ -577,7 +580,8 @@ for (const storage of [undefined, 'pglite'] as const) {
       // A charge written behind the reading's back (no session requested it).
       const { member, id } = await memberWith(server, 10);
       const readingId = await readingOf(member);
-      await server.deps.ledger.credits(
+      await server.deps.ledger.handle(
+        'credits',
         id,
         {
           type: 'SpendCredits',

@@ -66,13 +66,14 @@ async function writeLegacyLog(config: StorageConfig) {
       policy,
       context,
     );
-    await ledger.user(
+    await ledger.handle(
+      'user',
       userId,
       { type: 'UpdateProfile', changes: { birthDate: '1987-03-14', birthCity: 'Valparaíso' } },
       context,
     );
-    await ledger.user(userId, { type: 'DeleteUser', reason: 'user_requested' }, context);
-    await ledger.email(ADDRESS.toLowerCase(), { type: 'ReleaseEmail', userId }, context);
+    await ledger.handle('user', userId, { type: 'DeleteUser', reason: 'user_requested' }, context);
+    await ledger.handle('email', ADDRESS.toLowerCase(), { type: 'ReleaseEmail', userId }, context);
     // Readings (no `metadata.subject` on their events), feedback, credits.
     await randomHistory(storage.store, { commands: 300, users: 4, seed: 25 });
     await storage.snapshots.save(streams.credits(userId), 'credit-account', 1, {

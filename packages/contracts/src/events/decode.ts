@@ -217,25 +217,3 @@ export const streamDecoders = {
   stripe: decoderOf(stripeEventSchemas, 'an event of a stripe- stream'),
   feedback: decoderOf(feedbackEventSchemas, 'an event of a feedback- stream'),
 };
-
-/** The app's kinds of stream by the start of their names (docs/events.md, "Streams"). */
-const streamKinds: readonly (readonly [string, (event: StoredEvent) => Decoded])[] = [
-  ['credits-', streamDecoders.credits],
-  ['reading-', streamDecoders.reading],
-  ['user-', streamDecoders.user],
-  ['feedback-', streamDecoders.feedback],
-  ['stripe-', streamDecoders.stripe],
-  ['email-', streamDecoders.email],
-  ['free-allotment-', streamDecoders.freeAllotment],
-];
-
-/**
- * An event of the log decoded as its stream's kind requires; null when the stream is none of
- * the app's (another writer's, e.g. a test's), which the app does not read.
- */
-export const decodeLogEvent = (event: StoredEvent): Decoded | null => {
-  for (const [prefix, decode] of streamKinds) {
-    if (event.stream.startsWith(prefix)) return decode(event);
-  }
-  return event.stream === 'admins' ? streamDecoders.admins(event) : null;
-};

@@ -1,6 +1,6 @@
 import type { Decider } from '../decider.ts';
+import { type CreditAccount, type CreditEvent, evolve, initialCreditAccount } from './account.ts';
 import { type CreditCommand, decide } from './businessLogic.ts';
-import { type CreditAccount, type CreditEvent, evolve, initialCreditAccount } from './credits.ts';
 import {
   CREDIT_ACCOUNT_SNAPSHOT_VERSION,
   decodeCreditAccount,
@@ -9,23 +9,9 @@ import {
 } from './snapshot.ts';
 
 export {
-  type CreditCommand,
-  errors as creditErrors,
-  MAX_ADJUSTMENT,
-  monthlyGrant,
-  refreshSummary,
-  type Tier,
-} from './businessLogic.ts';
-export {
-  applyLotMoves,
-  balanceChange,
   type CreditAccount,
   type CreditEvent,
-  grantedBy,
   initialCreditAccount,
-  type LotMoves,
-  lotMovesOf,
-  lotsAfter,
   monthKey,
   type PendingCheckout,
   type Purchase,
@@ -33,15 +19,34 @@ export {
   type RecentSpend,
   type Subscription,
   type SubscriptionStatus,
-} from './credits.ts';
+} from './account.ts';
+export {
+  balanceChange,
+  type CreditMovement,
+  grantedBy,
+  movementOf,
+  OUTGOING,
+} from './balance.ts';
+export {
+  type CreditCommand,
+  errors as creditErrors,
+  MAX_ADJUSTMENT,
+  monthlyGrant,
+  refreshSummary,
+  type Tier,
+} from './businessLogic.ts';
 
 export { creditEventReference, describeCreditEvent } from './describe.ts';
 export {
+  applyLotMoves,
   type CreditLot,
   type CreditLots,
   deductionLots,
   isZeroValueLot,
+  type LotMoves,
   type LotTotals,
+  lotMovesOf,
+  lotsAfter,
   lotsBalance,
   lotsToTake,
   lotTotals,

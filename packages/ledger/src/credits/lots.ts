@@ -1,4 +1,4 @@
-import type { CreditLotSource, LotTake } from '@astra/contracts';
+import type { CreditEvent, CreditLotSource, LotTake } from '@astra/contracts';
 
 export type { CreditLotSource, LotTake } from '@astra/contracts';
 
@@ -99,3 +99,83 @@ export const isSubscriptionLot = (lot: CreditLot) => lot.source === 'subscriptio
 
 export const subscriptionMonthLot = (subscriptionId: string | null, period: string) =>
   `month:${subscriptionId ?? '-'}:${period}`;
+
+/** Credits an event adds to lots and takes from them (at most one of the two is not empty). */
+export interface LotMoves {
+  added: readonly LotTake[];
+  taken: readonly LotTake[];
+}
+
+const noMoves: LotMoves = { added: [], taken: [] };
+const adding = (take: LotTake): LotMoves => ({ added: [take], taken: [] });
+const taking = (taken: LotTake[]): LotMoves => ({ added: [], taken });
+
+/**
+ * Where an event moves credits between lots: the one place that decides it, used by the decider's
+ * state, the read models and the finance replay (which values what moved) alike. Debits follow the
+ * spending order, but an admin's deduction takes the lots it names; a rollover forfeit takes subscription lots first and a purchase reversal that
+ * purchase's lot first (old events, from before lots, may take more than those: the rest follows
+ * the spending order).
+ */
+export const lotMovesOf = (lots: CreditLots, event: CreditEvent): LotMoves => {
+  switch (event.type) {
+    case 'FreeCreditsGranted':
+      return adding({ lot: 'free', source: 'free', amount: event.data.amount });
+    case 'CreditsGranted':
+      return adding(
+        event.data.kind === 'purchase'
+          ? { lot: event.data.grantId, source: 'purchased', amount: event.data.amount }
+          : { lot: 'promotional', source: 'promotional', amount: event.data.amount },
+      );
+    case 'MonthlyCreditsGranted':
+      return adding({
+        lot: subscriptionMonthLot(event.data.reference?.subscriptionId ?? null, event.data.period),
+        source: 'subscription',
+        amount: event.data.amount,
+      });
+    case 'CreditsAdjusted':
+      if (event.data.amount > 0)
+        return adding({ lot: 'promotional', source: 'promotional', amount: event.data.amount });
+      // A deduction names the lots it took (zero-value credits first, `deductionLots`); an old
+      // one, written before it named them, took the spending order and is replayed so.
+      return taking(event.data.lots ? [...event.data.lots] : lotsToTake(lots, -event.data.amount));
+    case 'SpendRefunded':
+      // Old refunds do not say where the credits came from: they come back as promotional.
+      return {
+        added: event.data.lots ?? [
+          { lot: 'promotional', source: 'promotional', amount: event.data.amount },
+        ],
+        taken: [],
+      };
+    case 'CreditsSpent':
+    case 'CreditsForfeited':
+      return taking(lotsToTake(lots, event.data.amount));
+    case 'RolloverForfeited':
+      return taking(lotsToTake(lots, event.data.amount, isSubscriptionLot));
+    case 'PurchaseReversed':
+      return taking(lotsToTake(lots, event.data.amount, (lot) => lot.id === event.data.grantId));
+    case 'CreditAccountOpened':
+    case 'SubscriptionActivated':
+    case 'SubscriptionCancelled':
+    case 'SubscriptionEnded':
+    case 'CreditAccountClosed':
+    case 'PurchaseRefundPending':
+    case 'PaymentRefunded':
+    case 'SubscriptionCheckoutStarted':
+    case 'SubscriptionCheckoutClosed':
+    case 'SubscriptionPlanChanged':
+      return noMoves;
+    default: {
+      const exhaustive: never = event;
+      throw new Error(`Unknown credit event ${JSON.stringify(exhaustive)}`);
+    }
+  }
+};
+
+/** The lots after an event's moves. */
+export const applyLotMoves = (lots: CreditLots, moves: LotMoves): CreditLots =>
+  moves.taken.length ? withoutTaken(lots, moves.taken) : restoreCredits(lots, moves.added);
+
+/** The lots after an event. */
+export const lotsAfter = (lots: CreditLots, event: CreditEvent): CreditLots =>
+  applyLotMoves(lots, lotMovesOf(lots, event));

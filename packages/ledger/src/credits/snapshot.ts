@@ -5,7 +5,7 @@ import type {
   Purchase,
   RecentSpend,
   Subscription,
-} from './credits.ts';
+} from './account.ts';
 import type { CreditLot } from './lots.ts';
 
 /**

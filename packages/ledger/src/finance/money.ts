@@ -1,6 +1,7 @@
 import type { CreditEvent, LotTake, MoneyAmount } from '@astra/contracts';
-import { balanceChange, type LotMoves, lotMovesOf, REFUNDABLE_SPENDS } from '../credits/credits.ts';
-import type { CreditLot } from '../credits/lots.ts';
+import { REFUNDABLE_SPENDS } from '../credits/account.ts';
+import { balanceChange } from '../credits/balance.ts';
+import { type CreditLot, type LotMoves, lotMovesOf } from '../credits/lots.ts';
 
 /**
  * The money behind one account's credits, by replaying its credit stream. Each paid lot (a

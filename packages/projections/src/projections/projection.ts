@@ -1,12 +1,12 @@
 import {
   type Decoded,
-  decodeLogEvent,
   type EventMetadata,
   type EventOf,
   type EventSchemas,
   isEventOf,
 } from '@astra/contracts';
 import type { RecordedEvent } from '@astra/event-store';
+import { decodeLogEvent } from '@astra/ledger';
 import type { CompiledQuery } from 'kysely';
 import { runStatements, type Write } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';

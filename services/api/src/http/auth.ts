@@ -39,7 +39,7 @@ export const requireActiveAdmin =
   (ledger: Ledger, sessions: Sessions): RequestHandler =>
   async (req, _res, next) => {
     try {
-      const { state } = await ledger.userOf(req.user!.id);
+      const { state } = await ledger.load('user', req.user!.id);
       if (state.role === 'admin' && state.status === 'active') {
         req.activeAdmin = true;
         return next();
@@ -48,7 +48,8 @@ export const requireActiveAdmin =
       const blocked = state.role === 'admin' && state.status === 'blocked';
       // A blocked admin trying the password is a refused unlock: on record, like the others.
       if (blocked && req.method === 'POST' && req.path === '/unlock') {
-        await ledger.user(
+        await ledger.handle(
+          'user',
           req.user!.id,
           {
             type: 'RecordAdminAction',

@@ -1,48 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type Actor,
-  type CreditEvent,
-  type EmailEvent,
-  type EventMetadata,
-  type FeedbackEvent,
-  type FreeAllotmentEvent,
-  type ReadingEvent,
-  SCHEMA_VERSION,
-  type StripeEvent,
-  streamDecoders,
-  type UserEvent,
-} from '@astra/contracts';
+import { type Actor, type CreditEvent, type EventMetadata, SCHEMA_VERSION } from '@astra/contracts';
 import {
   CommandHandler,
   type CommandHandlerOptions,
   type EventStore,
+  type Handled,
   type SnapshotStore,
 } from '@astra/event-store';
 import {
-  type CreditAccount,
-  type CreditCommand,
-  creditAccountDecider,
-  type EmailCommand,
-  type EmailRegistration,
-  emailRegistryDecider,
-  type Feedback,
-  type FeedbackCommand,
-  type FreeAllotment,
-  type FreeAllotmentCommand,
-  feedbackDecider,
-  freeAllotmentDecider,
+  type CommandOf,
+  type EventOf,
   isDomainError,
   legacyEmailKey,
-  type Reading,
-  type ReadingCommand,
-  readingDecider,
-  type StripeEventCommand,
-  type StripeEventRecord,
-  streams,
-  stripeEventDecider,
-  type User,
-  type UserCommand,
-  userDecider,
+  type StateOf,
+  type StreamIdOf,
+  type StreamKindName,
+  streamKind,
+  streamKindNames,
+  streamName,
 } from '@astra/ledger';
 
 /** Who asks, and which request this command belongs to (copied into every event's metadata). */
@@ -80,15 +55,16 @@ export interface LedgerOptions {
   mailboxId?: (address: string) => string;
 }
 
-/** The write side: every command of every stream goes through here. */
+type HandlerOf<K extends StreamKindName> = CommandHandler<StateOf<K>, EventOf<K>>;
+/** What a command on a stream of kind `K` did: its new events, the state and where it ended. */
+export type HandledOf<K extends StreamKindName> = Handled<StateOf<K>, EventOf<K>>;
+
+/**
+ * The write side: every command of every stream goes through `handle`, one command handler per
+ * kind of stream (`streamKinds`, packages/ledger/src/streams.ts).
+ */
 export class Ledger {
-  private readonly creditHandler: CommandHandler<CreditAccount, CreditEvent>;
-  private readonly userHandler: CommandHandler<User, UserEvent>;
-  private readonly emailHandler: CommandHandler<EmailRegistration, EmailEvent>;
-  private readonly allotmentHandler: CommandHandler<FreeAllotment, FreeAllotmentEvent>;
-  private readonly readingHandler: CommandHandler<Reading, ReadingEvent>;
-  private readonly stripeEventHandler: CommandHandler<StripeEventRecord, StripeEvent>;
-  private readonly feedbackHandler: CommandHandler<Feedback, FeedbackEvent>;
+  private readonly handlers: { [K in StreamKindName]: HandlerOf<K> };
   /** See `LedgerOptions.mailboxId`. */
   readonly mailboxId: (address: string) => string;
 
@@ -97,119 +73,58 @@ export class Ledger {
     options: LedgerOptions = {},
   ) {
     this.mailboxId = options.mailboxId ?? legacyEmailKey;
-    this.creditHandler = new CommandHandler(store, creditAccountDecider, {
-      decode: streamDecoders.credits,
-      snapshots: options.snapshots ?? undefined,
-      onSnapshotError: options.onSnapshotError,
-      // A refusal is the decider's own error: any other, on a state from a snapshot, is a
-      // snapshot that cannot be read (its purchases are decoded when first asked for).
-      isRefusal: isDomainError,
-    });
-    this.userHandler = new CommandHandler(store, userDecider, { decode: streamDecoders.user });
-    this.emailHandler = new CommandHandler(store, emailRegistryDecider, {
-      decode: streamDecoders.email,
-    });
-    this.allotmentHandler = new CommandHandler(store, freeAllotmentDecider, {
-      decode: streamDecoders.freeAllotment,
-    });
-    this.readingHandler = new CommandHandler(store, readingDecider, {
-      decode: streamDecoders.reading,
-    });
-    this.stripeEventHandler = new CommandHandler(store, stripeEventDecider, {
-      decode: streamDecoders.stripe,
-      cacheSize: 1000,
-    });
-    // A feedback stream is written once and never read again: little worth caching.
-    this.feedbackHandler = new CommandHandler(store, feedbackDecider, {
-      decode: streamDecoders.feedback,
-      cacheSize: 100,
-    });
+    const handlerOf = <K extends StreamKindName>(name: K) => {
+      const { decider, decode, cacheSize } = streamKind(name);
+      return new CommandHandler(store, decider, {
+        decode,
+        cacheSize,
+        // Kept only for a decider that declares snapshots (the credit account's).
+        snapshots: options.snapshots ?? undefined,
+        onSnapshotError: options.onSnapshotError,
+        // A refusal is the decider's own error: any other, on a state from a snapshot, is a
+        // snapshot that cannot be read (its purchases are decoded when first asked for).
+        isRefusal: isDomainError,
+      });
+    };
+    this.handlers = Object.fromEntries(
+      streamKindNames.map((name) => [name, handlerOf(name)]),
+    ) as typeof this.handlers;
   }
 
   /** Resolves when the snapshots asked for so far are written (before the storage closes). */
-  snapshotsSettled() {
-    return this.creditHandler.snapshotsSettled();
+  async snapshotsSettled() {
+    await Promise.all(streamKindNames.map((name) => this.handlers[name].snapshotsSettled()));
   }
 
-  credits(userId: string, command: CreditCommand, context: CommandContext) {
-    return this.creditHandler.handle(
-      streams.credits(userId),
-      (state) => creditAccountDecider.decide(command, state),
-      metadataOf(context),
-    );
-  }
-
-  user(userId: string, command: UserCommand, context: CommandContext) {
-    return this.userHandler.handle(
-      streams.user(userId),
-      (state) => userDecider.decide(command, state),
-      metadataOf(context),
-    );
-  }
-
-  email(email: string, command: EmailCommand, context: CommandContext) {
-    return this.emailHandler.handle(
-      streams.email(this.mailboxId(email)),
-      (state) => emailRegistryDecider.decide(command, state),
-      metadataOf(context),
-    );
-  }
-
-  freeAllotment(email: string, command: FreeAllotmentCommand, context: CommandContext) {
-    return this.allotmentHandler.handle(
-      streams.freeAllotment(this.mailboxId(email)),
-      (state) => freeAllotmentDecider.decide(command, state),
-      metadataOf(context),
-    );
-  }
-
-  feedback(feedbackId: string, command: FeedbackCommand, context: CommandContext) {
-    return this.feedbackHandler.handle(
-      streams.feedback(feedbackId),
-      (state) => feedbackDecider.decide(command, state),
-      metadataOf(context),
-    );
-  }
-
-  reading(readingId: string, command: ReadingCommand, context: CommandContext) {
+  /** Decides `command` on the stream `id` of kind `kind` and appends what it decided. */
+  handle<K extends StreamKindName>(
+    kind: K,
+    id: StreamIdOf<K>,
+    command: CommandOf<K>,
+    context: CommandContext,
+  ): Promise<HandledOf<K>> {
+    const { decider, subjectOf } = streamKind(kind);
     const metadata = metadataOf(context);
-    return this.readingHandler.handle(
-      streams.reading(readingId),
-      (state) => readingDecider.decide(command, state),
-      // Whose personal data the reading's events hold: its requester's.
-      (state) => {
-        const subject = state.userId ?? ('userId' in command ? command.userId : undefined);
-        return subject ? { ...metadata, subject } : metadata;
-      },
+    return this.handlers[kind].handle(
+      this.streamOf(kind, id),
+      (state) => decider.decide(command, state),
+      subjectOf
+        ? (state) => {
+            const subject = subjectOf(state, command);
+            return subject ? { ...metadata, subject } : metadata;
+          }
+        : metadata,
     );
   }
 
-  readingOf(readingId: string) {
-    return this.readingHandler.load(streams.reading(readingId));
+  /** The current state of the stream `id` of kind `kind` (and its revision). */
+  load<K extends StreamKindName>(kind: K, id: StreamIdOf<K>) {
+    return this.handlers[kind].load(this.streamOf(kind, id));
   }
 
-  stripeEvent(eventId: string, command: StripeEventCommand, context: CommandContext) {
-    return this.stripeEventHandler.handle(
-      streams.stripe(eventId),
-      (state) => stripeEventDecider.decide(command, state),
-      metadataOf(context),
-    );
-  }
-
-  stripeEventOf(eventId: string) {
-    return this.stripeEventHandler.load(streams.stripe(eventId));
-  }
-
-  creditAccountOf(userId: string) {
-    return this.creditHandler.load(streams.credits(userId));
-  }
-
-  userOf(userId: string) {
-    return this.userHandler.load(streams.user(userId));
-  }
-
-  emailHolder(email: string) {
-    return this.emailHandler.load(streams.email(this.mailboxId(email)));
+  private streamOf<K extends StreamKindName>(kind: K, id: StreamIdOf<K>) {
+    const mailbox = streamKind(kind).byMailbox && id !== null;
+    return streamName(kind, (mailbox ? this.mailboxId(id) : id) as StreamIdOf<K>);
   }
 }
 

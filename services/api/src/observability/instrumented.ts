@@ -1,5 +1,12 @@
 import { ConcurrencyError, type EventStore, isWrongExpectedRevision } from '@astra/event-store';
-import { type CreditCommand, isDomainError } from '@astra/ledger';
+import {
+  type CommandOf,
+  isDomainError,
+  type StreamIdOf,
+  type StreamKindName,
+  streamKindOf,
+  streamKinds,
+} from '@astra/ledger';
 import {
   type NarrativeWriter,
   streamingWriter,
@@ -9,9 +16,11 @@ import {
 import { type CommandContext, Ledger, type LedgerOptions } from '../ledger/ledger.ts';
 import type { Metrics } from './metrics.ts';
 
-/** A stream's category: its name up to the id (`credits-…` → `credits`). */
-const categoryOf = (stream: string) =>
-  /^(credits|user|email|free-allotment|reading|stripe|feedback)-/.exec(stream)?.[1] ?? 'other';
+/** A stream's category: its name up to the id (`credits-…` → `credits`), `other` if none. */
+const categoryOf = (stream: string) => {
+  const kind = streamKindOf(stream);
+  return kind ? streamKinds[kind].category : 'other';
+};
 
 /**
  * The event store as the command handlers see it, counting each append refused for a wrong
@@ -39,13 +48,17 @@ export function conflictCountingStore(store: EventStore, metrics: Metrics): Even
   });
 }
 
-type Handled = { newEvents: unknown[] };
+/** A credit account's refund of a spend (refunds are counted by reason). */
+const isRefund = (command: {
+  type: string;
+}): command is Extract<CommandOf<'credits'>, { type: 'RefundSpend' }> =>
+  command.type === 'RefundSpend';
 
 /**
  * The ledger with every command counted by stream category and outcome: `appended`, `unchanged`
  * (nothing to append), `refused` (a domain refusal), `conflict` (the stream kept changing through
  * every retry: `409 conflict`) or `error`. Refunds of spends are counted by reason. The
- * `Ledger` itself is unchanged: this subclass wraps its command methods.
+ * `Ledger` itself is unchanged: this subclass wraps its one command method.
  */
 export class ObservedLedger extends Ledger {
   constructor(
@@ -56,13 +69,19 @@ export class ObservedLedger extends Ledger {
     super(conflictCountingStore(store, metrics), options);
   }
 
-  private async observe<T extends Handled>(category: string, run: () => Promise<T>) {
+  override async handle<K extends StreamKindName>(
+    kind: K,
+    id: StreamIdOf<K>,
+    command: CommandOf<K>,
+    context: CommandContext,
+  ) {
+    const { category } = streamKinds[kind];
     try {
-      const handled = await run();
-      this.metrics.commands.inc({
-        category,
-        outcome: handled.newEvents.length ? 'appended' : 'unchanged',
-      });
+      const handled = await super.handle(kind, id, command, context);
+      const outcome = handled.newEvents.length ? 'appended' : 'unchanged';
+      this.metrics.commands.inc({ category, outcome });
+      if (outcome === 'appended' && isRefund(command))
+        this.metrics.refunds.inc({ reason: command.reason });
       return handled;
     } catch (error) {
       const outcome = isDomainError(error)
@@ -73,31 +92,6 @@ export class ObservedLedger extends Ledger {
       this.metrics.commands.inc({ category, outcome });
       throw error;
     }
-  }
-
-  override async credits(userId: string, command: CreditCommand, context: CommandContext) {
-    const handled = await this.observe('credits', () => super.credits(userId, command, context));
-    if (command.type === 'RefundSpend' && handled.newEvents.length)
-      this.metrics.refunds.inc({ reason: command.reason });
-    return handled;
-  }
-  override user(...args: Parameters<Ledger['user']>) {
-    return this.observe('user', () => super.user(...args));
-  }
-  override email(...args: Parameters<Ledger['email']>) {
-    return this.observe('email', () => super.email(...args));
-  }
-  override freeAllotment(...args: Parameters<Ledger['freeAllotment']>) {
-    return this.observe('free-allotment', () => super.freeAllotment(...args));
-  }
-  override feedback(...args: Parameters<Ledger['feedback']>) {
-    return this.observe('feedback', () => super.feedback(...args));
-  }
-  override reading(...args: Parameters<Ledger['reading']>) {
-    return this.observe('reading', () => super.reading(...args));
-  }
-  override stripeEvent(...args: Parameters<Ledger['stripeEvent']>) {
-    return this.observe('stripe', () => super.stripeEvent(...args));
   }
 }
 

@@ -1,5 +1,6 @@
-import { type Decoded, decodeLogEvent } from '@astra/contracts';
+import type { Decoded } from '@astra/contracts';
 import type { EventStore, RecordedEvent } from '@astra/event-store';
+import { decodeLogEvent } from '@astra/ledger';
 import { type Logger, withoutEmails } from '../observability/logger.ts';
 import type { AppDb } from '../storage/appDatabase.ts';
 import {

@@ -57,21 +57,21 @@ export async function deleteAccount(
   };
   if (adminId === userId) throw userErrors.selfAction('delete');
   // Which subscription bills this account: the credit stream's (write side), not a read model.
-  const subscriptionId = (await ledger.creditAccountOf(userId)).state.subscription?.subscriptionId;
+  const subscriptionId = (await ledger.load('credits', userId)).state.subscription?.subscriptionId;
   if (subscriptionId) await deps.payments.gateway.cancelNow(subscriptionId);
   let closed: bigint | null = null;
   try {
-    closed = (await ledger.credits(userId, { type: 'CloseAccount' }, context)).position;
+    closed = (await ledger.handle('credits', userId, { type: 'CloseAccount' }, context)).position;
   } catch (error) {
     // An account that was never opened has nothing to forfeit or close.
     if (!isDomainError(error) || error.code !== 'user_not_found') throw error;
   }
-  const deleted = await ledger.user(userId, { type: 'DeleteUser', ...deletion }, context);
+  const deleted = await ledger.handle('user', userId, { type: 'DeleteUser', ...deletion }, context);
   // Released before the erasure: the address is read from the user's stream, which the erasure
   // makes unreadable.
   const email = deleted.state.email;
   const released = email
-    ? (await ledger.email(email, { type: 'ReleaseEmail', userId }, context)).position
+    ? (await ledger.handle('email', email, { type: 'ReleaseEmail', userId }, context)).position
     : null;
   const erased = await eraseAccount(deps, userId, context, deletion);
   return latestPosition(closed, deleted.position, released, erased);
@@ -104,7 +104,8 @@ export async function eraseAccount(
   if (farewell) await deps.mail.reactor.record([farewell]);
   await deps.keyring.destroy(userId);
   await forgetAppData(deps, userId);
-  const erased = await deps.ledger.user(
+  const erased = await deps.ledger.handle(
+    'user',
     userId,
     { type: 'ErasePersonalData', ...deletion },
     context,

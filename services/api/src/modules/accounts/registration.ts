@@ -46,7 +46,8 @@ export async function signIn(
   const system = { ...context, actor: { kind: 'system' } as const };
   const { firstName, lastName } = splitFullName(identity.fullName);
 
-  await ledger.user(
+  await ledger.handle(
+    'user',
     userId,
     {
       type: 'RegisterUser',
@@ -60,12 +61,13 @@ export async function signIn(
     },
     system,
   );
-  let credits = await ledger.credits(userId, { type: 'OpenAccount', userId }, system);
+  let credits = await ledger.handle('credits', userId, { type: 'OpenAccount', userId }, system);
 
   if (policy.freeCredits > 0) {
     const claim = await claimFreeAllotment(ledger, email, userId, policy.freeCredits, system);
     if (claim.claimedBy === userId) {
-      credits = await ledger.credits(
+      credits = await ledger.handle(
+        'credits',
         userId,
         { type: 'GrantFreeAllotment', amount: claim.amount },
         system,
@@ -73,7 +75,8 @@ export async function signIn(
     }
   }
 
-  const role = await ledger.user(
+  const role = await ledger.handle(
+    'user',
     userId,
     { type: 'ApplyAdminEmails', listed: policy.adminEmails.includes(email) },
     system,
@@ -105,7 +108,8 @@ async function claimFreeAllotment(
   if (legacy) {
     const earlier = await readAllotment(ledger, legacy);
     if (earlier.claimedBy) {
-      const carried = await ledger.freeAllotment(
+      const carried = await ledger.handle(
+        'freeAllotment',
         mailbox,
         { type: 'ClaimFreeAllotment', userId: earlier.claimedBy, amount: earlier.amount },
         context,
@@ -114,7 +118,12 @@ async function claimFreeAllotment(
     }
   }
   return (
-    await ledger.freeAllotment(mailbox, { type: 'ClaimFreeAllotment', userId, amount }, context)
+    await ledger.handle(
+      'freeAllotment',
+      mailbox,
+      { type: 'ClaimFreeAllotment', userId, amount },
+      context,
+    )
   ).state;
 }
 
@@ -148,17 +157,17 @@ async function lastPositionOf(
 /** The user holding this e-mail, claiming it for a new user when nobody (alive) does. */
 async function holderOf(ledger: Ledger, email: string, context: CommandContext): Promise<string> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const { holder } = (await ledger.emailHolder(email)).state;
+    const { holder } = (await ledger.load('email', email)).state;
     if (holder) {
-      const user = (await ledger.userOf(holder)).state;
+      const user = (await ledger.load('user', holder)).state;
       if (user.status !== 'deleted') return holder;
       // A deletion that stopped before releasing the address: finish it.
-      await ledger.email(email, { type: 'ReleaseEmail', userId: holder }, context);
+      await ledger.handle('email', email, { type: 'ReleaseEmail', userId: holder }, context);
       continue;
     }
     const userId = randomUUID();
     try {
-      await ledger.email(email, { type: 'ClaimEmail', userId }, context);
+      await ledger.handle('email', email, { type: 'ClaimEmail', userId }, context);
       return userId;
     } catch (error) {
       if (!isDomainError(error) || error.code !== 'email_taken') throw error;

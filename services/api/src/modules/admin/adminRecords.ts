@@ -8,7 +8,7 @@ import type { Ledger } from '../../ledger/ledger.ts';
  * (`RecordAdminAction`, docs/events.md). The admin activity list reads these events back.
  */
 export function recordAdminAction(ledger: Ledger, req: Request, action: AdminRecord) {
-  return ledger.user(req.user!.id, { type: 'RecordAdminAction', action }, req.context);
+  return ledger.handle('user', req.user!.id, { type: 'RecordAdminAction', action }, req.context);
 }
 
 /**

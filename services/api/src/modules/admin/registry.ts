@@ -1,30 +1,5 @@
-import { SCHEMA_VERSION, streamDecoders } from '@astra/contracts';
-import { CommandHandler } from '@astra/event-store';
-import {
-  ADMINS_STREAM,
-  type AdminRegistry,
-  type AdminRegistryCommand,
-  type AdminRegistryEvent,
-  adminRegistryDecider,
-  registeredAdmins,
-  type User,
-} from '@astra/ledger';
+import { type AdminRegistryCommand, registeredAdmins, type User } from '@astra/ledger';
 import type { CommandContext, Ledger } from '../../ledger/ledger.ts';
-
-/** One handler per ledger (so per process): commands on `admins` run one at a time here. */
-const handlers = new WeakMap<Ledger, CommandHandler<AdminRegistry, AdminRegistryEvent>>();
-
-const handlerOf = (ledger: Ledger) => {
-  let handler = handlers.get(ledger);
-  if (!handler) {
-    handler = new CommandHandler(ledger.store, adminRegistryDecider, {
-      decode: streamDecoders.admins,
-      cacheSize: 1,
-    });
-    handlers.set(ledger, handler);
-  }
-  return handler;
-};
 
 /** An admin on their own stream: live, with the admin role. */
 export const isAdmin = (user: User) => user.status !== 'deleted' && user.role === 'admin';
@@ -43,17 +18,10 @@ export async function changeAdminRegistry(
     | { type: 'GrantAdmin'; actorId: string; targetId: string },
   context: CommandContext,
 ) {
-  const handler = handlerOf(ledger);
-  const registry = await handler.load(ADMINS_STREAM);
+  const registry = await ledger.load('admins', null);
   const ids = new Set([command.actorId, command.targetId, ...registeredAdmins(registry.state)]);
   const verified: Record<string, boolean> = {};
-  for (const id of ids) verified[id] = isAdmin((await ledger.userOf(id)).state);
-  const full = { ...command, verified } as AdminRegistryCommand;
-  return handler.handle(ADMINS_STREAM, (state) => adminRegistryDecider.decide(full, state), {
-    occurredAt: new Date().toISOString(),
-    actor: context.actor,
-    correlationId: context.correlationId,
-    causationId: context.causationId ?? null,
-    schemaVersion: SCHEMA_VERSION,
-  });
+  for (const id of ids) verified[id] = isAdmin((await ledger.load('user', id)).state);
+  const full: AdminRegistryCommand = { ...command, verified };
+  return ledger.handle('admins', null, full, context);
 }

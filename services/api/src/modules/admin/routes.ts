@@ -68,7 +68,8 @@ export function adminRoutes(deps: AppDeps) {
       const { password } = adminUnlockRequestSchema.parse(req.body);
       // Every attempt is an event on the admin's own stream, with the admin as actor.
       if (!samePassword(password, config.ADMIN_PASSWORD)) {
-        await ledger.user(
+        await ledger.handle(
+          'user',
           req.user!.id,
           { type: 'RecordAdminUnlock', succeeded: false },
           req.context,
@@ -76,7 +77,8 @@ export function adminRoutes(deps: AppDeps) {
         throw new HttpError(403, 'incorrect_password', adminMessages.incorrectPassword);
       }
       const until = new Date(Date.now() + UNLOCK_HOURS * 3_600_000);
-      await ledger.user(
+      await ledger.handle(
+        'user',
         req.user!.id,
         { type: 'RecordAdminUnlock', succeeded: true, until: until.toISOString() },
         req.context,
@@ -114,7 +116,8 @@ export function adminRoutes(deps: AppDeps) {
     const { amount, reason, expectedBalance } = adminCreditRequestSchema.parse(req.body);
     try {
       // Decided on the credit stream: the balance the admin saw (when sent) and whose account it is.
-      const handled = await ledger.credits(
+      const handled = await ledger.handle(
+        'credits',
         userId,
         {
           type: 'AdjustCredits',

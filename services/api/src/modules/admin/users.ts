@@ -31,7 +31,7 @@ export function adminUserRoutes(deps: AppDeps) {
 
   /** The target's user stream: it must exist, and not be deleted, for a role change. */
   const liveTarget = async (userId: string) => {
-    const { state } = await ledger.userOf(userId);
+    const { state } = await ledger.load('user', userId);
     if (state.status === 'unregistered') throw userErrors.notFound();
     return state;
   };
@@ -60,7 +60,8 @@ export function adminUserRoutes(deps: AppDeps) {
   ] as const) {
     router.post(`/admin/users/:id/${action}`, ...admin, async (req, res) => {
       const userId = userIdOf(req.params.id);
-      const handled = await ledger.user(
+      const handled = await ledger.handle(
+        'user',
         userId,
         { type: action === 'block' ? 'BlockUser' : 'UnblockUser', adminId: req.user!.id },
         req.context,
@@ -89,7 +90,8 @@ export function adminUserRoutes(deps: AppDeps) {
         : { type: 'GrantAdmin', actorId: adminId, targetId: userId },
       req.context,
     );
-    const changed = await ledger.user(
+    const changed = await ledger.handle(
+      'user',
       userId,
       { type: 'ChangeRole', role, source: 'admin', adminId },
       req.context,

@@ -14,7 +14,8 @@ export function feedbackRoutes({ ledger, consistency }: AppDeps) {
     async (req, res) => {
       const { message } = feedbackRequestSchema.parse(req.body);
       const feedbackId = commandIdOf(req, 'feedback');
-      const handled = await ledger.feedback(
+      const handled = await ledger.handle(
+        'feedback',
         feedbackId,
         { type: 'SubmitFeedback', feedbackId, userId: req.user!.id, message },
         req.context,

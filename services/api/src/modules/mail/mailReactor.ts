@@ -78,7 +78,7 @@ async function mailEffect(
   content: MailContent,
   options: { eventAt: Date; eraseAfterSend?: boolean; evenIfDeleted?: boolean },
 ): Promise<Effect | null> {
-  const { state: user } = await ledger.userOf(userId);
+  const { state: user } = await ledger.load('user', userId);
   if (!user.email || user.erased) return null;
   if (user.status === 'deleted' && !options.evenIfDeleted) return null;
   const rendered = await renderMail(content, {
@@ -117,7 +117,7 @@ async function contentOf(
   if (event.type === 'StripeEventProcessed') {
     const failure = event.data.paymentFailure;
     if (!failure || !event.data.userId) return null;
-    const { state } = await ledger.creditAccountOf(event.data.userId);
+    const { state } = await ledger.load('credits', event.data.userId);
     return {
       userId: event.data.userId,
       content: {
@@ -181,7 +181,7 @@ async function contentOf(
       };
     }
     case 'SubscriptionCancelled': {
-      const { state } = await ledger.creditAccountOf(userId);
+      const { state } = await ledger.load('credits', userId);
       return {
         userId,
         content: {

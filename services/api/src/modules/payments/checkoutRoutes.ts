@@ -60,7 +60,7 @@ export function checkoutRoutes(deps: AppDeps) {
     const { tierId, isSubscription } = checkoutRequestSchema.parse(req.body);
     const user = req.user!;
     // The user stream's state (write side), not the profile read model.
-    if ((await deps.ledger.userOf(user.id)).state.status === 'blocked')
+    if ((await deps.ledger.load('user', user.id)).state.status === 'blocked')
       throw new HttpError(403, 'account_blocked', readingMessages.accountBlocked);
     const offer = await offerOf(
       read,
@@ -81,7 +81,7 @@ export function checkoutRoutes(deps: AppDeps) {
     const now = deps.clock();
     if (isSubscription) {
       // One plan per account, by the credit stream (not a read model that may lag behind).
-      const running = (await deps.ledger.creditAccountOf(user.id)).state.subscription;
+      const running = (await deps.ledger.load('credits', user.id)).state.subscription;
       if (running) throw subscriptionActive(running.tierName);
     }
     const base = deps.config.PUBLIC_URL.replace(/\/$/, '');
@@ -97,7 +97,8 @@ export function checkoutRoutes(deps: AppDeps) {
     if (isSubscription) {
       // The claim on the credit stream decides between checkouts started at the same time.
       try {
-        await deps.ledger.credits(
+        await deps.ledger.handle(
+          'credits',
           user.id,
           {
             type: 'StartSubscriptionCheckout',

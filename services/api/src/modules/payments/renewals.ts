@@ -23,7 +23,8 @@ export async function grantDueMonths(ledger: Ledger, read: ReadDb, now: Date, lo
     const context = systemContext();
     try {
       if (account.subscription_status === 'cancelled') {
-        await ledger.credits(
+        await ledger.handle(
+          'credits',
           account.id,
           { type: 'EndSubscription', reason: 'cancelled_at_period_end' },
           context,
@@ -31,7 +32,8 @@ export async function grantDueMonths(ledger: Ledger, read: ReadDb, now: Date, lo
         continue;
       }
       const tier = await subscriptionTier(read, account.tier_id);
-      const renewal = await ledger.credits(
+      const renewal = await ledger.handle(
+        'credits',
         account.id,
         {
           type: 'GrantMonthlyCredits',

@@ -58,7 +58,7 @@ export function subscriptionRoutes(deps: AppDeps) {
 
   /** The subscription as the credit stream has it now (the write side, never the profile). */
   const runningSubscription = async (userId: string) =>
-    (await ledger.creditAccountOf(userId)).state.subscription;
+    (await ledger.load('credits', userId)).state.subscription;
 
   router.post('/subscription/refresh', requireUser, async (req, res) => {
     const user = req.user!;
@@ -73,7 +73,8 @@ export function subscriptionRoutes(deps: AppDeps) {
     }
     try {
       const tier = await subscriptionTier(read, running?.tierId ?? null);
-      const refreshed = await ledger.credits(
+      const refreshed = await ledger.handle(
+        'credits',
         user.id,
         { type: 'RefreshMonthlyCredits', tier, now: clock() },
         req.context,
@@ -107,7 +108,8 @@ export function subscriptionRoutes(deps: AppDeps) {
     }
     // Stripe first: if it refuses, nothing changes here.
     await gateway.cancelAtPeriodEnd(running.subscriptionId);
-    const cancelled = await ledger.credits(
+    const cancelled = await ledger.handle(
+      'credits',
       user.id,
       { type: 'CancelSubscription', reason },
       req.context,
@@ -148,8 +150,9 @@ export function subscriptionRoutes(deps: AppDeps) {
     await gateway.changePlan(running.subscriptionId, offer, user.id);
     let position: bigint | null = null;
     try {
-      position = (await ledger.credits(user.id, { type: 'ChangePlan', tier }, req.context))
-        .position;
+      position = (
+        await ledger.handle('credits', user.id, { type: 'ChangePlan', tier }, req.context)
+      ).position;
     } catch (error) {
       // The gateway's own report of the change (the local checkout's webhook) got there first.
       if (!isDomainError(error) || error.code !== 'same_plan') throw error;

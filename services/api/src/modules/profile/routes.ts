@@ -88,7 +88,7 @@ export function profileRoutes(deps: AppDeps) {
 
   /** The picture the user's stream names now (the write side, never a read model). */
   const currentAvatar = (userId: string) => async () =>
-    avatarIdOf((await ledger.userOf(userId)).state.avatarUrl);
+    avatarIdOf((await ledger.load('user', userId)).state.avatarUrl);
 
   /** After a write: the Me view as the read models now hold it. */
   const answerMe = async (req: Request, res: Response, position: bigint | null) => {
@@ -109,9 +109,10 @@ export function profileRoutes(deps: AppDeps) {
       });
     }
     const { birthPlace: chosen, ...changes } = parsed.data;
-    const current = (await ledger.userOf(req.user!.id)).state;
+    const current = (await ledger.load('user', req.user!.id)).state;
     const { fields, birthPlace } = withBirthPlace(changes, chosen, current);
-    const handled = await ledger.user(
+    const handled = await ledger.handle(
+      'user',
       req.user!.id,
       { type: 'UpdateProfile', changes: fields, birthPlace },
       req.context,
@@ -128,7 +129,8 @@ export function profileRoutes(deps: AppDeps) {
     // the same time release each other's pictures, but never the one the last event names
     // (see `releaseUnusedAvatars`).
     const avatarId = await storeAvatar(appDb, userId, bytes, contentType);
-    const handled = await ledger.user(
+    const handled = await ledger.handle(
+      'user',
       userId,
       { type: 'ChangeAvatar', avatarUrl: avatarUrlOf(avatarId) },
       req.context,
@@ -140,7 +142,8 @@ export function profileRoutes(deps: AppDeps) {
 
   router.delete(AVATAR_ROUTE, user, async (req, res) => {
     const userId = req.user!.id;
-    const handled = await ledger.user(
+    const handled = await ledger.handle(
+      'user',
       userId,
       { type: 'ChangeAvatar', avatarUrl: null },
       req.context,

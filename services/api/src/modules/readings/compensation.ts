@@ -58,7 +58,8 @@ export async function refundSpend(
   context: CommandContext,
 ): Promise<{ refunded: boolean; position: bigint | null }> {
   try {
-    const refund = await ledger.credits(
+    const refund = await ledger.handle(
+      'credits',
       spend.userId,
       { type: 'RefundSpend', spendId: spend.spendId, reason },
       context,

@@ -11,7 +11,12 @@ import type { Request } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { commandIdOf } from '../../http/commandIds.ts';
 import { HttpError } from '../../http/errors.ts';
-import { type CommandContext, type Ledger, latestPosition } from '../../ledger/ledger.ts';
+import {
+  type CommandContext,
+  type HandledOf,
+  type Ledger,
+  latestPosition,
+} from '../../ledger/ledger.ts';
 import { type Compensation, compensate, refundSpend } from './compensation.ts';
 import type { LiveDraft } from './drafts.ts';
 import { type Generation, prepareReading } from './kinds.ts';
@@ -36,11 +41,11 @@ export const readingCompensation = (
   reason: FailureReason,
   context: CommandContext,
 ): Compensation<Reading> => ({
-  fail: () => ledger.reading(reading.readingId, { type: 'FailReading', reason }, context),
+  fail: () => ledger.handle('reading', reading.readingId, { type: 'FailReading', reason }, context),
   refundOwed: (state) => state.refundOwed,
   refund: () => refundSpend(ledger, reading, reason, context),
   settle: (refunded) =>
-    ledger.reading(reading.readingId, { type: 'SettleRefund', refunded }, context),
+    ledger.handle('reading', reading.readingId, { type: 'SettleRefund', refunded }, context),
 });
 
 /**
@@ -111,7 +116,7 @@ export async function startReading(
   const user = req.user!;
   // Blocked or not is the user stream's state (the write side), never the profile read model;
   // the spend below carries it too, so the credit decider refuses a blocked user's spend.
-  const blocked = (await ledger.userOf(user.id)).state.status === 'blocked';
+  const blocked = (await ledger.load('user', user.id)).state.status === 'blocked';
   if (blocked) throw new HttpError(403, 'account_blocked', readingMessages.accountBlocked);
   const { appId, schema } = readingKinds[kind];
   const form = schema.parse(body);
@@ -134,7 +139,7 @@ export async function startReading(
     throw error;
   }
 
-  const { balance } = (await ledger.creditAccountOf(user.id)).state;
+  const { balance } = (await ledger.load('credits', user.id)).state;
   const reading = {
     readingId: commandIdOf(req, 'reading'),
     userId: user.id,
@@ -153,7 +158,7 @@ export async function startReading(
   // The same Idempotency-Key again, after a crash cut its request off: carry on from there (the
   // spend is made once by its id; a delivered or failed reading is answered as it is, and its
   // stream tells the same).
-  const earlier = (await ledger.readingOf(reading.readingId)).state;
+  const earlier = (await ledger.load('reading', reading.readingId)).state;
   if (earlier.status === 'completed') {
     const { started, result } = await answer(null, balance);
     return {
@@ -177,7 +182,8 @@ export async function startReading(
   let position: bigint | null = null;
   if (earlier.status === 'none') {
     if (balance < cost) throw insufficientCredits(cost, balance);
-    const requested = await ledger.reading(
+    const requested = await ledger.handle(
+      'reading',
       reading.readingId,
       {
         type: 'RequestReading',
@@ -199,7 +205,8 @@ export async function startReading(
   try {
     // A free reading (cost 0) spends nothing.
     if (cost > 0) {
-      const spent = await ledger.credits(
+      const spent = await ledger.handle(
+        'credits',
         user.id,
         {
           type: 'SpendCredits',
@@ -220,7 +227,8 @@ export async function startReading(
   } catch (error) {
     if (isDomainError(error) && error.code === 'insufficient_credits') {
       // Another request spent the credits first.
-      await ledger.reading(
+      await ledger.handle(
+        'reading',
         reading.readingId,
         { type: 'FailReading', reason: 'insufficient_credits', refunded: false },
         req.context,
@@ -272,9 +280,10 @@ async function writeReading(
       throw generationFailed();
     }
     const result = generation.result(text);
-    let completed: Awaited<ReturnType<Ledger['reading']>>;
+    let completed: HandledOf<'reading'>;
     try {
-      completed = await ledger.reading(
+      completed = await ledger.handle(
+        'reading',
         reading.readingId,
         { type: 'CompleteReading', result, writer: writer.id },
         req.context,

@@ -36,7 +36,7 @@ export async function recoverInterruptedReadings(
   let recovered = 0;
   for (const { log_id: readingId } of candidates) {
     try {
-      const { state } = await ledger.readingOf(readingId);
+      const { state } = await ledger.load('reading', readingId);
       if (!state.userId || !state.spendId) continue;
       const reading = { readingId, userId: state.userId, spendId: state.spendId };
       if (state.status === 'pending') {

@@ -96,7 +96,8 @@ export function readingRoutes(deps: AppDeps) {
   router.delete('/readings/:id', requireUser, async (req, res) => {
     const readingId = readingIdOf(req.params.id);
     if (!(await ownReading(read, req.user!.id, readingId))) throw readingNotFound();
-    const deleted = await ledger.reading(
+    const deleted = await ledger.handle(
+      'reading',
       readingId,
       { type: 'DeleteReading', userId: req.user!.id },
       req.context,

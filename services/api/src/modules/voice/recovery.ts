@@ -47,7 +47,8 @@ export async function recoverVoiceSessions(
   for (const { log_id: readingId, user_id: userId, voice } of candidates) {
     try {
       const context = systemContext();
-      const { state } = await ledger.reading(
+      const { state } = await ledger.handle(
+        'reading',
         readingId,
         { type: 'ExpireVoiceSession', now },
         context,

@@ -16,7 +16,12 @@ import type { Request } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { commandIdOf } from '../../http/commandIds.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
-import { type CommandContext, type Ledger, latestPosition } from '../../ledger/ledger.ts';
+import {
+  type CommandContext,
+  type HandledOf,
+  type Ledger,
+  latestPosition,
+} from '../../ledger/ledger.ts';
 import {
   type Compensation,
   compensate,
@@ -85,7 +90,7 @@ export function voiceStatusOf(
 
 /** The user's own delivered reading (its stream), or 404 as for any reading not theirs. */
 async function ownReading(ledger: Ledger, userId: string, readingId: string) {
-  const loaded = await ledger.readingOf(readingId);
+  const loaded = await ledger.load('reading', readingId);
   if (loaded.state.status !== 'completed' || loaded.state.userId !== userId)
     throw readingNotFound();
   return loaded.state;
@@ -98,7 +103,8 @@ async function ownReading(ledger: Ledger, userId: string, readingId: string) {
 export async function voiceStatus(deps: VoiceDeps, req: Request, readingId: string) {
   await ownReading(deps.ledger, req.user!.id, readingId);
   const now = deps.clock();
-  const { state } = await deps.ledger.reading(
+  const { state } = await deps.ledger.handle(
+    'reading',
     readingId,
     { type: 'ExpireVoiceSession', now },
     req.context,
@@ -120,7 +126,8 @@ const voiceCompensation = (
   context: CommandContext,
 ): Compensation<Reading> => ({
   fail: () =>
-    ledger.reading(
+    ledger.handle(
+      'reading',
       session.readingId,
       { type: 'FailVoiceSession', sessionId: session.sessionId, reason },
       context,
@@ -137,7 +144,8 @@ const voiceRefund = (
   refundOwed: (state) => state.voice.refundsOwed.some((r) => r.sessionId === session.sessionId),
   refund: () => refundSpend(ledger, session, 'voice_failed', context),
   settle: (refunded) =>
-    ledger.reading(
+    ledger.handle(
+      'reading',
       session.readingId,
       { type: 'SettleVoiceRefund', sessionId: session.sessionId, refunded },
       context,
@@ -159,7 +167,7 @@ export async function settleVoiceRefunds(
   userId: string,
   context: CommandContext,
 ) {
-  let { state } = await ledger.readingOf(readingId);
+  let { state } = await ledger.load('reading', readingId);
   let position: bigint | null = null;
   for (const owed of state.voice.refundsOwed) {
     const session = { readingId, userId, sessionId: owed.sessionId, spendId: owed.spendId };
@@ -206,7 +214,7 @@ export async function startVoiceSession(
 ): Promise<VoiceSessionStarted> {
   const { ledger, config, voice } = deps;
   const user = req.user!;
-  const blocked = (await ledger.userOf(user.id)).state.status === 'blocked';
+  const blocked = (await ledger.load('user', user.id)).state.status === 'blocked';
   if (blocked) throw new HttpError(403, 'account_blocked', readingMessages.accountBlocked);
   const reading = await ownReading(ledger, user.id, readingId);
   const session: SessionRef = {
@@ -222,13 +230,14 @@ export async function startVoiceSession(
       balance,
     });
 
-  const { balance } = (await ledger.creditAccountOf(user.id)).state;
+  const { balance } = (await ledger.load('credits', user.id)).state;
   if (reading.voice.outcomes[session.sessionId]) throw sessionOver();
   if (reading.voice.current?.sessionId !== session.sessionId) {
     const reactivation = reading.voice.countedSessions > 0;
     if (reactivation && balance < cost) throw insufficient(balance);
     try {
-      await ledger.reading(
+      await ledger.handle(
+        'reading',
         readingId,
         {
           type: 'RequestVoiceSession',
@@ -247,13 +256,14 @@ export async function startVoiceSession(
       throw error;
     }
   }
-  const claimed = (await ledger.readingOf(readingId)).state.voice.current;
+  const claimed = (await ledger.load('reading', readingId)).state.voice.current;
   if (claimed?.sessionId !== session.sessionId) throw sessionOver();
 
   let remainingCredits = balance;
   if (claimed.phase === 'requested' && claimed.spendId && claimed.creditsCharged > 0) {
     try {
-      const spent = await ledger.credits(
+      const spent = await ledger.handle(
+        'credits',
         user.id,
         {
           type: 'SpendCredits',
@@ -275,7 +285,8 @@ export async function startVoiceSession(
         throw error;
       }
       const reason = error.code === 'insufficient_credits' ? error.code : 'spend_refused';
-      await ledger.reading(
+      await ledger.handle(
+        'reading',
         readingId,
         { type: 'FailVoiceSession', sessionId: session.sessionId, reason },
         req.context,
@@ -312,9 +323,10 @@ export async function startVoiceSession(
     throw voiceUnavailable();
   }
 
-  let started: Awaited<ReturnType<Ledger['reading']>>;
+  let started: HandledOf<'reading'>;
   try {
-    started = await ledger.reading(
+    started = await ledger.handle(
+      'reading',
       readingId,
       {
         type: 'StartVoiceSession',
@@ -374,9 +386,10 @@ export async function endVoiceSession(
   const { ledger } = deps;
   const user = req.user!;
   await ownReading(ledger, user.id, readingId);
-  let ended: Awaited<ReturnType<Ledger['reading']>>;
+  let ended: HandledOf<'reading'>;
   try {
-    ended = await ledger.reading(
+    ended = await ledger.handle(
+      'reading',
       readingId,
       { type: 'EndVoiceSession', sessionId, reason, now: deps.clock(), userId: user.id },
       req.context,
@@ -398,7 +411,7 @@ export async function endVoiceSession(
   if (recorded?.status !== 'ended') {
     throw new HttpError(409, 'voice_session_starting', 'This voice session is still being started');
   }
-  const { balance } = (await ledger.creditAccountOf(user.id)).state;
+  const { balance } = (await ledger.load('credits', user.id)).state;
   return {
     reason: recorded.reason,
     secondsUsed: recorded.secondsUsed,

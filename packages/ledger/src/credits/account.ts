@@ -1,13 +1,6 @@
 import type { CreditEvent, CreditEventOf } from '@astra/contracts';
-import {
-  type CreditLots,
-  isSubscriptionLot,
-  type LotTake,
-  lotsToTake,
-  restoreCredits,
-  subscriptionMonthLot,
-  withoutTaken,
-} from './lots.ts';
+import { balanceChange, grantedBy } from './balance.ts';
+import { type CreditLots, type LotTake, lotsAfter, lotsToTake } from './lots.ts';
 
 export type { CreditEvent } from '@astra/contracts';
 
@@ -116,119 +109,6 @@ export const initialCreditAccount = (): CreditAccount => ({
   endedSubscriptions: [],
 });
 
-/** The signed change an event makes to the balance. */
-export const balanceChange = (event: CreditEvent): number => {
-  switch (event.type) {
-    case 'FreeCreditsGranted':
-    case 'CreditsGranted':
-    case 'MonthlyCreditsGranted':
-    case 'SpendRefunded':
-      return event.data.amount;
-    case 'CreditsAdjusted':
-      return event.data.amount;
-    case 'CreditsSpent':
-    case 'RolloverForfeited':
-    case 'CreditsForfeited':
-    case 'PurchaseReversed':
-      return -event.data.amount;
-    case 'CreditAccountOpened':
-    case 'SubscriptionActivated':
-    case 'SubscriptionCancelled':
-    case 'SubscriptionEnded':
-    case 'CreditAccountClosed':
-    case 'PurchaseRefundPending':
-    case 'PaymentRefunded':
-    case 'SubscriptionCheckoutStarted':
-    case 'SubscriptionCheckoutClosed':
-    case 'SubscriptionPlanChanged':
-      return 0;
-    default: {
-      const exhaustive: never = event;
-      throw new Error(`Unknown credit event ${JSON.stringify(exhaustive)}`);
-    }
-  }
-};
-
-/** Credits an event adds to lots and takes from them (at most one of the two is not empty). */
-export interface LotMoves {
-  added: readonly LotTake[];
-  taken: readonly LotTake[];
-}
-
-const noMoves: LotMoves = { added: [], taken: [] };
-const adding = (take: LotTake): LotMoves => ({ added: [take], taken: [] });
-const taking = (taken: LotTake[]): LotMoves => ({ added: [], taken });
-
-/**
- * Where an event moves credits between lots: the one place that decides it, used by the decider's
- * state, the read models and the finance replay (which values what moved) alike. Debits follow the
- * spending order, but an admin's deduction takes the lots it names; a rollover forfeit takes subscription lots first and a purchase reversal that
- * purchase's lot first (old events, from before lots, may take more than those: the rest follows
- * the spending order).
- */
-export const lotMovesOf = (lots: CreditLots, event: CreditEvent): LotMoves => {
-  switch (event.type) {
-    case 'FreeCreditsGranted':
-      return adding({ lot: 'free', source: 'free', amount: event.data.amount });
-    case 'CreditsGranted':
-      return adding(
-        event.data.kind === 'purchase'
-          ? { lot: event.data.grantId, source: 'purchased', amount: event.data.amount }
-          : { lot: 'promotional', source: 'promotional', amount: event.data.amount },
-      );
-    case 'MonthlyCreditsGranted':
-      return adding({
-        lot: subscriptionMonthLot(event.data.reference?.subscriptionId ?? null, event.data.period),
-        source: 'subscription',
-        amount: event.data.amount,
-      });
-    case 'CreditsAdjusted':
-      if (event.data.amount > 0)
-        return adding({ lot: 'promotional', source: 'promotional', amount: event.data.amount });
-      // A deduction names the lots it took (zero-value credits first, `deductionLots`); an old
-      // one, written before it named them, took the spending order and is replayed so.
-      return taking(event.data.lots ? [...event.data.lots] : lotsToTake(lots, -event.data.amount));
-    case 'SpendRefunded':
-      // Old refunds do not say where the credits came from: they come back as promotional.
-      return {
-        added: event.data.lots ?? [
-          { lot: 'promotional', source: 'promotional', amount: event.data.amount },
-        ],
-        taken: [],
-      };
-    case 'CreditsSpent':
-    case 'CreditsForfeited':
-      return taking(lotsToTake(lots, event.data.amount));
-    case 'RolloverForfeited':
-      return taking(lotsToTake(lots, event.data.amount, isSubscriptionLot));
-    case 'PurchaseReversed':
-      return taking(lotsToTake(lots, event.data.amount, (lot) => lot.id === event.data.grantId));
-    case 'CreditAccountOpened':
-    case 'SubscriptionActivated':
-    case 'SubscriptionCancelled':
-    case 'SubscriptionEnded':
-    case 'CreditAccountClosed':
-    case 'PurchaseRefundPending':
-    case 'PaymentRefunded':
-    case 'SubscriptionCheckoutStarted':
-    case 'SubscriptionCheckoutClosed':
-    case 'SubscriptionPlanChanged':
-      return noMoves;
-    default: {
-      const exhaustive: never = event;
-      throw new Error(`Unknown credit event ${JSON.stringify(exhaustive)}`);
-    }
-  }
-};
-
-/** The lots after an event's moves. */
-export const applyLotMoves = (lots: CreditLots, moves: LotMoves): CreditLots =>
-  moves.taken.length ? withoutTaken(lots, moves.taken) : restoreCredits(lots, moves.added);
-
-/** The lots after an event. */
-export const lotsAfter = (lots: CreditLots, event: CreditEvent): CreditLots =>
-  applyLotMoves(lots, lotMovesOf(lots, event));
-
 /** The refunded totals by payment intent, with a refund of `refundedMinor` recorded. */
 const withRefunded = (
   recorded: Readonly<Record<string, number>>,
@@ -238,20 +118,6 @@ const withRefunded = (
   refundedMinor > (recorded[paymentIntentId] ?? 0)
     ? { ...recorded, [paymentIntentId]: refundedMinor }
     : recorded;
-
-/** The part of an event that counts toward credits ever granted. */
-export const grantedBy = (event: CreditEvent): number => {
-  switch (event.type) {
-    case 'FreeCreditsGranted':
-    case 'CreditsGranted':
-    case 'MonthlyCreditsGranted':
-      return event.data.amount;
-    case 'CreditsAdjusted':
-      return Math.max(event.data.amount, 0);
-    default:
-      return 0;
-  }
-};
 
 /**
  * A change to what `evolve` makes of the events (or to `CreditAccount`) takes a new

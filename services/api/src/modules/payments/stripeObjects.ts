@@ -1,0 +1,204 @@
+import { MAX_INT4, uuidIdSchema } from '@astra/contracts';
+import { monthOf } from '@astra/ledger';
+import type Stripe from 'stripe';
+import { z } from 'zod';
+import type { InvoicePayment } from './gateway.ts';
+
+/** What the webhook reads of Stripe's objects: their checked fields, and what they name. */
+
+export const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === 'string' ? value : (value?.id ?? null);
+
+const isoMonth = (unixSeconds: number) => monthOf(new Date(unixSeconds * 1000).toISOString());
+
+/*
+ * The fields each handled event's object is read for, checked before any of them reaches the
+ * ledger, SQL or an outcome text. The object's id names what the event is about: without a valid
+ * one the event is refused (400, nothing recorded). Any other field that is not what Stripe
+ * sends (a NUL, a negative or unsafe amount, a timestamp past the year 9999, a user id that is
+ * no UUID, a tier id past PostgreSQL's integer) is recorded as `refused: invalid <field>`: no
+ * credit moves, and a redelivery is a duplicate.
+ */
+const stripeObjectId = z.string().regex(/^[A-Za-z0-9_-]{1,255}$/, 'must be a Stripe id');
+const reference = z.union([stripeObjectId, z.looseObject({ id: stripeObjectId })]).nullish();
+const word = z
+  .string()
+  .regex(/^[a-z_]{1,64}$/)
+  .nullish();
+const metadata = z
+  .looseObject({
+    userId: uuidIdSchema.nullish(),
+    tierId: z
+      .string()
+      .regex(/^\d{1,10}$/)
+      .refine((tierId) => Number(tierId) >= 1 && Number(tierId) <= MAX_INT4)
+      .nullish(),
+    billingType: word,
+  })
+  .nullish();
+/** Minor units: Stripe's largest charge (99,999,999) is far below; the refunds' columns are `integer`. */
+const minor = z.number().int().min(0).max(MAX_INT4);
+/** An ISO currency code as Stripe writes it (lower case). */
+const currency = z.string().regex(/^[a-z]{3}$/);
+/** Unix seconds up to 9999-12-31 (a later date is no ISO date). */
+const unixSeconds = z.number().min(0).max(253_402_300_799).nullish();
+const sessionShape = z.looseObject({
+  id: stripeObjectId,
+  mode: word,
+  payment_status: word,
+  client_reference_id: uuidIdSchema.nullish(),
+  metadata,
+  payment_intent: reference,
+  customer: reference,
+  amount_total: minor.nullish(),
+  currency: currency.nullish(),
+});
+const subscriptionShape = z.looseObject({
+  id: stripeObjectId,
+  metadata,
+  cancel_at_period_end: z.boolean().nullish(),
+  status: word,
+});
+export const invoiceShape = z.looseObject({
+  id: stripeObjectId,
+  parent: z
+    .looseObject({
+      subscription_details: z.looseObject({ subscription: reference, metadata }).nullish(),
+    })
+    .nullish(),
+  lines: z
+    .looseObject({
+      data: z
+        .array(
+          z.looseObject({
+            period: z.looseObject({ start: unixSeconds, end: unixSeconds }).nullish(),
+          }),
+        )
+        .nullish(),
+    })
+    .nullish(),
+  period_start: unixSeconds,
+  period_end: unixSeconds,
+  amount_paid: minor.nullish(),
+  currency: currency.nullish(),
+  payments: z
+    .looseObject({
+      data: z
+        .array(
+          z.looseObject({
+            status: word,
+            payment: z.looseObject({ payment_intent: reference, charge: reference }).nullish(),
+          }),
+        )
+        .nullish(),
+    })
+    .nullish(),
+  payment_intent: reference,
+  charge: reference,
+  customer: reference,
+});
+const objectShapes: Record<string, z.ZodType> = {
+  'checkout.session.completed': sessionShape,
+  'checkout.session.async_payment_succeeded': sessionShape,
+  'checkout.session.expired': sessionShape,
+  'invoice.paid': invoiceShape,
+  'invoice.payment_failed': invoiceShape.and(
+    z.looseObject({ amount_due: minor.nullish(), next_payment_attempt: unixSeconds }),
+  ),
+  'customer.subscription.updated': subscriptionShape,
+  'customer.subscription.deleted': subscriptionShape,
+  'charge.refunded': z
+    .looseObject({
+      id: stripeObjectId,
+      metadata,
+      payment_intent: reference,
+      amount: minor,
+      amount_refunded: minor,
+      currency,
+    })
+    .refine((charge) => charge.amount_refunded <= charge.amount, {
+      path: ['amount_refunded'],
+      message: 'is more than the amount',
+    }),
+};
+
+/**
+ * The first field of a handled event's object that is not what Stripe sends, as
+ * `data.object.<field>`; null when every field the handler reads is sound (or the type is not
+ * handled). An object without a valid id throws: 400, nothing recorded.
+ */
+export function invalidFieldOf(event: { type: string; data: { object: unknown } }): string | null {
+  const parsed = objectShapes[event.type]?.safeParse(event.data.object);
+  if (!parsed || parsed.success) return null;
+  const issues = parsed.error.issues.map((issue) => ({
+    ...issue,
+    path: ['data', 'object', ...issue.path],
+  }));
+  const idIssue = issues.find((issue) => issue.path.length === 3 && issue.path[2] === 'id');
+  if (idIssue) throw new z.ZodError([idIssue]);
+  return issues[0]!.path.map(String).join('.');
+}
+
+/**
+ * The payment of an invoice. Since API version 2025-03-31.basil it is in `payments` (an
+ * includable list, not always in the event); older versions had `payment_intent` / `charge` on
+ * the invoice itself. Whatever is missing the gateway looks up.
+ */
+export const invoicePaymentOf = (invoice: Stripe.Invoice): InvoicePayment => {
+  const payments = invoice.payments?.data ?? [];
+  const paid = payments.find((p) => p.status === 'paid') ?? payments[0];
+  const legacy = invoice as unknown as {
+    payment_intent?: string | { id: string } | null;
+    charge?: string | { id: string } | null;
+  };
+  return {
+    invoiceId: invoice.id,
+    paymentIntentId: idOf(paid?.payment?.payment_intent) ?? idOf(legacy.payment_intent),
+    chargeId: idOf(paid?.payment?.charge) ?? idOf(legacy.charge),
+    amountPaid: typeof invoice.amount_paid === 'number' ? invoice.amount_paid : null,
+  };
+};
+
+/**
+ * The subscription month an invoice pays for: the subscription and its metadata (whose, which
+ * tier), and the paid period, whose start names the month and whose end is the next renewal.
+ * The grant and a refund of its payment read it alike, so that they name the same month.
+ */
+export const invoiceMonthOf = (invoice: Stripe.Invoice, now: Date) => {
+  const details = invoice.parent?.subscription_details;
+  const period = invoice.lines?.data?.[0]?.period;
+  const periodStart = period?.start ?? invoice.period_start ?? Math.floor(now.getTime() / 1000);
+  return {
+    details,
+    subscriptionId: idOf(details?.subscription),
+    userId: details?.metadata?.userId ?? null,
+    period: isoMonth(periodStart),
+    periodStart,
+    periodEnd: period?.end ?? invoice.period_end,
+  };
+};
+
+/**
+ * The Stripe ids of a paid invoice, for its month's `reference`: the payment only when the
+ * invoice names it (the event's `payments` is not always included; nothing is fetched for it).
+ */
+export const invoiceReference = (invoice: Stripe.Invoice, subscriptionId: string) => {
+  const { paymentIntentId, chargeId } = invoicePaymentOf(invoice);
+  const customerId = idOf(invoice.customer);
+  return {
+    invoiceId: invoice.id,
+    subscriptionId,
+    ...(paymentIntentId ? { paymentIntentId } : {}),
+    ...(chargeId ? { chargeId } : {}),
+    ...(customerId ? { customerId } : {}),
+  };
+};
+
+/**
+ * The money of a paid Stripe object as the ledger records it: Stripe's amount and currency
+ * (a session's `amount_total`, an invoice's `amount_paid`), never our price table's.
+ */
+export const paymentOf = (
+  amountMinor: number | null | undefined,
+  code: string | null | undefined,
+) => (typeof amountMinor === 'number' && code ? { payment: { amountMinor, currency: code } } : {});
