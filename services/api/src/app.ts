@@ -11,6 +11,7 @@ import { apiNotFound, errorHandler } from './http/errors.ts';
 import { idempotency } from './http/idempotency.ts';
 import { parsesAsJson } from './http/rawBodies.ts';
 import { requestContext } from './http/requestContext.ts';
+import { apiRoutes } from './http/routeTable.ts';
 import { ROBOTS_TXT, webAppRoutes } from './http/webApp.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
@@ -25,6 +26,7 @@ import { stripeWebhookRoutes } from './modules/payments/webhookRoutes.ts';
 import { privacyRoutes } from './modules/privacy/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { readingRoutes } from './modules/readings/routes.ts';
+import { openApiRoutes } from './modules/system/openapi.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { voiceRoutes } from './modules/voice/routes.ts';
 import { requestLogger } from './observability/logger.ts';
@@ -66,8 +68,10 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   // Prometheus: on the public port only with METRICS_TOKEN (else METRICS_PORT, see server.ts).
   app.get('/metrics', metricsRoute(deps.metrics, deps.config.METRICS_TOKEN));
 
-  // Stripe's webhook needs its raw body and is no browser: before the JSON API's middleware.
-  app.use('/api/webhooks/stripe', stripeWebhookRoutes(deps));
+  // Stripe's webhook needs its raw body and is no browser: before the JSON API's middleware,
+  // with its own 404 and JSON errors.
+  app.use('/api', stripeWebhookRoutes(deps));
+  app.use('/api/webhooks/stripe', apiNotFound, errorHandler);
 
   const api = express.Router();
   api.use(express.json({ limit: '100kb', type: (req) => parsesAsJson(req as express.Request) }));
@@ -77,6 +81,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   api.use(crossSiteProtection([new URL(deps.config.PUBLIC_URL).origin], [APPLE_CALLBACK_ROUTE]));
   api.use(idempotency(deps.appDb, deps.apiProcess.id));
   api.use(systemRoutes(deps));
+  api.use(openApiRoutes({ config: deps.config, routes: apiRoutes }));
   if (deps.config.NODE_ENV !== 'production') api.use(devMailRoutes(deps));
   api.use(authRoutes(deps));
   api.use(accountRoutes(deps));

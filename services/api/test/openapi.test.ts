@@ -1,9 +1,11 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import { apiRoutes, buildOpenApiDocument, errorsOf } from '@astra/contracts';
 import { streams } from '@astra/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
+import { errorsOf } from '../src/http/routeDescriptors.ts';
+import { apiRoutes } from '../src/http/routeTable.ts';
 import { systemContext } from '../src/ledger/ledger.ts';
+import { buildOpenApiDocument } from '../src/modules/system/openApiDocument.ts';
 import { fakeOpenAi } from './openAiDouble.ts';
 import { caughtUp, recordedAnswers, startTestServer, type TestServer } from './support.ts';
 
@@ -83,7 +85,9 @@ describe('the OpenAPI document', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(
       JSON.parse(
-        JSON.stringify(buildOpenApiDocument({ serverUrl: server.deps.config.PUBLIC_URL })),
+        JSON.stringify(
+          buildOpenApiDocument(apiRoutes, { serverUrl: server.deps.config.PUBLIC_URL }),
+        ),
       ),
     );
     expect(answer.body.openapi).toBe('3.1.0');

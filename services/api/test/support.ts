@@ -5,12 +5,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { errorBodySchema, errorsOf, findRoute } from '@astra/contracts';
+import { errorBodySchema } from '@astra/contracts';
 import { createThrowawayDatabase, postgresReachable } from '@astra/event-store/testing';
 import { allProjections, Projector, READ_SCHEMA } from '@astra/projections';
 import { sql } from 'kysely';
 import { webDist } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { errorsOf } from '../src/http/routeDescriptors.ts';
+import { findRoute } from '../src/http/routeTable.ts';
 import { type RunningServer, type ServerOptions, startServer } from '../src/server.ts';
 
 /** The operator's details production refuses to start without (see `siteInfoOf`). */
@@ -138,7 +140,7 @@ function droppedKeys(raw: unknown, parsed: unknown, path = ''): string[] {
 }
 
 /**
- * The answer against the route table (`@astra/contracts` `apiRoutes`): a documented route, a
+ * The answer against the route table (`apiRoutes`, `src/http/routeTable.ts`): a documented route, a
  * documented status, a body its schema parses with no undocumented field, and an error code
  * listed for that route and status. Returns the problems; none when it conforms.
  */

@@ -1,18 +1,33 @@
 import { timingSafeEqual } from 'node:crypto';
 import {
   adminCreditRequestSchema,
+  adminCreditResultSchema,
   adminMessages,
+  adminSessionSchema,
   adminUnlockRequestSchema,
+  adminUnlockResponseSchema,
+  adminUserLedgerSchema,
+  balanceChangedErrorSchema,
+  insufficientCreditsErrorSchema,
+  okMessageSchema,
   uuidIdSchema,
 } from '@astra/contracts';
 import { isDomainError } from '@astra/ledger';
-import { type RequestHandler, Router } from 'express';
+import type { RequestHandler } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireAdmin, requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
 import { commandIdOf } from '../../http/commandIds.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { pathId } from '../../http/params.ts';
 import { limited, signInLimit } from '../../http/rateLimits.ts';
+import {
+  combinedRouter,
+  describedRouter,
+  json,
+  notFoundWhen,
+  ok,
+  type RouteDescriptors,
+} from '../../http/routeDescriptors.ts';
 import { ledgerOf, profileOf } from '../accounts/queries.ts';
 import { ledgerEntryView } from '../accounts/views.ts';
 import { recordAdminActionAfter } from './adminRecords.ts';
@@ -29,9 +44,94 @@ const samePassword = (given: string, expected: string) => {
   return a.length === b.length && timingSafeEqual(a, b);
 };
 
-export function adminRoutes(deps: AppDeps) {
+const descriptors = {
+  adminUnlock: {
+    method: 'post',
+    path: '/api/admin/unlock',
+    tag: 'Admin',
+    summary: 'Unlocks the admin routes for this session (8 hours) with ADMIN_PASSWORD',
+    auth: 'user',
+    body: json(adminUnlockRequestSchema),
+    responses: ok(adminUnlockResponseSchema),
+    errors: [
+      { status: 403, code: 'admin_required', when: 'The user is not an admin' },
+      { status: 403, code: 'incorrect_password', when: 'A wrong password' },
+      {
+        status: 503,
+        code: 'admin_password_not_configured',
+        when: 'ADMIN_PASSWORD is not set',
+      },
+    ],
+    command: true,
+    rateLimited: 10,
+  },
+  adminSession: {
+    method: 'get',
+    path: '/api/admin/session',
+    tag: 'Admin',
+    summary: "Whether this admin's session is unlocked, and until when",
+    auth: 'user',
+    responses: ok(adminSessionSchema),
+    errors: [{ status: 403, code: 'admin_required', when: 'The user is not an admin' }],
+  },
+  adminLock: {
+    method: 'post',
+    path: '/api/admin/lock',
+    tag: 'Admin',
+    summary: 'Locks the admin routes of this session again',
+    auth: 'user',
+    responses: ok(okMessageSchema),
+    errors: [{ status: 403, code: 'admin_required', when: 'The user is not an admin' }],
+  },
+  adminAdjustCredits: {
+    method: 'post',
+    path: '/api/admin/users/{id}/credits',
+    tag: 'Admin',
+    summary: "Adds credits to, or deducts them from, a user's balance",
+    auth: 'unlocked_admin',
+    body: json(adminCreditRequestSchema),
+    responses: ok(adminCreditResultSchema),
+    errors: [
+      {
+        status: 409,
+        code: 'self_action',
+        when: "The admin's own account: another admin must adjust it",
+      },
+      { status: 404, code: 'user_not_found', when: 'No credit account with that id' },
+      {
+        status: 409,
+        code: 'insufficient_credits',
+        when: 'A deduction larger than the balance',
+        schema: insufficientCreditsErrorSchema,
+      },
+      {
+        status: 409,
+        code: 'balance_changed',
+        when: 'The balance is no longer `expectedBalance`, the one the admin saw',
+        schema: balanceChangedErrorSchema,
+      },
+      { status: 409, code: 'account_closed', when: 'The account was deleted' },
+      {
+        status: 409,
+        code: 'balance_limit',
+        when: 'The balance or total granted would pass 1,000,000,000 credits',
+      },
+    ],
+    command: true,
+  },
+  adminUserLedger: {
+    method: 'get',
+    path: '/api/admin/users/{id}/ledger',
+    tag: 'Admin',
+    summary: "A user's full credit history with actors, newest first",
+    auth: 'unlocked_admin',
+    responses: ok(adminUserLedgerSchema),
+    errors: [notFoundWhen('No such user')],
+  },
+} satisfies RouteDescriptors;
+
+const adminAccessRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
   const { config, ledger, read, sessions, consistency } = deps;
-  const router = Router();
   const user = requireUser;
 
   /**
@@ -52,66 +152,58 @@ export function adminRoutes(deps: AppDeps) {
   };
 
   // Every route here runs after `requireActiveAdmin` (app.ts): an active admin on the write side.
-  router.post(
-    '/admin/unlock',
-    signInLimit(10, unlockLimited),
-    user,
-    requireAdmin,
-    async (req, res) => {
-      if (!config.ADMIN_PASSWORD) {
-        throw new HttpError(
-          503,
-          'admin_password_not_configured',
-          'The admin password is not configured (ADMIN_PASSWORD)',
-        );
-      }
-      const { password } = adminUnlockRequestSchema.parse(req.body);
-      // Every attempt is an event on the admin's own stream, with the admin as actor.
-      if (!samePassword(password, config.ADMIN_PASSWORD)) {
-        await ledger.handle(
-          'user',
-          req.user!.id,
-          { type: 'RecordAdminUnlock', succeeded: false },
-          req.context,
-        );
-        throw new HttpError(403, 'incorrect_password', adminMessages.incorrectPassword);
-      }
-      const until = new Date(Date.now() + UNLOCK_HOURS * 3_600_000);
+  route('adminUnlock', signInLimit(10, unlockLimited), user, requireAdmin, async (req, res) => {
+    if (!config.ADMIN_PASSWORD) {
+      throw new HttpError(
+        503,
+        'admin_password_not_configured',
+        'The admin password is not configured (ADMIN_PASSWORD)',
+      );
+    }
+    const { password } = adminUnlockRequestSchema.parse(req.body);
+    // Every attempt is an event on the admin's own stream, with the admin as actor.
+    if (!samePassword(password, config.ADMIN_PASSWORD)) {
       await ledger.handle(
         'user',
         req.user!.id,
-        { type: 'RecordAdminUnlock', succeeded: true, until: until.toISOString() },
+        { type: 'RecordAdminUnlock', succeeded: false },
         req.context,
       );
-      await sessions.unlockAdmin(req, until);
-      // The dashboard's money folds the log the first time it is asked: start it now, while the
-      // panel opens, so the Revenue card rarely waits for it.
-      void deps.monthMoney.catchUp().catch((error) => {
-        req.log.warn({ err: error }, "This month's money could not be folded yet");
-      });
-      res.json({
-        ok: true,
-        message: adminMessages.accessGranted,
-        unlockedUntil: until.toISOString(),
-      });
-    },
-  );
+      throw new HttpError(403, 'incorrect_password', adminMessages.incorrectPassword);
+    }
+    const until = new Date(Date.now() + UNLOCK_HOURS * 3_600_000);
+    await ledger.handle(
+      'user',
+      req.user!.id,
+      { type: 'RecordAdminUnlock', succeeded: true, until: until.toISOString() },
+      req.context,
+    );
+    await sessions.unlockAdmin(req, until);
+    // The dashboard's money folds the log the first time it is asked: start it now, while the
+    // panel opens, so the Revenue card rarely waits for it.
+    void deps.monthMoney.catchUp().catch((error) => {
+      req.log.warn({ err: error }, "This month's money could not be folded yet");
+    });
+    res.json({
+      ok: true,
+      message: adminMessages.accessGranted,
+      unlockedUntil: until.toISOString(),
+    });
+  });
 
-  router.get('/admin/session', user, requireAdmin, (req, res) => {
+  route('adminSession', user, requireAdmin, (req, res) => {
     const until = req.session?.adminUnlockedUntil ?? null;
     const unlocked = until !== null && until.getTime() > Date.now();
     res.json({ unlocked, unlockedUntil: unlocked ? until.toISOString() : null });
   });
 
-  router.post('/admin/lock', user, requireAdmin, async (req, res) => {
+  route('adminLock', user, requireAdmin, async (req, res) => {
     await sessions.lockAdmin(req);
     await recordAdminActionAfter(ledger, req, { type: 'AdminLocked', data: {} });
     res.json({ ok: true, message: 'Admin panel locked' });
   });
 
-  router.use(adminUserRoutes(deps));
-
-  router.post('/admin/users/:id/credits', user, requireUnlockedAdmin, async (req, res) => {
+  route('adminAdjustCredits', user, requireUnlockedAdmin, async (req, res) => {
     const userId = userIdOf(req.params.id);
     const { amount, reason, expectedBalance } = adminCreditRequestSchema.parse(req.body);
     try {
@@ -154,7 +246,7 @@ export function adminRoutes(deps: AppDeps) {
     }
   });
 
-  router.get('/admin/users/:id/ledger', user, requireUnlockedAdmin, async (req, res) => {
+  route('adminUserLedger', user, requireUnlockedAdmin, async (req, res) => {
     const userId = userIdOf(req.params.id);
     const profile = await profileOf(read, userId);
     if (!profile) throw notFound('No such user');
@@ -169,7 +261,7 @@ export function adminRoutes(deps: AppDeps) {
       total,
     });
   });
+});
 
-  router.use(adminStatsRoutes(deps));
-  return router;
-}
+/** The admin panel's routes: unlocking, credits, users and the dashboard's figures. */
+export const adminRoutes = combinedRouter(adminAccessRoutes, adminUserRoutes, adminStatsRoutes);

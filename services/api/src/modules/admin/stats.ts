@@ -1,9 +1,14 @@
-import type { AdminStats, AdminStatsMoney } from '@astra/contracts';
+import {
+  type AdminStats,
+  type AdminStatsMoney,
+  adminStatsMoneySchema,
+  adminStatsSchema,
+} from '@astra/contracts';
 import { monthRange, type ReadDb } from '@astra/projections';
-import { Router } from 'express';
 import { sql } from 'kysely';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
+import { describedRouter, ok, type RouteDescriptors } from '../../http/routeDescriptors.ts';
 
 /** The days a dashboard series covers: today (UTC) and the 29 before it. */
 export const SERIES_DAYS = 30;
@@ -107,18 +112,41 @@ export async function adminStatsOf(read: ReadDb, currency: string, now: Date): P
   };
 }
 
+const descriptors = {
+  adminStats: {
+    method: 'get',
+    path: '/api/admin/stats',
+    tag: 'Admin',
+    summary:
+      "The dashboard's figures and their last 30 UTC days, from the read models, with the moment they are as of",
+    auth: 'unlocked_admin',
+    responses: ok(adminStatsSchema),
+    errors: [],
+  },
+  adminStatsMoney: {
+    method: 'get',
+    path: '/api/admin/stats/money',
+    tag: 'Admin',
+    summary:
+      "This month's recognized revenue and cash in every currency, as the month report counts them",
+    auth: 'unlocked_admin',
+    responses: ok(adminStatsMoneySchema),
+    errors: [],
+  },
+} satisfies RouteDescriptors;
+
 /**
  * `GET /api/admin/stats` (an unlocked admin): the projections' figures. `GET
  * /api/admin/stats/money`: this month's money, the month report's fold of the log kept in this
  * process (`deps.monthMoney`): it folds in what was appended since it was last asked (the whole
  * log the first time; an unlock starts that, before the dashboard asks).
  */
-export function adminStatsRoutes({ read, payments, clock, monthMoney }: AppDeps) {
-  const router = Router();
-  router.get('/admin/stats', requireUser, requireUnlockedAdmin, async (_req, res) => {
+export const adminStatsRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
+  const { read, payments, clock, monthMoney } = deps;
+  route('adminStats', requireUser, requireUnlockedAdmin, async (_req, res) => {
     res.json(await adminStatsOf(read, payments.pricing.currency, clock()));
   });
-  router.get('/admin/stats/money', requireUser, requireUnlockedAdmin, async (_req, res) => {
+  route('adminStatsMoney', requireUser, requireUnlockedAdmin, async (_req, res) => {
     await monthMoney.catchUp();
     const month = clock().toISOString().slice(0, 7);
     const answer: AdminStatsMoney = {
@@ -135,5 +163,4 @@ export function adminStatsRoutes({ read, payments, clock, monthMoney }: AppDeps)
     };
     res.json(answer);
   });
-  return router;
-}
+});

@@ -1,15 +1,25 @@
 import {
   adminMessages,
   adminRoleRequestSchema,
+  adminUserActionSchema,
+  adminUserSchema,
+  adminUsersPageSchema,
   adminUsersQuerySchema,
   uuidIdSchema,
 } from '@astra/contracts';
 import { userErrors } from '@astra/ledger';
-import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { pathId } from '../../http/params.ts';
+import {
+  describedRouter,
+  json,
+  notFoundWhen,
+  ok,
+  type RouteDescriptor,
+  type RouteDescriptors,
+} from '../../http/routeDescriptors.ts';
 import { latestPosition } from '../../ledger/ledger.ts';
 import { deleteAccount } from '../accounts/deletion.ts';
 import { changeAdminRegistry, isAdmin } from './registry.ts';
@@ -18,15 +28,89 @@ import { ADMIN_USERS_PAGE_SIZE, adminUserOf, adminUsersPage } from './userQuerie
 /** User ids are UUIDs: any other shape is no user (404), and never reaches SQL. */
 const userIdOf = (value: unknown) => pathId(uuidIdSchema, value, 'No such user');
 
+/** Block and unblock: the same answers. */
+const blockAction = (action: 'block' | 'unblock'): RouteDescriptor => ({
+  method: 'post',
+  path: `/api/admin/users/{id}/${action}`,
+  tag: 'Admin',
+  summary:
+    action === 'block'
+      ? 'Blocks a user: their spends and checkouts are refused (403 account_blocked)'
+      : 'Unblocks a user',
+  auth: 'unlocked_admin',
+  responses: ok(adminUserActionSchema),
+  errors: [
+    { status: 404, code: 'user_not_found', when: 'No user with that id' },
+    { status: 409, code: 'account_deleted', when: 'The account was deleted' },
+    { status: 409, code: 'self_action', when: `The admin would ${action} themselves` },
+  ],
+  command: true,
+});
+
+const descriptors = {
+  adminUsers: {
+    method: 'get',
+    path: '/api/admin/users',
+    tag: 'Admin',
+    summary:
+      'Users, newest first, 20 a page; `search` is a case-insensitive substring of first, last or full name or e-mail',
+    auth: 'unlocked_admin',
+    query: adminUsersQuerySchema,
+    responses: ok(adminUsersPageSchema),
+    errors: [{ status: 400, code: 'invalid_request', when: 'A bad `search` or `page`' }],
+  },
+  adminUser: {
+    method: 'get',
+    path: '/api/admin/users/{id}',
+    tag: 'Admin',
+    summary: 'One user as the admin panel shows it',
+    auth: 'unlocked_admin',
+    responses: ok(adminUserSchema),
+    errors: [notFoundWhen('No such user')],
+  },
+  adminBlockUser: blockAction('block'),
+  adminUnblockUser: blockAction('unblock'),
+  adminChangeRole: {
+    method: 'post',
+    path: '/api/admin/users/{id}/role',
+    tag: 'Admin',
+    summary: 'Promotes a user to admin or demotes an admin to user (the role stays at sign-in)',
+    auth: 'unlocked_admin',
+    body: json(adminRoleRequestSchema),
+    responses: ok(adminUserActionSchema),
+    errors: [
+      { status: 404, code: 'user_not_found', when: 'No user with that id' },
+      { status: 409, code: 'account_deleted', when: 'The account was deleted' },
+      { status: 409, code: 'self_action', when: 'The admin would change their own role' },
+      { status: 409, code: 'last_admin', when: 'The demotion would leave no admin' },
+    ],
+    command: true,
+  },
+  adminDeleteUser: {
+    method: 'delete',
+    path: '/api/admin/users/{id}',
+    tag: 'Admin',
+    summary:
+      'Deletes a user as their own deletion does (subscription cancelled, credits forfeited, e-mail released)',
+    auth: 'unlocked_admin',
+    responses: ok(adminUserActionSchema),
+    errors: [
+      { status: 404, code: 'user_not_found', when: 'No user with that id' },
+      { status: 409, code: 'self_action', when: 'The admin would delete themselves' },
+      { status: 409, code: 'last_admin', when: 'The user is the last admin' },
+    ],
+    command: true,
+  },
+} satisfies RouteDescriptors;
+
 /**
  * The admin panel's user management (issue 14): the list with search, one user, block, unblock,
  * role and deletion. Every command is the admin's, decided on the write side (the user stream,
  * and the `admins` registry for anything that takes an admin away); answers wait for the read
  * models to show it (read-your-writes) and give the user as it is now.
  */
-export function adminUserRoutes(deps: AppDeps) {
+export const adminUserRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
   const { ledger, read, consistency, sessions } = deps;
-  const router = Router();
   const admin = [requireUser, requireUnlockedAdmin];
 
   /** The target's user stream: it must exist, and not be deleted, for a role change. */
@@ -42,23 +126,23 @@ export function adminUserRoutes(deps: AppDeps) {
     return { message, user };
   };
 
-  router.get('/admin/users', ...admin, async (req, res) => {
+  route('adminUsers', ...admin, async (req, res) => {
     const { search, page } = adminUsersQuerySchema.parse(req.query);
     const found = await adminUsersPage(read, search || undefined, page);
     res.json({ ...found, page, pageSize: ADMIN_USERS_PAGE_SIZE });
   });
 
-  router.get('/admin/users/:id', ...admin, async (req, res) => {
+  route('adminUser', ...admin, async (req, res) => {
     const user = await adminUserOf(read, userIdOf(req.params.id));
     if (!user) throw notFound('No such user');
     res.json(user);
   });
 
-  for (const [action, message] of [
-    ['block', adminMessages.blocked],
-    ['unblock', adminMessages.unblocked],
+  for (const [action, name, message] of [
+    ['block', 'adminBlockUser', adminMessages.blocked],
+    ['unblock', 'adminUnblockUser', adminMessages.unblocked],
   ] as const) {
-    router.post(`/admin/users/:id/${action}`, ...admin, async (req, res) => {
+    route(name, ...admin, async (req, res) => {
       const userId = userIdOf(req.params.id);
       const handled = await ledger.handle(
         'user',
@@ -73,7 +157,7 @@ export function adminUserRoutes(deps: AppDeps) {
     });
   }
 
-  router.post('/admin/users/:id/role', ...admin, async (req, res) => {
+  route('adminChangeRole', ...admin, async (req, res) => {
     const userId = userIdOf(req.params.id);
     const { role } = adminRoleRequestSchema.parse(req.body);
     const adminId = req.user!.id;
@@ -103,7 +187,7 @@ export function adminUserRoutes(deps: AppDeps) {
     );
   });
 
-  router.delete('/admin/users/:id', ...admin, async (req, res) => {
+  route('adminDeleteUser', ...admin, async (req, res) => {
     const userId = userIdOf(req.params.id);
     const adminId = req.user!.id;
     if (userId === adminId) throw userErrors.selfAction('delete');
@@ -123,6 +207,4 @@ export function adminUserRoutes(deps: AppDeps) {
     await consistency.settle(req, latestPosition(registered?.position ?? null, position));
     res.json(await answer(userId, adminMessages.deleted));
   });
-
-  return router;
-}
+});

@@ -1,5 +1,12 @@
-import { type AuthProviders, devLoginRequestSchema, safeReturnUrl } from '@astra/contracts';
-import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import {
+  type AuthProviders,
+  authProvidersSchema,
+  devLoginRequestSchema,
+  meSchema,
+  okSchema,
+  safeReturnUrl,
+} from '@astra/contracts';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import passport from 'passport';
 import {
   appleSignInEnabled,
@@ -10,6 +17,14 @@ import {
 import type { AppDeps } from '../../dependencies.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { signInLimit } from '../../http/rateLimits.ts';
+import {
+  describedRouter,
+  json,
+  notFoundWhen,
+  ok,
+  type RouteDescriptors,
+  redirect,
+} from '../../http/routeDescriptors.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { profileOf } from '../accounts/queries.ts';
 import { type Identity, signIn } from '../accounts/registration.ts';
@@ -74,13 +89,91 @@ const authenticate = (
     )(req, res, reject);
   });
 
+const descriptors = {
+  authProviders: {
+    method: 'get',
+    path: '/api/auth/providers',
+    tag: 'Sign-in',
+    summary: 'Which sign-in buttons to show',
+    auth: 'none',
+    responses: ok(authProvidersSchema),
+    errors: [],
+  },
+  googleSignIn: {
+    method: 'get',
+    path: '/api/auth/google',
+    tag: 'Sign-in',
+    summary: "Starts Google sign-in: redirects to Google's authorization page",
+    auth: 'none',
+    responses: redirect,
+    errors: [notFoundWhen('Google sign-in is not configured')],
+  },
+  googleCallback: {
+    method: 'get',
+    path: '/api/auth/google/callback',
+    tag: 'Sign-in',
+    summary: 'Google sends the browser here; redirects to `/auth/callback`',
+    auth: 'none',
+    responses: redirect,
+    errors: [notFoundWhen('Google sign-in is not configured')],
+    command: true,
+  },
+  appleSignIn: {
+    method: 'get',
+    path: '/api/auth/apple',
+    tag: 'Sign-in',
+    summary: "Starts Sign in with Apple: redirects to Apple's authorization page",
+    auth: 'none',
+    responses: redirect,
+    errors: [notFoundWhen('Sign in with Apple is not configured')],
+  },
+  appleCallback: {
+    method: 'post',
+    path: '/api/auth/apple/callback',
+    tag: 'Sign-in',
+    summary: "Apple's form post (from Apple's site); redirects to `/auth/callback`",
+    auth: 'none',
+    body: { contentType: 'application/x-www-form-urlencoded', required: false },
+    responses: redirect,
+    errors: [notFoundWhen('Sign in with Apple is not configured')],
+    command: true,
+  },
+  devLogin: {
+    method: 'post',
+    path: '/api/auth/dev-login',
+    tag: 'Sign-in',
+    summary: 'Development and test sign-in (404 in production)',
+    auth: 'none',
+    body: json(devLoginRequestSchema),
+    responses: ok(meSchema, 'Signed in: the Me object, with `Set-Cookie`'),
+    errors: [
+      notFoundWhen('NODE_ENV=production'),
+      {
+        status: 503,
+        code: 'not_ready',
+        when: 'The new profile is not readable after READ_YOUR_WRITES_TIMEOUT_MS',
+      },
+    ],
+    command: true,
+    rateLimited: 60,
+  },
+  logout: {
+    method: 'post',
+    path: '/api/auth/logout',
+    tag: 'Sign-in',
+    summary: 'Ends every session of the user',
+    auth: 'none',
+    responses: ok(okSchema),
+    errors: [],
+  },
+} satisfies RouteDescriptors;
+
 /**
  * Sign-in: Google (and Apple, when configured) through passport without sessions, the
  * development sign-in, the list of providers, and sign-out.
  */
-export function authRoutes(deps: AppDeps) {
+export const authRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
   const { config, ledger, read, sessions, consistency } = deps;
-  const router = Router();
   const policy = { freeCredits: config.FREE_CREDITS, adminEmails: config.ADMIN_EMAILS };
   // An authenticator of its own: strategies differ between apps in one process (tests).
   const authenticator: Authenticator = new passport.Passport();
@@ -134,7 +227,7 @@ export function authRoutes(deps: AppDeps) {
     res.redirect(302, successLocation(returnUrl));
   };
 
-  router.get('/auth/providers', (_req, res) => {
+  route('authProviders', (_req, res) => {
     const providers: AuthProviders = {
       google: google !== null,
       apple: apple !== null,
@@ -143,7 +236,7 @@ export function authRoutes(deps: AppDeps) {
     res.json(providers);
   });
 
-  router.get('/auth/google', navigationLimit(), enabled(google, 'Google'), (req, res) => {
+  route('googleSignIn', navigationLimit(), enabled(google, 'Google'), (req, res) => {
     res.set('Cache-Control', 'no-store');
     // The state store keeps the returnUrl, the state and the PKCE verifier in a signed cookie.
     authenticator.authenticate('google', {
@@ -153,8 +246,8 @@ export function authRoutes(deps: AppDeps) {
     })(req, res, redirectOnFailure(req, res));
   });
 
-  router.get(
-    '/auth/google/callback',
+  route(
+    'googleCallback',
     navigationLimit(),
     enabled(google, 'Google'),
     signInPage(async (req, res) => {
@@ -178,7 +271,7 @@ export function authRoutes(deps: AppDeps) {
     }),
   );
 
-  router.get('/auth/apple', navigationLimit(), enabled(apple, 'Apple'), (req, res) => {
+  route('appleSignIn', navigationLimit(), enabled(apple, 'Apple'), (req, res) => {
     res.set('Cache-Control', 'no-store');
     const nonce = randomToken();
     const pending = apple!.issue(res, { returnUrl: safeReturnUrl(req.query.returnUrl), nonce });
@@ -190,8 +283,8 @@ export function authRoutes(deps: AppDeps) {
     } as object)(req, res, redirectOnFailure(req, res));
   });
 
-  router.post(
-    '/auth/apple/callback',
+  route(
+    'appleCallback',
     navigationLimit(),
     enabled(apple, 'Apple'),
     express.urlencoded({ extended: false, limit: '20kb' }),
@@ -210,7 +303,7 @@ export function authRoutes(deps: AppDeps) {
     }),
   );
 
-  router.post('/auth/dev-login', signInLimit(60), async (req, res) => {
+  route('devLogin', signInLimit(60), async (req, res) => {
     if (!devSignInEnabled(config)) throw notFound();
     const body = devLoginRequestSchema.parse(req.body);
     const { userId, position } = await signIn(
@@ -226,12 +319,10 @@ export function authRoutes(deps: AppDeps) {
     res.json(meView(profile, subscriptionContextOf(deps)));
   });
 
-  router.post('/auth/logout', async (req, res) => {
+  route('logout', async (req, res) => {
     // Signing out ends every session of the user, on every device.
     if (req.session) await sessions.endAllOf(req.session.userId);
     await sessions.end(req, res);
     res.json({ ok: true });
   });
-
-  return router;
-}
+});

@@ -1,8 +1,8 @@
-import type { AppView } from '@astra/contracts';
+import { type AppView, appsResponseSchema } from '@astra/contracts';
 import type { App } from '@astra/projections';
-import { Router } from 'express';
 import { voicePricingOf } from '../../config.ts';
 import type { AppDeps } from '../../dependencies.ts';
+import { describedRouter, ok, type RouteDescriptors } from '../../http/routeDescriptors.ts';
 
 export const appView = (app: App): AppView => ({
   appId: app.app_id,
@@ -13,11 +13,21 @@ export const appView = (app: App): AppView => ({
   voiceMinutes: app.voice_minutes_included,
 });
 
-/** What can be bought with credits: the reading apps and their prices in credits. */
-export function catalogRoutes({ read, config }: AppDeps) {
-  const router = Router();
+const descriptors = {
+  apps: {
+    method: 'get',
+    path: '/api/apps',
+    tag: 'Readings',
+    summary: 'The five reading apps with their credit cost',
+    auth: 'none',
+    responses: ok(appsResponseSchema),
+    errors: [],
+  },
+} satisfies RouteDescriptors;
 
-  router.get('/apps', async (_req, res) => {
+/** What can be bought with credits: the reading apps and their prices in credits. */
+export const catalogRoutes = describedRouter(descriptors, ({ read, config }: AppDeps, route) => {
+  route('apps', async (_req, res) => {
     const apps = await read.selectFrom('apps').selectAll().orderBy('app_id').execute();
     res.json({
       items: apps.map(appView),
@@ -25,6 +35,4 @@ export function catalogRoutes({ read, config }: AppDeps) {
       welcomeCredits: config.FREE_CREDITS,
     });
   });
-
-  return router;
-}
+});

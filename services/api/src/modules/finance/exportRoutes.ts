@@ -2,6 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import {
   type ExportFormat,
   type LedgerExportChecksum,
+  ledgerExportChecksumSchema,
   ledgerExportQuerySchema,
 } from '@astra/contracts';
 import {
@@ -10,12 +11,15 @@ import {
   LedgerExport,
   ledgerExportChecksum,
 } from '@astra/projections';
-import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
+import {
+  badQuery,
+  describedRouter,
+  ok,
+  type RouteDescriptors,
+} from '../../http/routeDescriptors.ts';
 import { recordAdminAction, recordAdminActionAfter } from '../admin/adminRecords.ts';
-import { balanceRoutes } from './balanceRoutes.ts';
-import { reportRoutes } from './reportRoutes.ts';
 
 /** The trailer that carries the export body's SHA-256 (hex), after the last byte. */
 export const EXPORT_SHA256_TRAILER = 'X-Content-SHA256';
@@ -26,17 +30,47 @@ export function exportQueryOf(query: unknown): { format: ExportFormat } & Export
   return { format: parsed.format, ...exportRangeOf(parsed) };
 }
 
+const descriptors = {
+  adminLedgerExport: {
+    method: 'get',
+    path: '/api/admin/exports/ledger',
+    tag: 'Admin',
+    summary:
+      'One row per credit event in log order (CSV or JSON lines), streamed from the log; the body’s SHA-256 follows in the `X-Content-SHA256` trailer',
+    auth: 'unlocked_admin',
+    query: ledgerExportQuerySchema,
+    responses: {
+      200: {
+        description: 'The export (text/csv or application/x-ndjson)',
+        contentType: 'text/csv',
+      },
+    },
+    readsLog: true,
+    errors: [badQuery('A bad format or range')],
+  },
+  adminLedgerExportChecksum: {
+    method: 'get',
+    path: '/api/admin/exports/ledger/checksum',
+    tag: 'Admin',
+    summary: 'The SHA-256, rows and bytes of the export of the same range, without the body',
+    auth: 'unlocked_admin',
+    query: ledgerExportQuerySchema,
+    responses: ok(ledgerExportChecksumSchema),
+    readsLog: true,
+    errors: [badQuery('A bad format or range')],
+  },
+} satisfies RouteDescriptors;
+
 /**
  * The finance routes of the admin panel (unlocked admins): the ledger export and its checksum
  * here, the monthly report (`reportRoutes.ts`) and balances as of an instant (`balanceRoutes.ts`).
  * All of them replay the event log; none reads a read model.
  */
-export function exportRoutes(deps: AppDeps) {
+export const exportRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
   const store = deps.ledger.store;
-  const router = Router();
   const admin = [requireUser, requireUnlockedAdmin];
 
-  router.get('/admin/exports/ledger', ...admin, async (req, res) => {
+  route('adminLedgerExport', ...admin, async (req, res) => {
     const query = exportQueryOf(req.query);
     // On record before a byte leaves (no record, no export): a download a crash cuts off is
     // known too. Its end is recorded below, with the checksum.
@@ -84,7 +118,7 @@ export function exportRoutes(deps: AppDeps) {
     });
   });
 
-  router.get('/admin/exports/ledger/checksum', ...admin, async (req, res) => {
+  route('adminLedgerExportChecksum', ...admin, async (req, res) => {
     const query = exportQueryOf(req.query);
     const { sha256, rows, bytes } = await ledgerExportChecksum(store, query);
     const answer: LedgerExportChecksum = {
@@ -97,8 +131,4 @@ export function exportRoutes(deps: AppDeps) {
     };
     res.json(answer);
   });
-
-  router.use(reportRoutes(deps));
-  router.use(balanceRoutes(deps));
-  return router;
-}
+});

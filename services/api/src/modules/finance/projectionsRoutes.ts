@@ -1,9 +1,21 @@
-import type { RebuildStatus, VerifyResult } from '@astra/contracts';
+import {
+  projectionsOverviewSchema,
+  type RebuildStatus,
+  reactorMessageSchema,
+  rebuildStatusSchema,
+  type VerifyResult,
+  verifyResultSchema,
+} from '@astra/contracts';
 import { rebuildReadModels, verifyLedger } from '@astra/projections';
-import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
 import { HttpError } from '../../http/errors.ts';
+import {
+  describedRouter,
+  notFoundWhen,
+  ok,
+  type RouteDescriptors,
+} from '../../http/routeDescriptors.ts';
 import { type OutboxRow, retryNow } from '../../reactors/outbox.ts';
 import { reactorMessageOf } from '../../reactors/status.ts';
 import { recordAdminActionAfter } from '../admin/adminRecords.ts';
@@ -17,6 +29,49 @@ type RebuildProgress = Parameters<
   NonNullable<NonNullable<Parameters<typeof rebuildReadModels>[2]>['onProgress']>
 >[0];
 
+const descriptors = {
+  adminProjections: {
+    method: 'get',
+    path: '/api/admin/projections',
+    tag: 'Admin',
+    summary:
+      'Each projection against the log’s head, the last ledger:verify result and the rebuild’s progress',
+    auth: 'unlocked_admin',
+    responses: ok(projectionsOverviewSchema),
+    errors: [],
+  },
+  adminRebuildProjections: {
+    method: 'post',
+    path: '/api/admin/projections/rebuild',
+    tag: 'Admin',
+    summary:
+      'Rebuilds the read models beside the live ones and swaps them in once caught up (progress in GET /api/admin/projections)',
+    auth: 'unlocked_admin',
+    responses: { 202: { description: 'Started', schema: rebuildStatusSchema } },
+    errors: [{ status: 409, code: 'rebuild_running', when: 'A rebuild is running already' }],
+  },
+  adminVerifyLedger: {
+    method: 'post',
+    path: '/api/admin/projections/verify',
+    tag: 'Admin',
+    summary: 'Runs ledger:verify now (the log against the read models) and keeps its result',
+    auth: 'unlocked_admin',
+    responses: ok(verifyResultSchema),
+    readsLog: true,
+    errors: [],
+  },
+  adminRetryReactorMessage: {
+    method: 'post',
+    path: '/api/admin/reactors/{reactor}/messages/{id}/retry',
+    tag: 'Admin',
+    summary:
+      'Tries a failing or parked message again now (its attempts start over); a sent one is left as it is',
+    auth: 'unlocked_admin',
+    responses: ok(reactorMessageSchema),
+    errors: [notFoundWhen('No such reactor, or no such message of it')],
+  },
+} satisfies RouteDescriptors;
+
 /**
  * The projections page: `GET /api/admin/projections` (each projection against the log's head,
  * the last verify result, the rebuild's progress), `POST …/verify` (runs `ledger:verify` here and
@@ -25,10 +80,9 @@ type RebuildProgress = Parameters<
  * caught up and are swapped in), and `POST /api/admin/reactors/{reactor}/messages/{id}/retry`
  * (a failing or parked message is tried again now).
  */
-export function projectionsRoutes(deps: AppDeps) {
+export const projectionsRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
   const { db, read, ready, logger } = deps;
   const store = deps.ledger.store;
-  const router = Router();
   const admin = [requireUser, requireUnlockedAdmin];
   const reactors = [deps.mail.reactor];
   /** This process's rebuild while it runs (one at a time; `rebuild_runs` holds the others off). */
@@ -36,7 +90,7 @@ export function projectionsRoutes(deps: AppDeps) {
   /** This process's verification while it runs: a second request waits for the same one. */
   let verifying: Promise<VerifyResult> | undefined;
 
-  router.get('/admin/projections', ...admin, async (_req, res) => {
+  route('adminProjections', ...admin, async (_req, res) => {
     res.json(
       await projectionsOverview(store, db, read, ready, {
         appDb: deps.appDb,
@@ -45,7 +99,7 @@ export function projectionsRoutes(deps: AppDeps) {
     );
   });
 
-  router.post('/admin/reactors/:reactor/messages/:id/retry', ...admin, async (req, res) => {
+  route('adminRetryReactorMessage', ...admin, async (req, res) => {
     const runner = reactors.find((r) => r.reactor.name === req.params.reactor);
     const id = String(req.params.id);
     if (!runner) throw new HttpError(404, 'not_found', 'No such reactor');
@@ -66,7 +120,7 @@ export function projectionsRoutes(deps: AppDeps) {
     res.json(reactorMessageOf(row));
   });
 
-  router.post('/admin/projections/verify', ...admin, async (req, res) => {
+  route('adminVerifyLedger', ...admin, async (req, res) => {
     verifying ??= (async () => {
       const { ok, lines } = verifyReportLines(await verifyLedger(store, db));
       return recordVerifyRun(db, { ok, lines, source: 'panel' });
@@ -82,7 +136,7 @@ export function projectionsRoutes(deps: AppDeps) {
     res.json(result);
   });
 
-  router.post('/admin/projections/rebuild', ...admin, async (req, res) => {
+  route('adminRebuildProjections', ...admin, async (req, res) => {
     if (rebuilding) throw rebuildRunning();
     let claimed: (progress: RebuildProgress) => void = () => {};
     const started = new Promise<RebuildProgress>((resolve) => {
@@ -126,5 +180,4 @@ export function projectionsRoutes(deps: AppDeps) {
       error: null,
     } satisfies RebuildStatus);
   });
-  return router;
-}
+});

@@ -1,15 +1,34 @@
 import { createHash } from 'node:crypto';
-import { monthlyReportQuerySchema } from '@astra/contracts';
+import { monthlyReportQuerySchema, monthlyReportSchema } from '@astra/contracts';
 import { monthlyReport, monthlyReportCsv } from '@astra/projections';
-import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
+import {
+  badQuery,
+  describedRouter,
+  ok,
+  type RouteDescriptors,
+} from '../../http/routeDescriptors.ts';
 import { recordAdminAction } from '../admin/adminRecords.ts';
 
+const descriptors = {
+  adminMonthlyReport: {
+    method: 'get',
+    path: '/api/admin/reports/monthly',
+    tag: 'Admin',
+    summary:
+      'The month’s credit and money roll-forward by replaying the log (`format=csv` for a CSV)',
+    auth: 'unlocked_admin',
+    query: monthlyReportQuerySchema,
+    responses: ok(monthlyReportSchema),
+    readsLog: true,
+    errors: [badQuery('`month` is not YYYY-MM')],
+  },
+} satisfies RouteDescriptors;
+
 /** `GET /api/admin/reports/monthly?month=YYYY-MM[&format=csv]`: the month's roll-forward, by replay. */
-export function reportRoutes(deps: AppDeps) {
-  const router = Router();
-  router.get('/admin/reports/monthly', requireUser, requireUnlockedAdmin, async (req, res) => {
+export const reportRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
+  route('adminMonthlyReport', requireUser, requireUnlockedAdmin, async (req, res) => {
     const { month, format } = monthlyReportQuerySchema.parse(req.query);
     const report = await monthlyReport(deps.ledger.store, month);
     res.setHeader('Cache-Control', 'no-store');
@@ -40,5 +59,4 @@ export function reportRoutes(deps: AppDeps) {
     }
     res.send(body);
   });
-  return router;
-}
+});

@@ -1,6 +1,11 @@
-import type { DevMailMessage } from '@astra/contracts';
-import { Router } from 'express';
+import { type DevMailMessage, devMailboxSchema, mailPreviewsSchema } from '@astra/contracts';
 import type { AppDeps } from '../../dependencies.ts';
+import {
+  describedRouter,
+  notFoundWhen,
+  ok,
+  type RouteDescriptors,
+} from '../../http/routeDescriptors.ts';
 import type { OutboxRow } from '../../reactors/outbox.ts';
 import { MAIL_REACTOR } from './mailReactor.ts';
 import { sampleMailContents } from './previews.ts';
@@ -10,14 +15,37 @@ import type { StoredMail } from './transport.ts';
 /** Messages the development mailbox shows (the newest). */
 const MAILBOX_SIZE = 200;
 
+const descriptors = {
+  devMailbox: {
+    method: 'get',
+    path: '/api/dev/mail',
+    tag: 'System',
+    summary:
+      'The development mailbox: every message of the outbox, newest first (404 in production)',
+    auth: 'none',
+    responses: ok(devMailboxSchema),
+    errors: [notFoundWhen('NODE_ENV=production')],
+    onlyWhen: 'NODE_ENV is not production',
+  },
+  devMailPreviews: {
+    method: 'get',
+    path: '/api/dev/mail/previews',
+    tag: 'System',
+    summary: 'Every e-mail template rendered with sample data (404 in production)',
+    auth: 'none',
+    responses: ok(mailPreviewsSchema),
+    errors: [notFoundWhen('NODE_ENV=production')],
+    onlyWhen: 'NODE_ENV is not production',
+  },
+} satisfies RouteDescriptors;
+
 /**
  * The development mailbox (in the spirit of Mailpit): `GET /api/dev/mail`, every message of the
  * outbox, newest first, and `GET /api/dev/mail/previews`, every template with sample data. Not
  * mounted in production: the outbox holds personal data, and only admins see any of it there.
  */
-export function devMailRoutes(deps: AppDeps) {
-  const router = Router();
-  router.get('/dev/mail', async (_req, res) => {
+export const devMailRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
+  route('devMailbox', async (_req, res) => {
     const rows = (await deps.appDb
       .selectFrom('outbox')
       .selectAll()
@@ -28,7 +56,7 @@ export function devMailRoutes(deps: AppDeps) {
       .execute()) as OutboxRow[];
     res.json({ items: rows.map(devMailMessageOf) });
   });
-  router.get('/dev/mail/previews', async (_req, res) => {
+  route('devMailPreviews', async (_req, res) => {
     const context = {
       recipientName: 'Ada',
       site: deps.mail.settings.site,
@@ -42,8 +70,7 @@ export function devMailRoutes(deps: AppDeps) {
     );
     res.json({ items });
   });
-  return router;
-}
+});
 
 const devMailMessageOf = (row: OutboxRow): DevMailMessage => {
   const mail = row.payload as StoredMail | null;

@@ -1,18 +1,31 @@
 import {
   type CheckoutStatus,
+  checkoutConflictSchema,
   checkoutRequestSchema,
+  checkoutResponseSchema,
   checkoutSessionIdSchema,
+  checkoutStatusSchema,
+  localCheckoutResultSchema,
+  localCheckoutSessionSchema,
+  pricingResponseSchema,
   readingMessages,
+  subscriptionActiveErrorSchema,
 } from '@astra/contracts';
 import { isDomainError } from '@astra/ledger';
 import type { ReadDb } from '@astra/projections';
-import { Router } from 'express';
 import { sql } from 'kysely';
 import { voicePricingOf } from '../../config.ts';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import { pathId } from '../../http/params.ts';
+import {
+  describedRouter,
+  json,
+  notFoundWhen,
+  ok,
+  type RouteDescriptors,
+} from '../../http/routeDescriptors.ts';
 import { type CheckoutSessionInfo, SUBSCRIPTION_CHECKOUT_MINUTES } from './gateway.ts';
 import type { LocalCheckout } from './localGateway.ts';
 import { formatPrice, offerOf, pricingOf } from './pricing.ts';
@@ -47,16 +60,66 @@ const subscriptionActive = (tierName: string) =>
     { tierName },
   );
 
-export function checkoutRoutes(deps: AppDeps) {
-  const router = Router();
+const descriptors = {
+  pricing: {
+    method: 'get',
+    path: '/api/pricing',
+    tag: 'Payments',
+    summary: 'The tiers, each with its monthly and one-time rows',
+    auth: 'none',
+    responses: ok(pricingResponseSchema),
+    errors: [],
+  },
+  checkout: {
+    method: 'post',
+    path: '/api/checkout',
+    tag: 'Payments',
+    summary: 'Starts paying for a tier: a checkout session to send the browser to',
+    auth: 'user',
+    body: json(checkoutRequestSchema),
+    responses: ok(checkoutResponseSchema),
+    errors: [
+      {
+        status: 400,
+        code: 'invalid_request',
+        when: 'A bad body, or no such tier and billing type',
+      },
+      { status: 403, code: 'account_blocked', when: 'The account is blocked' },
+      {
+        status: 409,
+        code: 'subscription_active',
+        when: 'A subscription runs already; change the plan instead',
+        schema: subscriptionActiveErrorSchema,
+      },
+      {
+        status: 409,
+        code: 'checkout_in_progress',
+        when: 'A subscription checkout of the account is still open (its `url` and `sessionId`)',
+        schema: checkoutConflictSchema,
+      },
+    ],
+    command: true,
+  },
+  checkoutStatus: {
+    method: 'get',
+    path: '/api/checkout/sessions/{id}',
+    tag: 'Payments',
+    summary: 'Has the payment landed? (the success page polls this)',
+    auth: 'user',
+    responses: ok(checkoutStatusSchema),
+    errors: [notFoundWhen("Unknown, or another user's, checkout session")],
+  },
+} satisfies RouteDescriptors;
+
+export const checkoutRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
   const { read } = deps;
   const { gateway } = deps.payments;
 
-  router.get('/pricing', async (_req, res) => {
+  route('pricing', async (_req, res) => {
     res.json(await pricingOf(read, deps.payments.pricing, voicePricingOf(deps.config)));
   });
 
-  router.post('/checkout', requireUser, async (req, res) => {
+  route('checkout', requireUser, async (req, res) => {
     const { tierId, isSubscription } = checkoutRequestSchema.parse(req.body);
     const user = req.user!;
     // The user stream's state (write side), not the profile read model.
@@ -139,7 +202,7 @@ export function checkoutRoutes(deps: AppDeps) {
     res.json({ url: session.url, sessionId: session.id });
   });
 
-  router.get('/checkout/sessions/:id', requireUser, async (req, res) => {
+  route('checkoutStatus', requireUser, async (req, res) => {
     const user = req.user!;
     const session = await gateway.checkoutOf(sessionIdOf(req.params.id), user.id);
     if (!session) throw notFound('No such checkout session');
@@ -160,15 +223,48 @@ export function checkoutRoutes(deps: AppDeps) {
     };
     res.json(status);
   });
+});
 
-  return router;
-}
+const localPages = {
+  localCheckoutSession: {
+    method: 'get',
+    path: '/api/checkout/local/{id}',
+    tag: 'Payments',
+    summary: 'The local checkout page: its session (development, without Stripe)',
+    auth: 'user',
+    responses: ok(localCheckoutSessionSchema),
+    errors: [notFoundWhen('No such checkout session')],
+    onlyWhen: 'STRIPE_SECRET_KEY is unset (never in production)',
+  },
+  localCheckoutPay: {
+    method: 'post',
+    path: '/api/checkout/local/{id}/pay',
+    tag: 'Payments',
+    summary: 'The local checkout page: pays (sends our webhook what Stripe would)',
+    auth: 'user',
+    responses: ok(localCheckoutResultSchema),
+    errors: [
+      notFoundWhen('No open checkout session (unknown, already paid or cancelled)'),
+      { status: 409, code: 'payment_in_progress', when: 'This checkout is being paid already' },
+    ],
+    command: true,
+    onlyWhen: 'STRIPE_SECRET_KEY is unset (never in production)',
+  },
+  localCheckoutCancel: {
+    method: 'post',
+    path: '/api/checkout/local/{id}/cancel',
+    tag: 'Payments',
+    summary: 'The local checkout page: cancels an open session',
+    auth: 'user',
+    responses: ok(localCheckoutResultSchema),
+    errors: [],
+    onlyWhen: 'STRIPE_SECRET_KEY is unset (never in production)',
+  },
+} satisfies RouteDescriptors;
 
 /** The local checkout page's own routes (development without Stripe). */
-export function localCheckoutRoutes(gateway: LocalCheckout) {
-  const router = Router();
-
-  router.get('/checkout/local/:id', requireUser, async (req, res) => {
+export const localCheckoutRoutes = describedRouter(localPages, (gateway: LocalCheckout, route) => {
+  route('localCheckoutSession', requireUser, async (req, res) => {
     const sessionId = sessionIdOf(req.params.id);
     const session = await gateway.sessionOf(sessionId, req.user!.id);
     if (!session) throw notFound('No such checkout session');
@@ -184,7 +280,7 @@ export function localCheckoutRoutes(gateway: LocalCheckout) {
     });
   });
 
-  router.post('/checkout/local/:id/pay', requireUser, async (req, res) => {
+  route('localCheckoutPay', requireUser, async (req, res) => {
     const id = sessionIdOf(req.params.id, 'No open checkout session');
     const paid = await gateway.pay(id, req.user!.id);
     if (paid === 'paying')
@@ -193,12 +289,10 @@ export function localCheckoutRoutes(gateway: LocalCheckout) {
     res.json({ redirectUrl: `/success?session_id=${encodeURIComponent(id)}` });
   });
 
-  router.post('/checkout/local/:id/cancel', requireUser, async (req, res) => {
+  route('localCheckoutCancel', requireUser, async (req, res) => {
     // Always answered the same; an id of another shape names no session and is left alone.
     const id = checkoutSessionIdSchema.safeParse(req.params.id);
     if (id.success) await gateway.cancel(id.data, req.user!.id);
     res.json({ redirectUrl: '/cancel' });
   });
-
-  return router;
-}
+});

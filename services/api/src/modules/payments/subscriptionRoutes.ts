@@ -1,15 +1,18 @@
 import {
   cancelSubscriptionRequestSchema,
   changePlanRequestSchema,
+  refreshNotDueErrorSchema,
   type SubscriptionStatus,
+  subscriptionActionSchema,
+  subscriptionStatusSchema,
 } from '@astra/contracts';
 import { ConcurrencyError } from '@astra/event-store';
 import { isDomainError, longDate, refreshSummary } from '@astra/ledger';
 import { type Profile, readModels } from '@astra/projections';
-import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
 import { HttpError } from '../../http/errors.ts';
+import { describedRouter, json, ok, type RouteDescriptors } from '../../http/routeDescriptors.ts';
 import {
   creditLotsOf,
   type SubscriptionContext,
@@ -39,8 +42,86 @@ export const subscriptionStatusOf = (
   };
 };
 
-export function subscriptionRoutes(deps: AppDeps) {
-  const router = Router();
+const descriptors = {
+  subscription: {
+    method: 'get',
+    path: '/api/subscription',
+    tag: 'Payments',
+    summary: "The spec's subscription view",
+    auth: 'user',
+    responses: ok(subscriptionStatusSchema),
+    errors: [],
+  },
+  refreshSubscription: {
+    method: 'post',
+    path: '/api/subscription/refresh',
+    tag: 'Payments',
+    summary: 'Refresh Monthly Credits: grants a month that is due (without Stripe)',
+    auth: 'user',
+    responses: ok(subscriptionActionSchema),
+    errors: [
+      { status: 404, code: 'user_not_found', when: 'No credit account' },
+      {
+        status: 409,
+        code: 'no_active_subscription',
+        when: 'No subscription, or a cancelled one',
+      },
+      {
+        status: 409,
+        code: 'subscription_missing_tier',
+        when: 'The subscription has no tier information',
+      },
+      {
+        status: 409,
+        code: 'refresh_not_due',
+        when: 'The renewal date has not come, or its month was granted already',
+        schema: refreshNotDueErrorSchema,
+      },
+      {
+        status: 409,
+        code: 'renewal_pending',
+        when: 'With Stripe: months come with their paid invoice, never ahead of it',
+      },
+      { status: 422, code: 'invalid_tier', when: 'Our table has no such monthly tier' },
+      { status: 500, code: 'refresh_failed', when: 'Anything else (logged)' },
+    ],
+    command: true,
+  },
+  cancelSubscription: {
+    method: 'post',
+    path: '/api/subscription/cancel',
+    tag: 'Payments',
+    summary: 'Cancels at the end of the paid period',
+    auth: 'user',
+    body: json(cancelSubscriptionRequestSchema, false),
+    responses: ok(subscriptionActionSchema),
+    errors: [
+      {
+        status: 409,
+        code: 'no_active_subscription',
+        when: 'No active subscription (a second cancel included)',
+      },
+    ],
+    command: true,
+  },
+  changePlan: {
+    method: 'post',
+    path: '/api/subscription/change',
+    tag: 'Payments',
+    summary: 'Another plan from the next renewal; no money moves now',
+    auth: 'user',
+    body: json(changePlanRequestSchema),
+    responses: ok(subscriptionActionSchema),
+    errors: [
+      { status: 400, code: 'invalid_request', when: 'A bad body, or no tier with a monthly price' },
+      { status: 409, code: 'no_active_subscription', when: 'No running active subscription' },
+      { status: 409, code: 'same_plan', when: 'The tier of the running subscription' },
+    ],
+    command: true,
+  },
+} satisfies RouteDescriptors;
+
+export const subscriptionRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
   const { ledger, read, consistency, clock } = deps;
   const { gateway } = deps.payments;
 
@@ -52,7 +133,7 @@ export function subscriptionRoutes(deps: AppDeps) {
       .where('id', '=', userId)
       .executeTakeFirstOrThrow();
 
-  router.get('/subscription', requireUser, (req, res) => {
+  route('subscription', requireUser, (req, res) => {
     res.json(subscriptionStatusOf(req.user!, subscriptionContextOf(deps)));
   });
 
@@ -60,7 +141,7 @@ export function subscriptionRoutes(deps: AppDeps) {
   const runningSubscription = async (userId: string) =>
     (await ledger.load('credits', userId)).state.subscription;
 
-  router.post('/subscription/refresh', requireUser, async (req, res) => {
+  route('refreshSubscription', requireUser, async (req, res) => {
     const user = req.user!;
     const running = await runningSubscription(user.id);
     // With Stripe a month comes with its paid invoice; refreshing ahead would give it unpaid.
@@ -95,7 +176,7 @@ export function subscriptionRoutes(deps: AppDeps) {
     }
   });
 
-  router.post('/subscription/cancel', requireUser, async (req, res) => {
+  route('cancelSubscription', requireUser, async (req, res) => {
     const user = req.user!;
     const { reason } = cancelSubscriptionRequestSchema.parse(req.body ?? {});
     const running = await runningSubscription(user.id);
@@ -126,7 +207,7 @@ export function subscriptionRoutes(deps: AppDeps) {
     });
   });
 
-  router.post('/subscription/change', requireUser, async (req, res) => {
+  route('changePlan', requireUser, async (req, res) => {
     const user = req.user!;
     const { tierId } = changePlanRequestSchema.parse(req.body ?? {});
     const running = await runningSubscription(user.id);
@@ -167,6 +248,4 @@ export function subscriptionRoutes(deps: AppDeps) {
       subscription: subscriptionStatusOf(profile, subscriptionContextOf(deps)),
     });
   });
-
-  return router;
-}
+});

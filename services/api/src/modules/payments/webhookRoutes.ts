@@ -1,10 +1,11 @@
-import express, { Router } from 'express';
+import { stripeWebhookReceivedSchema } from '@astra/contracts';
+import express from 'express';
 import type Stripe from 'stripe';
 import { z } from 'zod';
 import type { AppDeps } from '../../dependencies.ts';
 import { depthExceeds } from '../../http/bodyDepth.ts';
-import { apiNotFound, errorHandler, HttpError } from '../../http/errors.ts';
-import { requestContext } from '../../http/requestContext.ts';
+import { HttpError } from '../../http/errors.ts';
+import { describedRouter, ok, type RouteDescriptors } from '../../http/routeDescriptors.ts';
 import { applyStripeEvent } from './stripeEvents.ts';
 
 /** Stripe signs the timestamp too: older deliveries are refused (replays), and so are later ones. */
@@ -41,16 +42,46 @@ const signedAt = (header: string) => {
   return t !== undefined && /^\d+$/.test(t) ? Number(t) : null;
 };
 
+const descriptors = {
+  stripeWebhook: {
+    method: 'post',
+    path: '/api/webhooks/stripe',
+    tag: 'Payments',
+    summary: "Stripe's signed events become ledger commands",
+    auth: 'stripe_signature',
+    body: { contentType: 'application/octet-stream', required: true },
+    responses: ok(stripeWebhookReceivedSchema, 'Received: applied, a duplicate, or let go'),
+    errors: [
+      {
+        status: 400,
+        code: 'invalid_signature',
+        when: 'No, a wrong, a stale or a future-dated Stripe-Signature; nothing is written',
+      },
+      {
+        status: 400,
+        code: 'invalid_payload',
+        when: 'The signature matched but the body is not JSON; nothing is written',
+      },
+      { status: 413, code: 'invalid_request', when: 'A body above 1 MB' },
+      {
+        status: 400,
+        code: 'invalid_request',
+        when: 'Signed, but not an event as Stripe sends it (no `evt_` id, no type, no object, a malformed object id): `fields` names it; nothing is written',
+      },
+    ],
+    command: true,
+  },
+} satisfies RouteDescriptors;
+
 /**
  * `POST /api/webhooks/stripe`: the raw body, its `Stripe-Signature` checked with the webhook
  * secret before anything else; a bad, stale or unparseable delivery is 400 and writes nothing.
- * Mounted before the JSON body parser, sessions and the cross-site check (Stripe is no browser).
+ * Mounted before the JSON body parser, sessions and the cross-site check (Stripe is no browser),
+ * with a 404 and JSON errors of its own (`app.ts`).
  */
-export function stripeWebhookRoutes(deps: AppDeps) {
+export const stripeWebhookRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
   const { stripe, webhookSecret } = deps.payments;
-  const router = Router();
-  router.use(requestContext);
-  router.post('/', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
+  route('stripeWebhook', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
     const signature = req.get('stripe-signature');
     if (!signature)
       throw new HttpError(400, 'invalid_signature', 'The Stripe-Signature header is missing');
@@ -99,7 +130,4 @@ export function stripeWebhookRoutes(deps: AppDeps) {
     await deps.consistency.settle(req, outcome.position ?? null);
     res.json({ received: true, ...outcome, position: outcome.position?.toString() });
   });
-  router.use(apiNotFound);
-  router.use(errorHandler);
-  return router;
-}
+});

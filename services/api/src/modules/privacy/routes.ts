@@ -1,9 +1,10 @@
 import { pipeline } from 'node:stream/promises';
+import { personalDataExportSchema } from '@astra/contracts';
 import { isoDay } from '@astra/ledger';
-import { Router } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
+import { describedRouter, ok, type RouteDescriptors } from '../../http/routeDescriptors.ts';
 import { profileOf } from '../accounts/queries.ts';
 import { meView, subscriptionContextOf } from '../accounts/views.ts';
 import { personalDataJson } from './personalData.ts';
@@ -11,11 +12,25 @@ import { personalDataJson } from './personalData.ts';
 /** The file a browser saves the export as: `astra-data-2026-01-31.json`. */
 export const personalDataFilename = (at: Date) => `astra-data-${isoDay(at)}.json`;
 
-/** The right of access and portability: the signed-in user's own data, and only theirs. */
-export function privacyRoutes(deps: AppDeps) {
-  const router = Router();
+const descriptors = {
+  exportMyData: {
+    method: 'get',
+    path: '/api/me/export',
+    tag: 'Account',
+    summary:
+      'Everything held about the signed-in user, as a JSON download (`Content-Disposition: attachment`), streamed: profile, credit events with their money, payments, readings with inputs, texts and voice sessions, feedback',
+    auth: 'user',
+    responses: ok(
+      personalDataExportSchema,
+      'The file `astra-data-<date>.json` (`Cache-Control: no-store`)',
+    ),
+    errors: [],
+  },
+} satisfies RouteDescriptors;
 
-  router.get('/me/export', requireUser, async (req, res) => {
+/** The right of access and portability: the signed-in user's own data, and only theirs. */
+export const privacyRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
+  route('exportMyData', requireUser, async (req, res) => {
     const userId = req.user!.id;
     const profile = await profileOf(deps.read, userId);
     if (!profile) throw notFound('No such user');
@@ -43,6 +58,4 @@ export function privacyRoutes(deps: AppDeps) {
       if (!clientLeft) req.log?.error({ err: error, userId }, 'Personal data export failed');
     }
   });
-
-  return router;
-}
+});

@@ -2,16 +2,23 @@ import {
   AVATAR_MAX_BYTES,
   type BirthPlace,
   type BirthPlaceRecord,
+  meSchema,
   type ProfileFields,
   type ProfileUpdate,
   profileUpdateSchema,
 } from '@astra/contracts';
 import { birthPlaceRecord, findPlace } from '@astra/readings';
-import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
 import { fieldsOf, HttpError, notFound } from '../../http/errors.ts';
-import { AVATAR_ROUTE } from '../../http/rawBodies.ts';
+import {
+  describedRouter,
+  json,
+  notFoundWhen,
+  ok,
+  type RouteDescriptors,
+} from '../../http/routeDescriptors.ts';
 import {
   AVATAR_ID,
   avatarIdOf,
@@ -80,10 +87,56 @@ export function withBirthPlace(
   return { fields: changes, birthPlace: found ? birthPlaceRecord(found) : null };
 }
 
+const descriptors = {
+  updateProfile: {
+    method: 'patch',
+    path: '/api/me',
+    tag: 'Account',
+    summary: 'Changes profile fields',
+    auth: 'user',
+    body: json(profileUpdateSchema),
+    responses: ok(meSchema),
+    errors: [],
+    command: true,
+  },
+  setAvatar: {
+    method: 'put',
+    path: '/api/me/avatar',
+    tag: 'Account',
+    summary: "Sets the profile picture from the body's raw bytes",
+    auth: 'user',
+    body: { contentType: 'application/octet-stream', required: true },
+    responses: ok(meSchema),
+    errors: [
+      { status: 413, code: 'payload_too_large', when: 'A picture above 2 MB' },
+      { status: 415, code: 'unsupported_media_type', when: 'Not a PNG, JPEG, GIF or WebP image' },
+    ],
+    command: true,
+  },
+  removeAvatar: {
+    method: 'delete',
+    path: '/api/me/avatar',
+    tag: 'Account',
+    summary: 'Removes the profile picture',
+    auth: 'user',
+    responses: ok(meSchema),
+    errors: [],
+    command: true,
+  },
+  avatar: {
+    method: 'get',
+    path: '/api/avatars/{id}',
+    tag: 'Account',
+    summary: "A stored picture's bytes (immutable, cached for a year)",
+    auth: 'none',
+    responses: { 200: { description: 'The picture', contentType: 'image/*' } },
+    errors: [notFoundWhen('No such picture')],
+  },
+} satisfies RouteDescriptors;
+
 /** Editing one's profile: birth data and names, and the picture. */
-export function profileRoutes(deps: AppDeps) {
+export const profileRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
   const { ledger, read, appDb, consistency } = deps;
-  const router = Router();
   const user = requireUser;
 
   /** The picture the user's stream names now (the write side, never a read model). */
@@ -98,7 +151,7 @@ export function profileRoutes(deps: AppDeps) {
     res.json(meView(profile, subscriptionContextOf(deps)));
   };
 
-  router.patch('/me', user, async (req, res) => {
+  route('updateProfile', user, async (req, res) => {
     // Strict: the e-mail (read-only) or any unknown field is a 400 naming it.
     const parsed = profileUpdateSchema.safeParse(req.body);
     if (!parsed.success) {
@@ -120,7 +173,7 @@ export function profileRoutes(deps: AppDeps) {
     await answerMe(req, res, handled.position);
   });
 
-  router.put(AVATAR_ROUTE, user, rawPicture, async (req, res) => {
+  route('setAvatar', user, rawPicture, async (req, res) => {
     const bytes: unknown = req.body;
     const contentType = Buffer.isBuffer(bytes) ? sniffImageType(bytes) : null;
     if (!Buffer.isBuffer(bytes) || !contentType) throw notAnImage();
@@ -140,7 +193,7 @@ export function profileRoutes(deps: AppDeps) {
     await answerMe(req, res, handled.position);
   });
 
-  router.delete(AVATAR_ROUTE, user, async (req, res) => {
+  route('removeAvatar', user, async (req, res) => {
     const userId = req.user!.id;
     const handled = await ledger.handle(
       'user',
@@ -152,7 +205,7 @@ export function profileRoutes(deps: AppDeps) {
     await answerMe(req, res, handled.position);
   });
 
-  router.get('/avatars/:id', async (req, res) => {
+  route('avatar', async (req, res) => {
     const id = String(req.params.id);
     const avatar = AVATAR_ID.test(id) ? await findAvatar(appDb, id) : undefined;
     if (!avatar) throw notFound('No such picture');
@@ -166,6 +219,4 @@ export function profileRoutes(deps: AppDeps) {
     });
     res.send(avatar.bytes);
   });
-
-  return router;
-}
+});

@@ -1,18 +1,37 @@
 import {
+  insufficientCreditsErrorSchema,
+  libraryPageSchema,
   libraryQuerySchema,
+  okMessageSchema,
   placeAtQuerySchema,
+  placeAtResponseSchema,
   placesQuerySchema,
+  placesResponseSchema,
   type ReadingKind,
+  readingCreatedSchema,
   readingKinds,
+  readingStartedSchema,
+  readingStreamEvents,
   readingStreamQuerySchema,
+  readingViewSchema,
   uuidIdSchema,
 } from '@astra/contracts';
 import { placeAt, placeView, suggestPlaces } from '@astra/readings';
-import { type Request, type Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { pathId } from '../../http/params.ts';
+import {
+  combinedRouter,
+  describedRouter,
+  json,
+  notFoundWhen,
+  ok,
+  type RouteDescriptor,
+  type RouteDescriptors,
+  type RouteError,
+} from '../../http/routeDescriptors.ts';
 import { settleQuietly, startReading } from './generation.ts';
 import { libraryOf, ownReading, readingViewOf } from './queries.ts';
 import { readingEvents, type StreamEvent, streamableReading } from './readingStream.ts';
@@ -34,26 +53,181 @@ function fromOf(req: Request) {
   return lastEventId && /^\d{1,8}$/.test(lastEventId) ? Number(lastEventId) : (from ?? 0);
 }
 
-export function readingRoutes(deps: AppDeps) {
-  const router = Router();
-  const { ledger, read, consistency, drafts } = deps;
+const readingTitles: Record<ReadingKind, string> = {
+  'natal-chart': 'A natal chart reading',
+  'tarot-celtic-cross': 'A Tarot Celtic Cross reading',
+  'tarot-traditional': 'A Tarot Traditional reading',
+  compatibility: 'A compatibility reading',
+  'life-path': 'A Life Path Number reading',
+};
+const kinds = Object.keys(readingKinds) as ReadingKind[];
+/** `createReading_natal_chart`, `startReading_natal_chart`, … */
+const routeName = (answer: 'createReading' | 'startReading', kind: ReadingKind) =>
+  `${answer}_${kind.replaceAll('-', '_')}`;
 
-  for (const kind of Object.keys(readingKinds) as ReadingKind[]) {
+const readingErrors: RouteError[] = [
+  {
+    status: 400,
+    code: 'invalid_request',
+    when: 'A bad body, or input the engines refuse (an unknown place)',
+  },
+  {
+    status: 402,
+    code: 'insufficient_credits',
+    when: 'The balance does not cover the cost; nothing is spent',
+    schema: insufficientCreditsErrorSchema,
+  },
+  { status: 403, code: 'account_blocked', when: 'The account is blocked; nothing is written' },
+];
+
+/** A reading of each kind: answered once it is written, or at once with its facts (`/start`). */
+const requestDescriptors: RouteDescriptors = Object.fromEntries([
+  ...kinds.map((kind): [string, RouteDescriptor] => [
+    routeName('createReading', kind),
+    {
+      method: 'post',
+      path: `/api/readings/${kind}`,
+      tag: 'Readings',
+      summary: `${readingTitles[kind]}: spends the app's credit cost`,
+      auth: 'user',
+      body: json(readingKinds[kind].schema),
+      responses: { 201: { description: 'The reading, delivered', schema: readingCreatedSchema } },
+      errors: [
+        ...readingErrors,
+        {
+          status: 502,
+          code: 'generation_failed',
+          when: 'The writer failed; the credits were given back',
+        },
+      ],
+      command: true,
+    },
+  ]),
+  ...kinds.map((kind): [string, RouteDescriptor] => [
+    routeName('startReading', kind),
+    {
+      method: 'post',
+      path: `/api/readings/${kind}/start`,
+      tag: 'Readings',
+      summary: `${readingTitles[kind]}, its text streamed: spends the app's credit cost and answers at once with the facts; the text follows on \`GET /api/readings/{id}/stream\``,
+      auth: 'user',
+      body: json(readingKinds[kind].schema),
+      responses: {
+        202: {
+          description: 'The reading with its facts; its text is being written',
+          schema: readingStartedSchema,
+        },
+      },
+      // A writer's failure comes later, as the stream's `failed` event (refunded as the 502 is).
+      errors: readingErrors,
+      command: true,
+    },
+  ]),
+]);
+
+const readingRequests = describedRouter(requestDescriptors, (deps: AppDeps, route) => {
+  const { consistency } = deps;
+
+  for (const kind of kinds) {
     // For API clients: the whole reading once it is written.
-    router.post(`/readings/${kind}`, requireUser, async (req, res) => {
+    route(routeName('createReading', kind), requireUser, async (req, res) => {
       const reading = await startReading(deps, req, kind, req.body);
       res.status(201).json(await reading.finished);
     });
     // For the web app: the facts at once; the text follows on the reading's event stream. The
     // answer does not wait for the read models: the session's next reads (its balance) do.
-    router.post(`/readings/${kind}/start`, requireUser, async (req, res) => {
+    route(routeName('startReading', kind), requireUser, async (req, res) => {
       const reading = await startReading(deps, req, kind, req.body);
       await consistency.remember(req, reading.position);
       res.status(202).json(reading.started);
     });
   }
+});
 
-  router.get('/readings/:id/stream', requireUser, async (req: Request, res: Response) => {
+const descriptors = {
+  readingStream: {
+    method: 'get',
+    path: '/api/readings/{id}/stream',
+    tag: 'Readings',
+    summary:
+      "A reading's text as server-sent events while it is written: the reading with its facts, the text so far, then each new piece, and its end (done or failed); resumable from `from` / `Last-Event-ID`",
+    auth: 'user',
+    query: readingStreamQuerySchema,
+    responses: {
+      200: {
+        description:
+          'An event stream: `reading`, then `text` pieces (`id`: the characters so far), then `done` or `failed`',
+        contentType: 'text/event-stream',
+        events: readingStreamEvents,
+      },
+    },
+    errors: [
+      { status: 400, code: 'invalid_request', when: 'A `from` that is not a whole number' },
+      notFoundWhen("Unknown, someone else's, or deleted"),
+    ],
+  },
+  reading: {
+    method: 'get',
+    path: '/api/readings/{id}',
+    tag: 'Readings',
+    summary: "One of the user's own completed readings",
+    auth: 'user',
+    responses: ok(readingViewSchema),
+    errors: [notFoundWhen("Unknown, someone else's, not completed, or deleted")],
+  },
+  deleteReading: {
+    method: 'delete',
+    path: '/api/readings/{id}',
+    tag: 'Readings',
+    summary: 'Removes a completed reading from the library (no refund)',
+    auth: 'user',
+    responses: ok(okMessageSchema),
+    errors: [notFoundWhen("Unknown, someone else's, not completed, or already deleted")],
+    command: true,
+  },
+  library: {
+    method: 'get',
+    path: '/api/library',
+    tag: 'Readings',
+    summary: "The user's completed readings, newest first, 25 a page",
+    auth: 'user',
+    query: libraryQuerySchema,
+    responses: ok(libraryPageSchema),
+    errors: [{ status: 400, code: 'invalid_request', when: 'A bad `search`, `appId` or `page`' }],
+  },
+  places: {
+    method: 'get',
+    path: '/api/places',
+    tag: 'Readings',
+    summary: 'Place suggestions for the birthplace fields',
+    auth: 'none',
+    query: placesQuerySchema,
+    responses: ok(placesResponseSchema),
+    errors: [{ status: 400, code: 'invalid_request', when: 'No `q`, or one above 120 characters' }],
+  },
+  placeAt: {
+    method: 'get',
+    path: '/api/places/at',
+    tag: 'Readings',
+    summary:
+      'A birthplace the suggestions lack, by its coordinates: its time zone (found there by the server) and country',
+    auth: 'none',
+    query: placeAtQuerySchema,
+    responses: ok(placeAtResponseSchema),
+    errors: [
+      {
+        status: 400,
+        code: 'invalid_request',
+        when: 'A `latitude` or `longitude` missing, not a decimal number or out of range; a `label` above 120 characters',
+      },
+    ],
+  },
+} satisfies RouteDescriptors;
+
+const readingViews = describedRouter(descriptors, (deps: AppDeps, route) => {
+  const { ledger, read, consistency, drafts } = deps;
+
+  route('readingStream', requireUser, async (req: Request, res: Response) => {
     const readingId = readingIdOf(req.params.id);
     const from = fromOf(req);
     const recorded = await streamableReading(ledger, readingId, req.user!.id);
@@ -87,13 +261,13 @@ export function readingRoutes(deps: AppDeps) {
     }
   });
 
-  router.get('/readings/:id', requireUser, async (req, res) => {
+  route('reading', requireUser, async (req, res) => {
     const row = await ownReading(read, req.user!.id, readingIdOf(req.params.id));
     if (!row) throw readingNotFound();
     res.json(readingViewOf(row));
   });
 
-  router.delete('/readings/:id', requireUser, async (req, res) => {
+  route('deleteReading', requireUser, async (req, res) => {
     const readingId = readingIdOf(req.params.id);
     if (!(await ownReading(read, req.user!.id, readingId))) throw readingNotFound();
     const deleted = await ledger.handle(
@@ -106,20 +280,21 @@ export function readingRoutes(deps: AppDeps) {
     res.json({ ok: true, message: 'Reading deleted successfully' });
   });
 
-  router.get('/library', requireUser, async (req, res) => {
+  route('library', requireUser, async (req, res) => {
     res.json(await libraryOf(read, req.user!.id, libraryQuerySchema.parse(req.query)));
   });
 
-  router.get('/places', async (req, res) => {
+  route('places', async (req, res) => {
     const { q } = placesQuerySchema.parse(req.query);
     res.json({ items: suggestPlaces(q, 10).map(placeView) });
   });
 
   // A place the suggestions lack, by its coordinates: the zone is the server's, never the client's.
-  router.get('/places/at', async (req, res) => {
+  route('placeAt', async (req, res) => {
     const { latitude, longitude, label } = placeAtQuerySchema.parse(req.query);
     res.json({ place: placeView(placeAt(latitude, longitude, label)) });
   });
+});
 
-  return router;
-}
+/** Readings: asking for one, its text as it is written, the library, and the birthplace search. */
+export const readingRoutes = combinedRouter(readingRequests, readingViews);

@@ -1,6 +1,10 @@
-import { buildOpenApiDocument, type OpenApiDocument } from '@astra/contracts';
-import { Router } from 'express';
-import type { AppDeps } from '../../dependencies.ts';
+import type { Config } from '../../config.ts';
+import {
+  type ApiRoute,
+  describedRouter,
+  type RouteDescriptors,
+} from '../../http/routeDescriptors.ts';
+import { buildOpenApiDocument, type OpenApiDocument } from './openApiDocument.ts';
 
 const html = (text: string) =>
   text.replace(
@@ -67,27 +71,54 @@ ${sections.join('\n')}
 </body></html>`;
 }
 
+const descriptors = {
+  openApiDocument: {
+    method: 'get',
+    path: '/api/openapi.json',
+    tag: 'System',
+    summary: 'This OpenAPI 3.1 document',
+    auth: 'none',
+    responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
+    errors: [],
+  },
+  apiReference: {
+    method: 'get',
+    path: '/api/docs',
+    tag: 'System',
+    summary: 'A page listing the routes of this document (development only)',
+    auth: 'none',
+    responses: { 200: { description: 'An HTML page', contentType: 'text/html' } },
+    errors: [],
+    onlyWhen: 'NODE_ENV is not production',
+  },
+} satisfies RouteDescriptors;
+
+export interface OpenApiDeps {
+  config: Pick<Config, 'PUBLIC_URL' | 'NODE_ENV'>;
+  /** The route table (`http/routeTable.ts`). */
+  routes: readonly ApiRoute[];
+}
+
 /**
- * `GET /api/openapi.json`: the OpenAPI 3.1 document of this API, built once from the zod
- * contracts, when first asked for (building it takes a few hundred milliseconds that the start
- * need not wait for). `GET /api/docs` (not in production): a page listing its routes.
+ * `GET /api/openapi.json`: the OpenAPI 3.1 document of this API, built once from the route table,
+ * when first asked for (building it takes a few hundred milliseconds that the start need not
+ * wait for). `GET /api/docs` (not in production): a page listing its routes.
  */
-export function openApiRoutes({ config }: AppDeps) {
-  const router = Router();
+export const openApiRoutes = describedRouter(descriptors, (deps: OpenApiDeps, route) => {
+  const { config, routes } = deps;
   let document: OpenApiDocument | undefined;
   let page: string | undefined;
   const documentOnce = () => {
-    document ??= buildOpenApiDocument({ serverUrl: config.PUBLIC_URL });
+    document ??= buildOpenApiDocument(routes, { serverUrl: config.PUBLIC_URL });
     return document;
   };
-  router.get('/openapi.json', (_req, res) => {
+  route('openApiDocument', (_req, res) => {
     res.json(documentOnce());
   });
   if (config.NODE_ENV !== 'production') {
-    router.get('/docs', (_req, res) => {
+    route('apiReference', (_req, res) => {
       page ??= referencePage(documentOnce());
       res.type('html').send(page);
     });
   }
-  return router;
-}
+});

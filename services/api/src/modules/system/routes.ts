@@ -1,7 +1,37 @@
-import { Router } from 'express';
+import { healthSchema, healthStartingSchema, siteInfoSchema } from '@astra/contracts';
 import { siteInfoOf } from '../../config.ts';
 import type { AppDeps } from '../../dependencies.ts';
-import { openApiRoutes } from './openapi.ts';
+import { describedRouter, ok, type RouteDescriptors } from '../../http/routeDescriptors.ts';
+
+const descriptors = {
+  health: {
+    method: 'get',
+    path: '/api/health',
+    tag: 'System',
+    summary: 'Health: ok, degraded (a projection is stuck) or starting',
+    auth: 'none',
+    responses: {
+      200: {
+        description: '`ok`, or `degraded` naming the failed projections',
+        schema: healthSchema,
+      },
+      503: {
+        description: '`starting`: the read models do not answer yet',
+        schema: healthStartingSchema,
+      },
+    },
+    errors: [],
+  },
+  siteInfo: {
+    method: 'get',
+    path: '/api/site',
+    tag: 'System',
+    summary: 'The operator’s details, the support address and the social links (configuration)',
+    auth: 'none',
+    responses: ok(siteInfoSchema),
+    errors: [],
+  },
+} satisfies RouteDescriptors;
 
 /**
  * `GET /api/site`: the operator's details, support address and social links (configuration).
@@ -11,16 +41,14 @@ import { openApiRoutes } from './openapi.ts';
  * `HORIZON_STALL_SECONDS` (no reader of the log sees past it; it names the backend);
  * `starting` until the read models answer.
  */
-export function systemRoutes(deps: AppDeps) {
+export const systemRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
   const { ready, read } = deps;
-  const router = Router();
-  router.use(openApiRoutes(deps));
   const site = siteInfoOf(deps.config);
   const stallMs = deps.config.HORIZON_STALL_SECONDS * 1000;
-  router.get('/site', (_req, res) => {
+  route('siteInfo', (_req, res) => {
     res.json(site);
   });
-  router.get('/health', async (_req, res) => {
+  route('health', async (_req, res) => {
     if (!(await ready())) {
       res.status(503).json({ status: 'starting' });
       return;
@@ -57,5 +85,4 @@ export function systemRoutes(deps: AppDeps) {
       }),
     });
   });
-  return router;
-}
+});

@@ -1,42 +1,41 @@
-import { z } from 'zod';
-import { adminUserLedgerSchema } from './api/admin.ts';
-import { appsResponseSchema, appViewSchema } from './api/apps.ts';
-import { authProvidersSchema, devLoginRequestSchema } from './api/auth.ts';
-import { errorBodySchema } from './api/common.ts';
 import {
   actorViewSchema,
+  adminUserLedgerSchema,
+  appsResponseSchema,
+  appViewSchema,
+  authProvidersSchema,
+  birthDataSchema,
+  birthPlaceSchema,
+  checkoutStatusSchema,
   creditLotsSchema,
+  devLoginRequestSchema,
+  errorBodySchema,
+  healthSchema,
+  healthStartingSchema,
   ledgerEntryViewSchema,
   ledgerPageSchema,
+  libraryItemSchema,
+  libraryPageSchema,
   meSchema,
-  sessionSchema,
-  subscriptionViewSchema,
-} from './api/me.ts';
-import {
-  checkoutStatusSchema,
+  placeViewSchema,
   pricingResponseSchema,
   pricingRowSchema,
   pricingTierSchema,
-  subscriptionActionSchema,
-  subscriptionStatusSchema,
-} from './api/payments.ts';
-import { profileUpdateSchema } from './api/profile.ts';
-import {
-  birthDataSchema,
-  birthPlaceSchema,
-  libraryItemSchema,
-  libraryPageSchema,
-  placeViewSchema,
+  profileUpdateSchema,
   readingCreatedSchema,
   readingViewSchema,
-} from './api/readings.ts';
-import { healthSchema, healthStartingSchema } from './api/responses.ts';
-import { type ApiRoute, apiRoutes, errorsOf, type RouteError } from './api/routes.ts';
-import { siteInfoSchema } from './api/site.ts';
+  sessionSchema,
+  siteInfoSchema,
+  subscriptionActionSchema,
+  subscriptionStatusSchema,
+  subscriptionViewSchema,
+} from '@astra/contracts';
+import { z } from 'zod';
+import { type ApiRoute, errorsOf, type RouteError } from '../../http/routeDescriptors.ts';
 
 /**
- * The OpenAPI 3.1 document of the HTTP API, built from the route table (`api/routes.ts`) and the
- * zod schemas with zod's own `z.toJSONSchema` (JSON Schema 2020-12, the dialect of OpenAPI 3.1):
+ * The OpenAPI 3.1 document of the HTTP API, built from the route table (`http/routeTable.ts`) and
+ * the zod schemas with zod's own `z.toJSONSchema` (JSON Schema 2020-12, the dialect of OpenAPI 3.1):
  * request bodies and query parameters as the client sends them (`io: 'input'`), answers as the
  * server writes them (`io: 'output'`). Served at `GET /api/openapi.json`.
  */
@@ -253,13 +252,13 @@ export interface OpenApiOptions {
   serverUrl?: string;
 }
 
-/** The OpenAPI 3.1 document of every route in `apiRoutes`. */
-export function buildOpenApiDocument(options: OpenApiOptions = {}) {
+/** The OpenAPI 3.1 document of the routes (the route table, `apiRoutes`). */
+export function buildOpenApiDocument(routes: readonly ApiRoute[], options: OpenApiOptions = {}) {
   const taken = new Set<string>();
   const outputs = new Components('output', taken, outputNames);
   const inputs = new Components('input', taken, inputNames);
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of apiRoutes) {
+  for (const route of routes) {
     paths[route.path] ??= {};
     paths[route.path]![route.method] = operationOf(route, outputs, inputs);
   }
@@ -270,7 +269,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}) {
       title: 'Astra API',
       version: '0.1.0',
       description:
-        'Readings on an event-sourced credit ledger. Generated from the zod contracts (@astra/contracts, api/routes.ts); the reference for people is docs/api.md. Errors are `{error, message, ...}`; validation errors add `fields: [{field, message}]`.',
+        'Readings on an event-sourced credit ledger. Generated from the route descriptors beside their handlers (services/api) and the zod contracts (@astra/contracts); the rules are in docs/api.md. Errors are `{error, message, ...}`; validation errors add `fields: [{field, message}]`.',
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     tags: ['System', 'Sign-in', 'Account', 'Readings', 'Payments', 'Admin'].map((name) => ({
