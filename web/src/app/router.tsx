@@ -117,13 +117,18 @@ async function loadRoutesOf(location: Location) {
 }
 
 /**
- * `prerendered`: the page arrived drawn and may have been scrolled before the scripts ran. With
- * hydration data the router does not scroll a new entry to the top when it starts (the browser
- * opened it there), while back, forward and reload still find their saved positions.
+ * `prerendered`: the page arrived drawn and may have been scrolled before the scripts ran. Opened
+ * anew, the router starts with hydration data, so it leaves the page where it is instead of
+ * scrolling it to the top. Back, forward or reload: the router restores the entry's saved position
+ * itself, because the browser's own restoring may happen while the page is still half parsed and
+ * too short, and stop there.
  */
 export async function createAppRouter({ prerendered }: { prerendered: boolean }) {
   // Before the router reads the entry: its scroll position is its own (see historyEntryKey.ts).
-  keyThisHistoryEntry();
+  const newEntry = keyThisHistoryEntry();
   await loadRoutesOf(window.location);
-  return createBrowserRouter(routes, prerendered ? { hydrationData: { loaderData: {} } } : {});
+  return createBrowserRouter(
+    routes,
+    prerendered && newEntry ? { hydrationData: { loaderData: {} } } : {},
+  );
 }
