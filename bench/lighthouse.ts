@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { chromiumLaunchOptions } from '../web/e2e/chromium.ts';
+import { chromiumLaunchOptions, chromiumPath } from '../web/e2e/chromium.ts';
 import { writeSection } from './report.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -118,7 +118,7 @@ async function signInWithReadings() {
 /** One Lighthouse run (mobile, simulated throttling: its defaults) in a fresh Chromium. */
 async function audit(url: string, cookie: string | null): Promise<Run> {
   const chrome = await chromeLauncher.launch({
-    chromePath: chromiumLaunchOptions.executablePath,
+    chromePath: chromiumPath,
     chromeFlags: ['--headless=new', ...chromiumLaunchOptions.args],
   });
   try {

@@ -2,6 +2,7 @@ import { adminStatsBenchmark } from './adminStats.ts';
 import { coldCommandBenchmark } from './coldCommand.ts';
 import { contendedBenchmark } from './contended.ts';
 import { crossProcessBenchmark } from './crossProcess.ts';
+import { exportMemoryBenchmark } from './exportMemory.ts';
 import { financeBenchmark } from './finance.ts';
 import { lighthouseBenchmark } from './lighthouse.ts';
 import { mailBenchmark } from './mail.ts';
@@ -27,6 +28,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'reading-stream': readingStreamBenchmark,
   'admin-stats': adminStatsBenchmark,
   finance: financeBenchmark,
+  'export-memory': exportMemoryBenchmark,
   privacy: privacyBenchmark,
   mail: mailBenchmark,
   lighthouse: lighthouseBenchmark,

@@ -5,7 +5,6 @@ import { type Browser, expect, type Locator, type Page, request } from '@playwri
 import { E2E } from './ports.ts';
 
 const screenshots = join(import.meta.dirname, '../../test-results/screenshots');
-mkdirSync(screenshots, { recursive: true });
 
 /** Chooses who the loopback OAuth server signs in next, like picking a Google account. */
 export async function nextGoogleAccount(email: string, name: string) {
@@ -37,13 +36,23 @@ export const toast = (page: Page, text: string) =>
     .getByText(text)
     .first();
 
-/** A full-page screenshot kept as a test artifact (test-results/screenshots). */
-export const screenshot = (page: Page, name: string) =>
-  page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+/**
+ * Screenshots for people to look at (test-results/screenshots), taken with E2E_SCREENSHOTS=1:
+ * each costs about a second of software rendering, which the suite's time cannot afford.
+ */
+const keepScreenshots = process.env.E2E_SCREENSHOTS === '1';
+if (keepScreenshots) mkdirSync(screenshots, { recursive: true });
+
+/** A full-page screenshot kept as a test artifact. */
+export async function screenshot(page: Page, name: string) {
+  if (keepScreenshots)
+    await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+}
 
 /** One part of the page (a card) as a screenshot, for states a full page makes too small to see. */
-export const screenshotOf = (locator: Locator, name: string) =>
-  locator.screenshot({ path: join(screenshots, `${name}.png`) });
+export async function screenshotOf(locator: Locator, name: string) {
+  if (keepScreenshots) await locator.screenshot({ path: join(screenshots, `${name}.png`) });
+}
 
 /** axe-core on the page as it is: no serious or critical violations. */
 export async function expectAccessible(page: Page) {
