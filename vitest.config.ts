@@ -13,6 +13,6 @@ export default defineConfig({
     pool: 'forks',
     // Most files wait on PostgreSQL, child processes or sockets rather than the CPU, so two
     // at a time keep a 2-core machine busy (vitest's default there is one).
-    maxWorkers: 2,
+    maxWorkers: 3,
   },
 });

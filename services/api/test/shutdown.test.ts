@@ -14,17 +14,29 @@ async function startApi(env: Record<string, string>) {
   return startBundledApi(env);
 }
 
-/** A sign-in whose body arrives in two parts, `gapMs` apart: a request in flight meanwhile. */
+/**
+ * A sign-in whose body arrives in two parts, the rest when `sendRest` is called: a request in
+ * flight meanwhile. `handling` resolves once the server is handling it: it asked for the body
+ * (`Expect: 100-continue` is answered when the server has read the request's head).
+ */
 function slowSignIn(url: string, email: string) {
   const body = JSON.stringify({ email });
   const half = Math.floor(body.length / 2);
   let sendRest: () => void = () => {};
+  let handled: () => void = () => {};
+  const handling = new Promise<void>((resolve) => {
+    handled = resolve;
+  });
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = request(
       `${url}/api/auth/dev-login`,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          expect: '100-continue',
+        },
       },
       (res) => {
         let text = '';
@@ -35,10 +47,13 @@ function slowSignIn(url: string, email: string) {
       },
     );
     req.on('error', reject);
-    req.write(body.slice(0, half));
-    sendRest = () => req.end(body.slice(half));
+    req.on('continue', () => {
+      req.write(body.slice(0, half), () => handled());
+      sendRest = () => req.end(body.slice(half));
+    });
+    req.flushHeaders();
   });
-  return { answer, sendRest: () => sendRest() };
+  return { answer, handling, sendRest: () => sendRest() };
 }
 
 const signal = (child: ChildProcess, name: NodeJS.Signals) => {
@@ -59,11 +74,21 @@ describe('graceful shutdown', () => {
       expect((await fetch(`${api.url}/api/health`)).status).toBe(200);
 
       const slow = slowSignIn(api.url, 'slow@example.com');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await slow.handling;
       signal(api.child, 'SIGTERM');
-      await new Promise((resolve) => setTimeout(resolve, 500));
       // No new connections once shutting down…
-      await expect(fetch(`${api.url}/api/health`)).rejects.toThrow();
+      await expect
+        .poll(
+          () =>
+            fetch(`${api.url}/api/health`).then(
+              () => 'accepted',
+              () => 'refused',
+            ),
+          {
+            timeout: 10_000,
+          },
+        )
+        .toBe('refused');
       // …while the request in flight completes.
       slow.sendRest();
       const answer = await slow.answer;
