@@ -28,11 +28,11 @@ export {
   Notifications,
 } from './postgres/notifications.ts';
 export {
-  EVENTS_CHANNEL,
   PostgresEventStore,
   type PostgresEventStoreOptions,
 } from './postgres/postgres-event-store.ts';
 export type { SqlClient } from './postgres/sql-client.ts';
+export { EVENTS_CHANNEL } from './postgres/statements.ts';
 export {
   EncryptingEventStore,
   MissingDataSubjectError,

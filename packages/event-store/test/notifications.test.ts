@@ -5,7 +5,7 @@ import {
   PostgresEventStore,
   type RecordedEvent,
 } from '../src/index.ts';
-import { readAllSql } from '../src/postgres/postgres-event-store.ts';
+import { readAllSql } from '../src/postgres/statements.ts';
 import { createThrowawayDatabase, eventually, postgresForTests } from '../src/testing.ts';
 
 const available = await postgresForTests();

@@ -11,7 +11,7 @@ import {
   filteredReadSql,
   readAllSql,
   sqlFilterOf,
-} from '../src/postgres/postgres-event-store.ts';
+} from '../src/postgres/statements.ts';
 import { createThrowawayDatabase, postgresForTests } from '../src/testing.ts';
 import { eventStoreContract } from './contract.ts';
 

@@ -1,5 +1,5 @@
 import { describeHolder, type HorizonHold } from '@astra/event-store';
-import type { ProjectorLogger } from './projector.ts';
+import type { ProjectorLogger } from './projectorStatus.ts';
 
 /**
  * Tells when a transaction holds the event log's horizon past `stallMs` (every projection waits

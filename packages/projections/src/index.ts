@@ -20,12 +20,8 @@ export {
   type ProjectionProgress,
 } from './progress.ts';
 export * from './projections/index.ts';
-export {
-  type ProjectionStatus,
-  Projector,
-  type ProjectorLogger,
-  type ProjectorOptions,
-} from './projector.ts';
+export { Projector, type ProjectorOptions } from './projector.ts';
+export type { ProjectionStatus, ProjectorLogger } from './projectorStatus.ts';
 export { type RebuildReport, rebuildReadModels } from './rebuild.ts';
 export type * from './schema.ts';
 export { type VerifyOptions, type VerifyReport, verifyLedger } from './verify.ts';
