@@ -157,6 +157,10 @@ export const readingKinds = {
   'life-path': { appId: 5, schema: lifePathRequestSchema },
 } as const;
 export type ReadingKind = keyof typeof readingKinds;
+/** What a client sends to start a reading of this kind: the schema's input, before its defaults. */
+export type ReadingRequestBody<Kind extends ReadingKind> = z.input<
+  (typeof readingKinds)[Kind]['schema']
+>;
 
 /** `201` of every `POST /api/readings/...`. */
 export const readingCreatedSchema = z.object({
