@@ -129,6 +129,18 @@ test.describe('readings', () => {
     credits -= 24;
     await expectBadge();
     await screenshot(page, 'result-natal-chart');
+    // The wheel's colours are the theme's tokens: the dark mode draws them brighter.
+    const conjunction = page
+      .getByRole('list', { name: 'Aspect line colours' })
+      .locator('line')
+      .first();
+    const stroke = () => conjunction.evaluate((line) => getComputedStyle(line).stroke);
+    const lightStroke = await stroke();
+    await page.getByRole('button', { name: 'Switch to dark mode' }).first().click();
+    await expect.poll(stroke).not.toBe(lightStroke);
+    await screenshot(page, 'result-natal-chart-dark');
+    await page.getByRole('button', { name: 'Switch to light mode' }).first().click();
+    await expect.poll(stroke).toBe(lightStroke);
     // A reload reads the reading again by its id.
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Your Full Natal Report' })).toBeVisible();
