@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, type Route, test } from '@playwright/test';
 import { ADA, fillBirthData, fillLifePath } from './forms.ts';
-import { screenshot, topUpCredits, uniqueEmail } from './support.ts';
+import { screenshot, toast, topUpCredits, uniqueEmail } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -129,6 +129,18 @@ test.describe('readings', () => {
     credits -= 24;
     await expectBadge();
     await screenshot(page, 'result-natal-chart');
+    // The wheel's colours are the theme's tokens: the dark mode draws them brighter.
+    const conjunction = page
+      .getByRole('list', { name: 'Aspect line colours' })
+      .locator('line')
+      .first();
+    const stroke = () => conjunction.evaluate((line) => getComputedStyle(line).stroke);
+    const lightStroke = await stroke();
+    await page.getByRole('button', { name: 'Switch to dark mode' }).first().click();
+    await expect.poll(stroke).not.toBe(lightStroke);
+    await screenshot(page, 'result-natal-chart-dark');
+    await page.getByRole('button', { name: 'Switch to light mode' }).first().click();
+    await expect.poll(stroke).toBe(lightStroke);
     // A reload reads the reading again by its id.
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Your Full Natal Report' })).toBeVisible();
@@ -148,10 +160,29 @@ test.describe('readings', () => {
 
     await page.goto('/library');
     await expect(items).toHaveCount(5);
-    const tarot = items.filter({ has: page.getByRole('link', { name: 'Tarot Traditional' }) });
-    await tarot.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
-    await expect(page.getByText('Reading deleted successfully')).toBeVisible();
+    // Each DELETE is held back here, so the list is seen before the server answers.
+    const held: Route[] = [];
+    await page.route('**/api/readings/*', (route) =>
+      route.request().method() === 'DELETE' ? held.push(route) : route.fallback(),
+    );
+    const row = (app: string) => items.filter({ has: page.getByRole('link', { name: app }) });
+    const deleteRow = async (app: string) => {
+      await row(app).getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+      await expect(row(app)).toHaveCount(0);
+      await expect.poll(() => held.length).toBe(1);
+      return held.pop()!;
+    };
+
+    await (await deleteRow('Tarot Traditional')).continue();
+    await expect(toast(page, 'Reading deleted successfully')).toBeVisible();
     await expect(items).toHaveCount(4);
+
+    // A refused delete puts the reading back.
+    await (await deleteRow('Life Path Number')).fulfill({ status: 503, json: {} });
+    await expect(toast(page, 'Failed to delete reading')).toBeVisible();
+    await expect(row('Life Path Number')).toHaveCount(1);
+    await expect(items).toHaveCount(4);
+    await page.unroute('**/api/readings/*');
   });
 });

@@ -292,13 +292,25 @@ const astraConfig = defineConfig({
         },
         // Chakra's green.600 carries white text at only 3.3:1; one step darker passes 4.5:1.
         green: { solid: { value: '{colors.green.700}' } },
-        // Gold accents for small highlights (icons, stars, prices) readable on both grounds.
+        // Gold accents for small highlights (icons, stars, prices) readable on both grounds:
+        // named tokens, not a `colorPalette` (no recipe is drawn in gold).
         starlight: {
           fg: byMode('{colors.gold.700}', '{colors.gold.300}'),
           border: byMode('{colors.gold.500}', '{colors.gold.400}'),
-          subtle: byMode('{colors.gold.100}', '{colors.navy.700}'),
         },
-        // The night sky panel is dark in both modes.
+        // The natal chart wheel: the sign ring's element tints (drawn at 16% opacity) and the
+        // aspect lines, brighter on the dark ground so that they keep their contrast there.
+        // Flat names: a `chart` group would also be made a colorPalette, nine more tokens.
+        'chart-fire': byMode('#E4572E', '{colors.red.400}'),
+        'chart-earth': byMode('#4C9F70', '{colors.green.400}'),
+        'chart-air': byMode('{colors.gold.500}', '{colors.gold.300}'),
+        'chart-water': byMode('#3A7BD5', '{colors.blue.400}'),
+        'chart-conjunction': byMode('#B7791F', '{colors.gold.300}'),
+        'chart-opposition': byMode('#D64545', '{colors.red.400}'),
+        'chart-square': byMode('#DD6B20', '{colors.orange.400}'),
+        'chart-trine': byMode('#2F9E6B', '{colors.green.400}'),
+        'chart-sextile': byMode('{colors.blue.500}', '{colors.blue.300}'),
+        // The night sky panel is dark in both modes, so its colours are fixed.
         night: {
           bg: { value: '{colors.navy.900}' },
           fg: { value: '#F1EFFB' },

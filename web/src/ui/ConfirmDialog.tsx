@@ -11,9 +11,12 @@ interface ConfirmDialogProps {
   children: ReactNode;
   cancelLabel: string;
   confirmLabel: string;
-  /** The confirm button's label while the action runs, e.g. 'Deleting...'. */
-  busyLabel: string;
-  busy: boolean;
+  /**
+   * The confirm button's label while the action runs, e.g. 'Deleting...'; none for an action
+   * that closes the dialog at once.
+   */
+  busyLabel?: string;
+  busy?: boolean;
   onConfirm: () => void;
   /** 'red' (the default) for what cannot be taken back; the brand colour for a plain change. */
   confirmColorPalette?: 'red' | 'brand';
@@ -32,7 +35,7 @@ export function ConfirmDialog({
   cancelLabel,
   confirmLabel,
   busyLabel,
-  busy,
+  busy = false,
   onConfirm,
   confirmColorPalette = 'red',
 }: ConfirmDialogProps) {

@@ -46,6 +46,7 @@ export const checkoutRequestSchema = z.strictObject({
 });
 export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
 export const checkoutResponseSchema = z.object({ url: z.string(), sessionId: z.string() });
+export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 /**
  * `409 checkout_in_progress` from `POST /api/checkout`: a subscription checkout of this account is
  * still open; its `url` continues it (no second subscription can be started beside it).
@@ -62,6 +63,7 @@ export const checkoutConflictSchema = z.object({
 export const changePlanRequestSchema = z.strictObject({
   tierId: intId('tier id'),
 });
+export type ChangePlanRequest = z.input<typeof changePlanRequestSchema>;
 
 /** `GET /api/checkout/sessions/:id`: has the payment landed (the webhook arrived)? */
 export const checkoutStatusSchema = z.object({
@@ -88,6 +90,7 @@ export const localCheckoutSessionSchema = z.object({
 export type LocalCheckoutSession = z.infer<typeof localCheckoutSessionSchema>;
 /** `POST /api/checkout/local/:id/pay` and `/cancel`: where the browser goes next. */
 export const localCheckoutResultSchema = z.object({ redirectUrl: z.string() });
+export type LocalCheckoutResult = z.infer<typeof localCheckoutResultSchema>;
 
 /** `GET /api/subscription`: the spec's derived subscription view. */
 export const subscriptionStatusSchema = z.object({
@@ -112,10 +115,13 @@ export const subscriptionActionSchema = z.object({
   message: z.string(),
   subscription: subscriptionStatusSchema,
 });
+export type SubscriptionAction = z.infer<typeof subscriptionActionSchema>;
 
 export const cancelSubscriptionRequestSchema = z.strictObject({
   reason: text().max(500, 'must be at most 500 characters').default('user_requested'),
 });
+/** The body a client sends: `reason` may be left out (the server fills in its default). */
+export type CancelSubscriptionRequest = z.input<typeof cancelSubscriptionRequestSchema>;
 
 /** The spec's subscription messages. */
 export const subscriptionMessages = {

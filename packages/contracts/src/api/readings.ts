@@ -148,15 +148,34 @@ export const lifePathRequestSchema = z.strictObject({
   birthDate: birthDateFrom(NUMEROLOGY_FIRST_YEAR),
 });
 
+/** Each reading kind's app id (`read.apps`), apart from the schemas, for the web's catalogue. */
+export const readingAppIds = {
+  'natal-chart': 1,
+  'tarot-celtic-cross': 2,
+  'tarot-traditional': 3,
+  compatibility: 4,
+  'life-path': 5,
+} as const;
+
 /** Each reading's route (after /api/readings/), app id and request schema. */
 export const readingKinds = {
-  'natal-chart': { appId: 1, schema: natalChartRequestSchema },
-  'tarot-celtic-cross': { appId: 2, schema: celticCrossRequestSchema },
-  'tarot-traditional': { appId: 3, schema: tarotTraditionalRequestSchema },
-  compatibility: { appId: 4, schema: compatibilityRequestSchema },
-  'life-path': { appId: 5, schema: lifePathRequestSchema },
+  'natal-chart': { appId: readingAppIds['natal-chart'], schema: natalChartRequestSchema },
+  'tarot-celtic-cross': {
+    appId: readingAppIds['tarot-celtic-cross'],
+    schema: celticCrossRequestSchema,
+  },
+  'tarot-traditional': {
+    appId: readingAppIds['tarot-traditional'],
+    schema: tarotTraditionalRequestSchema,
+  },
+  compatibility: { appId: readingAppIds.compatibility, schema: compatibilityRequestSchema },
+  'life-path': { appId: readingAppIds['life-path'], schema: lifePathRequestSchema },
 } as const;
 export type ReadingKind = keyof typeof readingKinds;
+/** What a client sends to start a reading of this kind: the schema's input, before its defaults. */
+export type ReadingRequestBody<Kind extends ReadingKind> = z.input<
+  (typeof readingKinds)[Kind]['schema']
+>;
 
 /** `201` of every `POST /api/readings/...`. */
 export const readingCreatedSchema = z.object({

@@ -19,6 +19,10 @@ export function formatMinor(minor: number, currency: string, compact = false): s
 
 export const formatCount = (value: number) => value.toLocaleString('en-US');
 
+/** A lag in seconds: tenths below 10 s, whole seconds above. */
+export const formatSeconds = (seconds: number) =>
+  seconds < 10 ? `${seconds.toFixed(1)} s` : `${formatCount(Math.round(seconds))} s`;
+
 export const formatDate = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 

@@ -1,14 +1,11 @@
 import type {
   CheckoutRequest,
+  CheckoutResponse,
   CheckoutStatus,
-  checkoutResponseSchema,
+  LocalCheckoutResult,
   LocalCheckoutSession,
-  localCheckoutResultSchema,
 } from '@astra/contracts';
 import { api, MONEY_TAGS } from '../../app/api';
-
-type CheckoutResponse = ReturnType<typeof checkoutResponseSchema.parse>;
-type LocalCheckoutResult = ReturnType<typeof localCheckoutResultSchema.parse>;
 
 const sessionPath = (sessionId: string) => encodeURIComponent(sessionId);
 

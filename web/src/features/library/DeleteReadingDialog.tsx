@@ -14,14 +14,15 @@ interface DeleteReadingDialogProps {
 
 /** Confirms before a reading leaves the library for good. */
 export function DeleteReadingDialog({ item, onClose }: DeleteReadingDialogProps) {
-  const [deleteReading, { isLoading }] = useDeleteReadingMutation();
+  const [deleteReading] = useDeleteReadingMutation();
 
+  // The reading leaves the list at once (libraryApi), so the dialog need not wait for the server.
   const confirm = async () => {
     if (!item) return;
+    onClose();
     try {
       await deleteReading(item.readingId).unwrap();
       notifySuccess('Reading deleted successfully');
-      onClose();
     } catch {
       notifyError('Failed to delete reading');
     }
@@ -36,8 +37,6 @@ export function DeleteReadingDialog({ item, onClose }: DeleteReadingDialogProps)
       title="Delete this reading?"
       cancelLabel="Cancel"
       confirmLabel="Delete"
-      busyLabel="Deleting..."
-      busy={isLoading}
       onConfirm={confirm}
     >
       {item && (

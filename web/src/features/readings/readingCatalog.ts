@@ -1,7 +1,18 @@
+import { readingAppIds } from '@astra/contracts';
+
+/** The server's app id of each reading (the contracts pair each with its route). */
+export const APP_IDS = {
+  natalChart: readingAppIds['natal-chart'],
+  celticCross: readingAppIds['tarot-celtic-cross'],
+  tarotTraditional: readingAppIds['tarot-traditional'],
+  compatibility: readingAppIds.compatibility,
+  lifePath: readingAppIds['life-path'],
+} as const;
+
 /**
- * The five reading apps by the server's app id (spec: 1 natal chart, 2 Celtic Cross, 3 tarot
- * traditional, 4 compatibility, 5 life path). Names here are fallbacks; the server's name and
- * credit cost (GET /api/apps) win.
+ * The five reading apps by the server's app id. Names here are fallbacks; the server's name and
+ * credit cost (GET /api/apps) win. Data only: the result pages import it, so their loaders live
+ * apart (resultPages.ts).
  */
 export interface ReadingAppInfo {
   appId: number;
@@ -12,8 +23,6 @@ export interface ReadingAppInfo {
   defaultCost: number;
   /** Where a reading of this app is shown (spec §2's result routes). */
   resultPath: (readingId: string) => string;
-  /** Loads the result page's code (its route loads it too): a form fetches it while it is filled in. */
-  loadResultPage: () => Promise<unknown>;
 }
 
 const byId = (path: string) => (readingId: string) => `${path}/${encodeURIComponent(readingId)}`;
@@ -21,64 +30,57 @@ const byQuery = (path: string) => (readingId: string) =>
   `${path}?${new URLSearchParams({ readingId })}`;
 
 export const READING_APPS: Record<number, ReadingAppInfo> = {
-  1: {
-    appId: 1,
+  [APP_IDS.natalChart]: {
+    appId: APP_IDS.natalChart,
     name: 'Natal Birth Chart',
     formPath: '/natalbirthchart',
     blurb: 'The sky at the moment you were born: your sun, moon, rising sign and the houses.',
     defaultCost: 24,
     resultPath: byId('/natalbirthchart_result'),
-    loadResultPage: () => import('./natalChart/NatalChartResultPage'),
   },
-  2: {
-    appId: 2,
+  [APP_IDS.celticCross]: {
+    appId: APP_IDS.celticCross,
     name: 'Tarot Celtic Cross',
     formPath: '/tarot-celtic-cross',
     blurb: 'A ten-card spread for a big question, from its roots to where it may lead.',
     defaultCost: 12,
     resultPath: byQuery('/tarot-celtic-cross-result'),
-    loadResultPage: () => import('./celticCross/CelticCrossResultPage'),
   },
-  3: {
-    appId: 3,
+  [APP_IDS.tarotTraditional]: {
+    appId: APP_IDS.tarotTraditional,
     name: 'Tarot Traditional',
     formPath: '/tarot-traditional',
     blurb: 'Three cards for your past, present and future, read around your question.',
     defaultCost: 4,
     resultPath: byQuery('/tarot-result'),
-    loadResultPage: () => import('./tarot/TarotResultPage'),
   },
-  4: {
-    appId: 4,
+  [APP_IDS.compatibility]: {
+    appId: APP_IDS.compatibility,
     name: 'Compatibility Reading',
     formPath: '/compatibility',
     blurb: 'How two charts meet: where you flow together and where you grow.',
     defaultCost: 8,
     resultPath: byId('/compatibility_result'),
-    loadResultPage: () => import('./compatibility/CompatibilityResultPage'),
   },
-  5: {
-    appId: 5,
+  [APP_IDS.lifePath]: {
+    appId: APP_IDS.lifePath,
     name: 'Life Path Number',
     formPath: '/lifepathnumber',
     blurb: 'The numerology of your name and birth date, and the path they describe.',
     defaultCost: 5,
     resultPath: byQuery('/lifepathnumber-result'),
-    loadResultPage: () => import('./lifePath/LifePathResultPage'),
   },
 };
-
-export const APP_IDS = {
-  natalChart: 1,
-  celticCross: 2,
-  tarotTraditional: 3,
-  compatibility: 4,
-  lifePath: 5,
-} as const;
 
 /** The app's title, by the server's app id (the library lists readings by these names). */
 export const appTitle = (appId: number, fallback = 'Reading') =>
   READING_APPS[appId]?.name ?? fallback;
 
 /** Spec §9: tarot traditional, natal birth chart, life path number, Celtic Cross, compatibility. */
-export const DASHBOARD_APP_ORDER = [3, 1, 5, 2, 4] as const;
+export const DASHBOARD_APP_ORDER = [
+  APP_IDS.tarotTraditional,
+  APP_IDS.natalChart,
+  APP_IDS.lifePath,
+  APP_IDS.celticCross,
+  APP_IDS.compatibility,
+] as const;

@@ -1,28 +1,20 @@
 import type {
-  celticCrossRequestSchema,
-  compatibilityRequestSchema,
-  lifePathRequestSchema,
-  natalChartRequestSchema,
   ReadingDraft,
+  ReadingKind,
+  ReadingRequestBody,
   ReadingStarted,
   ReadingStreamEventName,
   ReadingStreamFailed,
   ReadingTextChunk,
   ReadingView,
-  tarotTraditionalRequestSchema,
 } from '@astra/contracts';
 import { api, CREDIT_TAGS, READING_CREATED_TAGS } from '../../app/api';
 import { showBalance } from '../auth/authApi';
 
-type Body<Schema extends { parse: (input: unknown) => unknown }> = ReturnType<Schema['parse']>;
-
 /** One POST /api/readings/{kind}/start per reading; the body is the contract's request schema. */
-export type ReadingRequest =
-  | { kind: 'natal-chart'; body: Body<typeof natalChartRequestSchema> }
-  | { kind: 'tarot-traditional'; body: Body<typeof tarotTraditionalRequestSchema> }
-  | { kind: 'tarot-celtic-cross'; body: Body<typeof celticCrossRequestSchema> }
-  | { kind: 'compatibility'; body: Body<typeof compatibilityRequestSchema> }
-  | { kind: 'life-path'; body: Body<typeof lifePathRequestSchema> };
+export type ReadingRequest = {
+  [Kind in ReadingKind]: { kind: Kind; body: ReadingRequestBody<Kind> };
+}[ReadingKind];
 
 /** A reading as its event stream shows it: while its text is written, and once it is done. */
 export interface LiveReading {

@@ -1,8 +1,10 @@
-import type { SubscriptionStatus, subscriptionActionSchema } from '@astra/contracts';
+import type {
+  CancelSubscriptionRequest,
+  ChangePlanRequest,
+  SubscriptionAction,
+  SubscriptionStatus,
+} from '@astra/contracts';
 import { api, MONEY_TAGS } from '../../app/api';
-
-/** `{success, message, subscription}`: the message is the toast's text. */
-export type SubscriptionAction = ReturnType<typeof subscriptionActionSchema.parse>;
 
 export const subscriptionApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -17,12 +19,15 @@ export const subscriptionApi = api.injectEndpoints({
       invalidatesTags: [...MONEY_TAGS],
     }),
     /** Another plan from the next renewal date: nothing is charged now. */
-    changePlan: build.mutation<SubscriptionAction, { tierId: number }>({
+    changePlan: build.mutation<SubscriptionAction, ChangePlanRequest>({
       query: (body) => ({ url: '/subscription/change', method: 'POST', body }),
       invalidatesTags: [...MONEY_TAGS],
     }),
-    /** Access continues until the renewal date; nothing renews after it. */
-    cancelSubscription: build.mutation<SubscriptionAction, { reason?: string }>({
+    /**
+     * Access continues until the renewal date; nothing renews after it. The answer's message is
+     * the toast's text.
+     */
+    cancelSubscription: build.mutation<SubscriptionAction, CancelSubscriptionRequest>({
       query: (body) => ({ url: '/subscription/cancel', method: 'POST', body }),
       invalidatesTags: [...MONEY_TAGS],
     }),

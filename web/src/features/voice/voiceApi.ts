@@ -4,14 +4,18 @@ import type {
   VoiceSessionStarted,
   VoiceStatus,
 } from '@astra/contracts';
-import { api, CREDIT_TAGS } from '../../app/api';
+import { api, CREDIT_TAGS, libraryItemTag } from '../../app/api';
 import { showBalance } from '../auth/authApi';
 
 const voiceTag = (readingId: string) => ({ type: 'Voice' as const, id: readingId });
 const voicePath = (readingId: string) => `/readings/${encodeURIComponent(readingId)}/voice`;
 
-/** What a start or an end changes: the reading's voice, the balance and history, the library. */
-const changedBy = (readingId: string) => [voiceTag(readingId), ...CREDIT_TAGS, 'Library' as const];
+/** What a start or an end changes: the reading's voice, the balance and history, its library row. */
+const changedBy = (readingId: string) => [
+  voiceTag(readingId),
+  ...CREDIT_TAGS,
+  libraryItemTag(readingId),
+];
 
 export interface StartVoiceArgs {
   readingId: string;

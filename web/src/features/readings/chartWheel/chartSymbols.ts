@@ -25,12 +25,15 @@ export const SIGNS = [
 
 export type Element = 'fire' | 'earth' | 'air' | 'water';
 
+/** A colour of the wheel: a semantic token of the theme (`chart-*`), so it follows the mode. */
+const chartColor = (name: Element | AspectType) => `var(--chakra-colors-chart-${name})`;
+
 /** Element tints of the sign ring, drawn at low opacity so both colour modes stay readable. */
 export const ELEMENT_COLORS: Record<Element, string> = {
-  fire: '#E4572E',
-  earth: '#4C9F70',
-  air: '#D9A11A',
-  water: '#3A7BD5',
+  fire: chartColor('fire'),
+  earth: chartColor('earth'),
+  air: chartColor('air'),
+  water: chartColor('water'),
 };
 
 /** The points the wheel draws, in the order the table lists them. */
@@ -62,11 +65,11 @@ export const ASPECT_STYLES: Record<
   AspectType,
   { label: string; symbol: string; color: string; dash?: string }
 > = {
-  conjunction: { label: 'Conjunction', symbol: '☌', color: '#B7791F' },
-  opposition: { label: 'Opposition', symbol: '☍', color: '#D64545', dash: '8 5' },
-  square: { label: 'Square', symbol: '□', color: '#DD6B20', dash: '8 5' },
-  trine: { label: 'Trine', symbol: '△', color: '#2F9E6B' },
-  sextile: { label: 'Sextile', symbol: '⚹', color: '#3B82F6' },
+  conjunction: { label: 'Conjunction', symbol: '☌', color: chartColor('conjunction') },
+  opposition: { label: 'Opposition', symbol: '☍', color: chartColor('opposition'), dash: '8 5' },
+  square: { label: 'Square', symbol: '□', color: chartColor('square'), dash: '8 5' },
+  trine: { label: 'Trine', symbol: '△', color: chartColor('trine') },
+  sextile: { label: 'Sextile', symbol: '⚹', color: chartColor('sextile') },
 };
 
 export const isAspectType = (value: unknown): value is AspectType =>

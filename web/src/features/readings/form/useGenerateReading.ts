@@ -9,6 +9,7 @@ import { pricingPathReturningTo } from '../../pricing/purchaseReturn';
 import { APP_IDS, READING_APPS } from '../readingCatalog';
 import { type ReadingRequest, useStartReadingMutation } from '../readingsApi';
 import { WRITING_STATE } from '../result/useSavedReading';
+import { preloadResultPage } from '../resultPages';
 import { useReadingCost } from './useReadingCost';
 
 /** Server field errors by the request's field path ('city', 'person1.city', …). */
@@ -48,9 +49,7 @@ export function useGenerateReading(appId: number) {
     setFieldErrors((errors) => (Object.keys(errors).length ? {} : errors));
   // The result page opens the moment the reading starts: its code is fetched while the form is
   // filled in.
-  useEffect(() => {
-    void READING_APPS[appId]?.loadResultPage().catch(() => {});
-  }, [appId]);
+  useEffect(() => preloadResultPage(appId), [appId]);
 
   const failed = (message: string) => {
     if (appId === APP_IDS.natalChart) notifyFormError('Generation failed', message);
