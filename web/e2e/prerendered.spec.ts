@@ -33,6 +33,8 @@ test('without JavaScript, / and /pricing show their content, styled', async ({ b
   await expect(page).toHaveTitle('Choose Your Journey · Astra');
   await expect(page.getByRole('heading', { name: 'Choose Your Journey' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'How credits work' })).toBeVisible();
+  // Until the scripts run, a choice would be undone by the hydration: the controls wait.
+  await expect(page.getByRole('radio', { name: 'One-time' })).toBeDisabled();
 
   await page.goto('/impressum');
   await expect(page.getByRole('heading', { name: 'Impressum' })).toBeVisible();
@@ -47,6 +49,13 @@ test('a visitor’s / and /pricing hydrate without a console message, and work',
   await expect(page.getByRole('banner').getByRole('link', { name: 'Get Started' })).toBeVisible();
 
   await page.goto('/pricing');
+  // The billing period chosen as soon as the page allows it stays chosen.
+  await page.getByRole('radio', { name: 'One-time' }).check();
+  await expect(
+    page.getByRole('article', { name: 'Starter' }).getByRole('button', { name: 'Buy Credits' }),
+  ).toBeVisible();
+  await expect(page.getByRole('radio', { name: 'One-time' })).toBeChecked();
+  await page.getByRole('radio', { name: 'Monthly' }).check();
   await page
     .getByRole('article', { name: 'Stargazer' })
     .getByRole('button', { name: 'Subscribe' })

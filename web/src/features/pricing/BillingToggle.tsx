@@ -10,13 +10,14 @@ const OPTIONS: { value: BillingType; label: string }[] = [
 interface BillingToggleProps {
   value: BillingType;
   onChange: (value: BillingType) => void;
+  disabled?: boolean;
 }
 
 /**
  * Monthly or one-time, as native radio buttons styled as a segmented control: arrow keys,
  * focus and the checked state come from the browser.
  */
-export function BillingToggle({ value, onChange }: BillingToggleProps) {
+export function BillingToggle({ value, onChange, disabled = false }: BillingToggleProps) {
   const name = useId();
   return (
     <HStack
@@ -61,6 +62,7 @@ export function BillingToggle({ value, onChange }: BillingToggleProps) {
               name={name}
               value={option.value}
               checked={checked}
+              disabled={disabled}
               onChange={() => onChange(option.value)}
               // Invisible but covering the whole segment: a click anywhere is a click on it.
               position="absolute"
