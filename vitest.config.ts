@@ -11,8 +11,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Most files wait on PostgreSQL, child processes, sockets or timers rather than the CPU, so
-    // three at a time keep a 2-core machine busy (vitest's default there is one).
-    maxWorkers: 3,
+    // Most files wait on PostgreSQL, child processes or sockets rather than the CPU, so two
+    // at a time keep a 2-core machine busy (vitest's default there is one). Three took as long
+    // over the whole suite, and left read-your-writes waits short of time.
+    maxWorkers: 2,
   },
 });
