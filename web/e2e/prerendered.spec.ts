@@ -4,7 +4,7 @@
  * visitor and for a signed-in person alike.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { uniqueEmail } from './support.ts';
+import { chooseOneTime, uniqueEmail } from './support.ts';
 
 /** The console's errors and warnings, and uncaught exceptions, of a page from now on. */
 function consoleProblems(page: Page) {
@@ -50,7 +50,7 @@ test('a visitor’s / and /pricing hydrate without a console message, and work',
 
   await page.goto('/pricing');
   // The billing period chosen as soon as the page allows it stays chosen.
-  await page.getByRole('radio', { name: 'One-time' }).check();
+  await chooseOneTime(page);
   await expect(
     page.getByRole('article', { name: 'Starter' }).getByRole('button', { name: 'Buy Credits' }),
   ).toBeVisible();
