@@ -98,7 +98,10 @@ const engines: { [K in ReadingKind]: (form: ReadingForm<K>) => Generation } = {
   },
 };
 
-/** The shipped kinds, each its record with its engine. */
+/**
+ * The shipped kinds, each its record with its engine (the cast: TypeScript cannot pair a slug's
+ * record with its engine across the union; `engines`' type already did).
+ */
 export const shippedReadingKinds: readonly ReadingKindEngine[] = (
   Object.keys(engines) as ReadingKind[]
 ).map((slug) => readingEngine(readingKinds[slug], engines[slug] as (form: unknown) => Generation));
