@@ -16,7 +16,9 @@ export interface Catalog {
 }
 
 /** The catalogue of these kinds; refuses two kinds with one slug or one app id. */
-export function catalogOf(kinds: readonly ReadingKindEngine[]): Catalog {
+export function catalogOf(given: readonly ReadingKindEngine[]): Catalog {
+  // In app-id order, as `GET /api/apps` lists them.
+  const kinds = [...given].sort((a, b) => a.record.appId - b.record.appId);
   const bySlug = new Map(kinds.map((kind) => [kind.record.slug, kind]));
   const byApp = new Map(kinds.map((kind) => [kind.record.appId, kind]));
   if (bySlug.size !== kinds.length || byApp.size !== kinds.length)

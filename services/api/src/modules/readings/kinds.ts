@@ -2,7 +2,7 @@ import {
   type ReadingForm,
   type ReadingKind,
   type ReadingKindRecord,
-  readingKinds,
+  readingKindRecords,
 } from '@astra/contracts';
 import {
   celticCrossFacts,
@@ -99,9 +99,9 @@ const engines: { [K in ReadingKind]: (form: ReadingForm<K>) => Generation } = {
 };
 
 /**
- * The shipped kinds, each its record with its engine (the cast: TypeScript cannot pair a slug's
+ * The shipped kinds in app-id order, each its record with its engine (the cast: TypeScript cannot pair a slug's
  * record with its engine across the union; `engines`' type already did).
  */
-export const shippedReadingKinds: readonly ReadingKindEngine[] = (
-  Object.keys(engines) as ReadingKind[]
-).map((slug) => readingEngine(readingKinds[slug], engines[slug] as (form: unknown) => Generation));
+export const shippedReadingKinds: readonly ReadingKindEngine[] = readingKindRecords.map((record) =>
+  readingEngine(record, engines[record.slug] as (form: unknown) => Generation),
+);
