@@ -111,12 +111,24 @@ describe('erasure of a deleted account', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
 
+  const exportsRecorded = async () => {
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM events WHERE type = 'AdminDataExported'`.execute(
+      server.deps.db,
+    );
+    return rows[0]!.n;
+  };
   const exportRows = async () => {
+    const before = await exportsRecorded();
     const response = await fetch(`${server.url}/api/admin/exports/ledger?format=csv`, {
       headers: { cookie: admin.cookie! },
     });
     expect(response.status).toBe(200);
-    const [header, ...records] = parseCsv(await response.text());
+    const text = await response.text();
+    // The download is recorded once its body has ended, after the client has it all: wait for
+    // that event, so that later steps (a rebuild compared with the live tables) see it.
+    await until('the export recorded', async () => (await exportsRecorded()) > before);
+    const [header, ...records] = parseCsv(text);
     return records.map((record) => Object.fromEntries(header!.map((h, i) => [h, record[i]!])));
   };
 
