@@ -9,6 +9,7 @@ export * from './api/me.ts';
 export * from './api/payments.ts';
 export * from './api/privacy.ts';
 export * from './api/profile.ts';
+export * from './api/readingKinds.ts';
 export * from './api/readingStream.ts';
 export * from './api/readings.ts';
 export * from './api/responses.ts';

@@ -11,7 +11,7 @@ import { apiNotFound, errorHandler } from './http/errors.ts';
 import { idempotency } from './http/idempotency.ts';
 import { parsesAsJson } from './http/rawBodies.ts';
 import { requestContext } from './http/requestContext.ts';
-import { apiRoutes } from './http/routeTable.ts';
+import { apiRoutesOf } from './http/routeTable.ts';
 import { ROBOTS_TXT, webAppRoutes } from './http/webApp.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
@@ -81,7 +81,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   api.use(crossSiteProtection([new URL(deps.config.PUBLIC_URL).origin], [APPLE_CALLBACK_ROUTE]));
   api.use(idempotency(deps.appDb, deps.apiProcess.id));
   api.use(systemRoutes(deps));
-  api.use(openApiRoutes({ config: deps.config, routes: apiRoutes }));
+  api.use(openApiRoutes({ config: deps.config, routes: apiRoutesOf(deps.catalog.records) }));
   if (deps.config.NODE_ENV !== 'production') api.use(devMailRoutes(deps));
   api.use(authRoutes(deps));
   api.use(accountRoutes(deps));
@@ -89,7 +89,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   api.use(profileRoutes(deps));
   api.use(feedbackRoutes(deps));
   api.use(catalogRoutes(deps));
-  api.use(readingRoutes(deps));
+  api.use(readingRoutes(deps.catalog.records)(deps));
   api.use(voiceRoutes(deps));
   api.use(checkoutRoutes(deps));
   if (deps.payments.localCheckout) api.use(localCheckoutRoutes(deps.payments.localCheckout));

@@ -13,6 +13,7 @@ import type { MailTransport } from './modules/mail/transport.ts';
 import type { PaymentGateway } from './modules/payments/gateway.ts';
 import type { LocalCheckout } from './modules/payments/localGateway.ts';
 import type { PricingSettings } from './modules/payments/pricing.ts';
+import type { Catalog } from './modules/readings/catalog.ts';
 import type { ReadingDrafts } from './modules/readings/drafts.ts';
 import type { VoiceService } from './modules/voice/voiceService.ts';
 import type { Logger } from './observability/logger.ts';
@@ -36,6 +37,8 @@ export interface AppDeps {
   appDb: AppDb;
   sessions: Sessions;
   consistency: Consistency;
+  /** The reading kinds sold and their prices: commands take a reading's price from here. */
+  catalog: Catalog;
   /** Writes the text of readings (OpenAI with a key, else offline). */
   writer: NarrativeWriter;
   /** The texts of readings being written, where every process's readers find them. */

@@ -21,7 +21,9 @@ import { mailTransport } from './modules/mail/transport.ts';
 import { localGateway } from './modules/payments/localGateway.ts';
 import { pricingSettingsOf } from './modules/payments/pricing.ts';
 import { stripeGateway } from './modules/payments/stripeGateway.ts';
+import { catalogOf, projectApps } from './modules/readings/catalog.ts';
 import { ReadingDrafts } from './modules/readings/drafts.ts';
+import { type ReadingKindEngine, shippedReadingKinds } from './modules/readings/kinds.ts';
 import { ObservedLedger } from './observability/instrumented.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { Metrics, startMetricsServer } from './observability/metrics.ts';
@@ -52,6 +54,8 @@ export interface ServerOptions {
   logger?: Logger;
   /** The built web app to serve; `web/dist` unless given. */
   webDist?: string;
+  /** The reading kinds it sells, each its record and engine; the shipped ones unless given. */
+  readingKinds?: readonly ReadingKindEngine[];
 }
 
 /** Opens storage, migrates, starts the projections and serves the API and the web app. */
@@ -81,6 +85,8 @@ export async function startServer(
 
   const appDb = appTables(db);
   const read = readModels(db);
+  const catalog = catalogOf(options.readingKinds ?? shippedReadingKinds);
+  await projectApps(read, catalog, clock());
   // Registered (and beating) before the first request: its claims name it. A PGlite database
   // has one process at a time, so every other one registered there is gone.
   const apiProcess = await ApiProcess.start(appDb, {
@@ -134,6 +140,7 @@ export async function startServer(
     appDb,
     sessions,
     consistency: new Consistency(progress, sessions, config.READ_YOUR_WRITES_TIMEOUT_MS),
+    catalog,
     writer: writerOf(config, metrics),
     drafts: new ReadingDrafts(appDb, logger),
     voice: voiceOf(config),

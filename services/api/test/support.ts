@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { webDist } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { errorsOf } from '../src/http/routeDescriptors.ts';
-import { findRoute } from '../src/http/routeTable.ts';
+import { apiRoutesOf, findRoute, routeFinder } from '../src/http/routeTable.ts';
 import { type RunningServer, type ServerOptions, startServer } from '../src/server.ts';
 
 /** The operator's details production refuses to start without (see `siteInfoOf`). */
@@ -60,11 +60,13 @@ export async function startTestServer(
     ...env,
   });
   const server = await startServer(config, options);
+  // The route table of the reading kinds this server sells (a test may add one).
+  const findItsRoute = routeFinder(apiRoutesOf(server.deps.catalog.records));
   return {
     ...server,
     databaseUrl: database?.url,
     dataDir,
-    client: () => new Client(server.url),
+    client: () => new Client(server.url, findItsRoute),
     async close() {
       await server.close();
       await database?.drop();
@@ -144,8 +146,13 @@ function droppedKeys(raw: unknown, parsed: unknown, path = ''): string[] {
  * documented status, a body its schema parses with no undocumented field, and an error code
  * listed for that route and status. Returns the problems; none when it conforms.
  */
-export function contractProblems(method: string, path: string, answer: Answer): string[] {
-  const route = findRoute(method, path);
+export function contractProblems(
+  method: string,
+  path: string,
+  answer: Answer,
+  find = findRoute,
+): string[] {
+  const route = find(method, path);
   const { status, body } = answer;
   if (!route) {
     // An unknown /api route answers the contract's 404.
@@ -207,7 +214,11 @@ export class Client {
    * clients that go off the contract on purpose (`unchecked()`, the fuzz test).
    */
   validateResponses = process.env.API_CHECK_RESPONSES !== '0';
-  constructor(readonly base: string) {}
+  constructor(
+    readonly base: string,
+    /** The route table it checks against: the shipped one unless the server sells other kinds. */
+    private readonly find = findRoute,
+  ) {}
 
   /** This client, checking its answers against the contracts from now on. */
   checked() {
@@ -260,7 +271,7 @@ export class Client {
   }
 
   private record(method: string, path: string, answer: Answer) {
-    const route = findRoute(method, path);
+    const route = this.find(method, path);
     const code =
       answer.status >= 400 && isPlainObject(answer.body) && typeof answer.body.error === 'string'
         ? answer.body.error
@@ -276,7 +287,7 @@ export class Client {
     if (process.env.API_ANSWERS_FILE)
       appendFileSync(process.env.API_ANSWERS_FILE, `${JSON.stringify(entry)}\n`);
     if (!this.validateResponses || !path.startsWith('/api/')) return;
-    const problems = contractProblems(method.toUpperCase(), path, answer);
+    const problems = contractProblems(method.toUpperCase(), path, answer, this.find);
     if (problems.length) throw new Error(`The answer breaks the contract:\n${problems.join('\n')}`);
   }
 
@@ -306,7 +317,7 @@ export class Client {
       return { ...answer, events: emptyEvents(), close: () => {} };
     }
     this.record('GET', path, { status: 200, body: null, headers: response.headers });
-    const schemas = findRoute('GET', path)?.responses[200]?.events ?? {};
+    const schemas = this.find('GET', path)?.responses[200]?.events ?? {};
     const check = this.validateResponses;
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     async function* events(): AsyncGenerator<ServerSentEvent> {

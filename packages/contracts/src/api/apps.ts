@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { voicePricingSchema } from './voice.ts';
 
-/** `GET /api/apps`: the five reading apps with their live credit cost. */
+/** `GET /api/apps`: the reading apps (one per reading kind) with their credit cost now. */
 export const appViewSchema = z.object({
   appId: z.number().int(),
   slug: z.string(),

@@ -1,20 +1,11 @@
 import { z } from 'zod';
-import { type ReadingKind, readingViewSchema } from './readings.ts';
+import { readingViewSchema } from './readings.ts';
 
 /**
  * A reading whose text is streamed as it is written: `POST /api/readings/{kind}/start` answers
  * at once with the facts (chart, cards, numbers), and `GET /api/readings/{id}/stream` sends the
  * text as server-sent events while the writer writes it (see docs/api.md).
  */
-
-/** The `result` field that holds each reading's text (the other fields are its facts). */
-export const readingTextFields = {
-  'natal-chart': 'fullReport',
-  'tarot-celtic-cross': 'text',
-  'tarot-traditional': 'readingText',
-  compatibility: 'full_report',
-  'life-path': 'text',
-} as const satisfies Record<ReadingKind, string>;
 
 /**
  * `202` of `POST /api/readings/{kind}/start`: the reading as `GET /api/readings/:id` will show

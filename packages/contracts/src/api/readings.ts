@@ -148,35 +148,6 @@ export const lifePathRequestSchema = z.strictObject({
   birthDate: birthDateFrom(NUMEROLOGY_FIRST_YEAR),
 });
 
-/** Each reading kind's app id (`read.apps`), apart from the schemas, for the web's catalogue. */
-export const readingAppIds = {
-  'natal-chart': 1,
-  'tarot-celtic-cross': 2,
-  'tarot-traditional': 3,
-  compatibility: 4,
-  'life-path': 5,
-} as const;
-
-/** Each reading's route (after /api/readings/), app id and request schema. */
-export const readingKinds = {
-  'natal-chart': { appId: readingAppIds['natal-chart'], schema: natalChartRequestSchema },
-  'tarot-celtic-cross': {
-    appId: readingAppIds['tarot-celtic-cross'],
-    schema: celticCrossRequestSchema,
-  },
-  'tarot-traditional': {
-    appId: readingAppIds['tarot-traditional'],
-    schema: tarotTraditionalRequestSchema,
-  },
-  compatibility: { appId: readingAppIds.compatibility, schema: compatibilityRequestSchema },
-  'life-path': { appId: readingAppIds['life-path'], schema: lifePathRequestSchema },
-} as const;
-export type ReadingKind = keyof typeof readingKinds;
-/** What a client sends to start a reading of this kind: the schema's input, before its defaults. */
-export type ReadingRequestBody<Kind extends ReadingKind> = z.input<
-  (typeof readingKinds)[Kind]['schema']
->;
-
 /** `201` of every `POST /api/readings/...`. */
 export const readingCreatedSchema = z.object({
   readingId: z.string(),
@@ -205,11 +176,6 @@ export const readingViewSchema = z.object({
 export type ReadingView = z.infer<typeof readingViewSchema>;
 
 export const LIBRARY_PAGE_SIZE = 25;
-export const libraryQuerySchema = z.object({
-  search: checkedText().max(200, 'must be at most 200 characters').optional(),
-  appId: z.coerce.number().int().min(1).max(5).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-});
 export const libraryItemSchema = readingViewSchema.omit({ input: true, result: true });
 export type LibraryItem = z.infer<typeof libraryItemSchema>;
 export const libraryPageSchema = z.object({

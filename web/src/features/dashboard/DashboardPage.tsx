@@ -9,7 +9,7 @@ import { readFlag, setFlag } from '../../ui/storedFlag';
 import { TextLink } from '../../ui/TextLink';
 import { useCurrentUser } from '../auth/authApi';
 import { hasDashboardBirthData } from '../profile/birthData';
-import { DASHBOARD_APP_ORDER, READING_APPS } from '../readings/readingCatalog';
+import { READINGS } from '../readings/readingCatalog';
 import { useGetAppsQuery } from './appsApi';
 import { ComingSoonCard, ReadingAppCard } from './ReadingAppCard';
 import { SubscriptionCard } from './SubscriptionCard';
@@ -70,11 +70,11 @@ export default function DashboardPage() {
           </Text>
         )}
         <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="4">
-          {DASHBOARD_APP_ORDER.map((appId) => (
+          {Object.values(READINGS).map((info) => (
             <ReadingAppCard
-              key={appId}
-              info={READING_APPS[appId]!}
-              app={apps?.find((app) => app.appId === appId)}
+              key={info.slug}
+              info={info}
+              app={apps?.find((app) => app.slug === info.slug)}
               costLoading={appsLoading}
             />
           ))}

@@ -1,4 +1,4 @@
-import type { AppView } from '@astra/contracts';
+import type { AppView, ReadingKind } from '@astra/contracts';
 import {
   Badge,
   Button,
@@ -22,12 +22,12 @@ import { Link as RouterLink } from 'react-router';
 import { Surface } from '../../ui/Surface';
 import type { ReadingAppInfo } from '../readings/readingCatalog';
 
-const ICONS: Record<number, LucideIcon> = {
-  1: Orbit,
-  2: LayoutGrid,
-  3: Sparkles,
-  4: HeartHandshake,
-  5: Hash,
+const ICONS: Record<ReadingKind, LucideIcon> = {
+  'natal-chart': Orbit,
+  'tarot-celtic-cross': LayoutGrid,
+  'tarot-traditional': Sparkles,
+  compatibility: HeartHandshake,
+  'life-path': Hash,
 };
 
 interface ReadingAppCardProps {
@@ -38,7 +38,7 @@ interface ReadingAppCardProps {
 
 /** One reading on the dashboard; the whole card is one link to the reading's form. */
 export function ReadingAppCard({ info, app, costLoading }: ReadingAppCardProps) {
-  const Icon = ICONS[info.appId] ?? Sparkles;
+  const Icon = ICONS[info.slug];
   const name = app?.name ?? info.name;
   return (
     <LinkBox asChild>

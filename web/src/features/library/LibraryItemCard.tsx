@@ -4,7 +4,7 @@ import { AudioLines, Trash2 } from 'lucide-react';
 import { Link as RouterLink } from 'react-router';
 import { Surface } from '../../ui/Surface';
 import { notifyError } from '../../ui/toaster';
-import { appTitle, READING_APPS } from '../readings/readingCatalog';
+import { appTitle, readingOfApp } from '../readings/readingCatalog';
 import { formatLibraryDate } from './libraryParams';
 
 interface LibraryItemCardProps {
@@ -18,7 +18,7 @@ interface LibraryItemCardProps {
  */
 export function LibraryItemCard({ item, onDelete }: LibraryItemCardProps) {
   const title = appTitle(item.appId, item.appName);
-  const app = READING_APPS[item.appId];
+  const app = readingOfApp(item.appId);
   // A compatibility reading is about two people: both names, as its result page shows them.
   const names =
     item.firstName && item.partnerName ? `${item.firstName} & ${item.partnerName}` : item.firstName;

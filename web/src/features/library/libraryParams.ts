@@ -1,3 +1,4 @@
+import { readingOfApp } from '../readings/readingCatalog';
 import type { LibraryQuery } from './libraryApi';
 
 /** The library's search, app filter and page live in the address: ?search=&app=&page=. */
@@ -6,7 +7,7 @@ export function libraryQueryFrom(params: URLSearchParams): LibraryQuery {
   const app = Number.parseInt(params.get('app') ?? '', 10);
   return {
     search: (params.get('search') ?? '').trim(),
-    appId: app >= 1 && app <= 5 ? app : null,
+    appId: readingOfApp(app) ? app : null,
     page,
   };
 }

@@ -1,4 +1,4 @@
-import { READING_APPS } from '../readings/readingCatalog';
+import { READINGS } from '../readings/readingCatalog';
 
 /**
  * Where to go back after buying credits: the reading form that ran out of them. Kept in session
@@ -12,9 +12,9 @@ export const RETURN_PARAM = 'returnTo';
 
 /** Only the reading forms: a return path must never lead off the site or anywhere unexpected. */
 const FORM_PATHS = new Map<string, string>([
-  ...Object.values(READING_APPS).map((app): [string, string] => [app.formPath, app.name]),
+  ...Object.values(READINGS).map((app): [string, string] => [app.formPath, app.name]),
   // Spec §2: the tarot form has a second address.
-  ['/app/tarot-traditional', READING_APPS[3]!.name],
+  ['/app/tarot-traditional', READINGS['tarot-traditional'].name],
 ]);
 
 export const isReturnPath = (path: string | null): path is string =>

@@ -1,12 +1,11 @@
-import type { AppView } from '@astra/contracts';
-import { APP_IDS } from '../readings/readingCatalog';
+import type { AppView, ReadingKind } from '@astra/contracts';
 
 /** The readings a plan is measured in, in the spec's order. */
-const ESTIMATED_READINGS = [
-  { appId: APP_IDS.natalChart, one: 'birth chart', many: 'birth charts' },
-  { appId: APP_IDS.compatibility, one: 'compatibility reading', many: 'compatibility readings' },
-  { appId: APP_IDS.tarotTraditional, one: 'tarot reading', many: 'tarot readings' },
-  { appId: APP_IDS.lifePath, one: 'life path reading', many: 'life path readings' },
+const ESTIMATED_READINGS: { slug: ReadingKind; one: string; many: string }[] = [
+  { slug: 'natal-chart', one: 'birth chart', many: 'birth charts' },
+  { slug: 'compatibility', one: 'compatibility reading', many: 'compatibility readings' },
+  { slug: 'tarot-traditional', one: 'tarot reading', many: 'tarot readings' },
+  { slug: 'life-path', one: 'life path reading', many: 'life path readings' },
 ];
 
 /**
@@ -15,8 +14,8 @@ const ESTIMATED_READINGS = [
  */
 export function readingEstimate(credits: number, apps: AppView[] | undefined): string | null {
   if (!apps) return null;
-  const parts = ESTIMATED_READINGS.flatMap(({ appId, one, many }) => {
-    const cost = apps.find((app) => app.appId === appId)?.creditCost;
+  const parts = ESTIMATED_READINGS.flatMap(({ slug, one, many }) => {
+    const cost = apps.find((app) => app.slug === slug)?.creditCost;
     if (!cost || cost <= 0) return [];
     const count = Math.floor(credits / cost);
     return [`${count} ${count === 1 ? one : many}`];

@@ -1,19 +1,19 @@
-import { APP_IDS } from './readingCatalog';
+import type { ReadingKind } from '@astra/contracts';
 
 /**
- * Each app's result page code, by app id: a form fetches it while it is filled in, so the page
- * opens the moment the reading starts (its route loads it too). Apart from the catalogue,
- * which the result pages import.
+ * Each kind's result page code: a form fetches it while it is filled in, so the page opens the
+ * moment the reading starts (its route loads it too). Apart from the catalogue, which the result
+ * pages import.
  */
-const RESULT_PAGES: Record<number, () => Promise<unknown>> = {
-  [APP_IDS.natalChart]: () => import('./natalChart/NatalChartResultPage'),
-  [APP_IDS.celticCross]: () => import('./celticCross/CelticCrossResultPage'),
-  [APP_IDS.tarotTraditional]: () => import('./tarot/TarotResultPage'),
-  [APP_IDS.compatibility]: () => import('./compatibility/CompatibilityResultPage'),
-  [APP_IDS.lifePath]: () => import('./lifePath/LifePathResultPage'),
+const RESULT_PAGES: { readonly [Kind in ReadingKind]: () => Promise<unknown> } = {
+  'natal-chart': () => import('./natalChart/NatalChartResultPage'),
+  'tarot-celtic-cross': () => import('./celticCross/CelticCrossResultPage'),
+  'tarot-traditional': () => import('./tarot/TarotResultPage'),
+  compatibility: () => import('./compatibility/CompatibilityResultPage'),
+  'life-path': () => import('./lifePath/LifePathResultPage'),
 };
 
-/** Fetches the app's result page code; a failure is left to the route, which loads it again. */
-export const preloadResultPage = (appId: number) => {
-  void RESULT_PAGES[appId]?.().catch(() => {});
+/** Fetches the kind's result page code; a failure is left to the route, which loads it again. */
+export const preloadResultPage = (slug: ReadingKind) => {
+  void RESULT_PAGES[slug]().catch(() => {});
 };

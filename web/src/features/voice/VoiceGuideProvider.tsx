@@ -6,7 +6,7 @@ import { useAppDispatch } from '../../app/hooks';
 import { notifyError, notifySuccess, SUCCESS_TOAST_MS, toaster } from '../../ui/toaster';
 import { newIdempotencyKey } from '../admin/adminFormat';
 import { useCurrentUser } from '../auth/authApi';
-import { APP_IDS } from '../readings/readingCatalog';
+import { readingOfApp } from '../readings/readingCatalog';
 import { connectDeadline, deadlineFrom, secondsUntil } from './countdown';
 import { askForMicrophone, type MicrophoneProblem } from './microphone';
 import { stopSpeaking } from './speech';
@@ -69,8 +69,9 @@ export function VoiceGuideProvider({
   const [microphoneProblem, setMicrophoneProblem] = useState<MicrophoneProblem | null>(null);
   const [endSession] = useEndVoiceSessionMutation();
 
-  const celticCross = appId === APP_IDS.celticCross;
-  const startLabel = appId === APP_IDS.compatibility ? voiceMessages.activate : voiceMessages.speak;
+  const kind = readingOfApp(appId)?.slug;
+  const celticCross = kind === 'tarot-celtic-cross';
+  const startLabel = kind === 'compatibility' ? voiceMessages.activate : voiceMessages.speak;
 
   const [session, setSession] = useState<LocalVoiceSession | null>(null);
   const sessionRef = useRef<LocalVoiceSession | null>(null);

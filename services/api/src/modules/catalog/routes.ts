@@ -1,16 +1,15 @@
-import { type AppView, appsResponseSchema } from '@astra/contracts';
-import type { App } from '@astra/projections';
+import { type AppView, appsResponseSchema, type ReadingKindRecord } from '@astra/contracts';
 import { voicePricingOf } from '../../config.ts';
 import type { AppDeps } from '../../dependencies.ts';
 import { describedRouter, ok, type RouteDescriptors } from '../../http/routeDescriptors.ts';
 
-export const appView = (app: App): AppView => ({
-  appId: app.app_id,
-  slug: app.slug,
-  name: app.app_name,
-  description: app.description,
-  creditCost: app.credit_cost_per_execution,
-  voiceMinutes: app.voice_minutes_included,
+const appView = (record: ReadingKindRecord, creditCost: number): AppView => ({
+  appId: record.appId,
+  slug: record.slug,
+  name: record.name,
+  description: record.description,
+  creditCost,
+  voiceMinutes: record.voiceMinutes,
 });
 
 const descriptors = {
@@ -18,7 +17,7 @@ const descriptors = {
     method: 'get',
     path: '/api/apps',
     tag: 'Readings',
-    summary: 'The five reading apps with their credit cost',
+    summary: 'The reading apps (one per reading kind) with their credit cost now',
     auth: 'none',
     responses: ok(appsResponseSchema),
     errors: [],
@@ -26,11 +25,14 @@ const descriptors = {
 } satisfies RouteDescriptors;
 
 /** What can be bought with credits: the reading apps and their prices in credits. */
-export const catalogRoutes = describedRouter(descriptors, ({ read, config }: AppDeps, route) => {
-  route('apps', async (_req, res) => {
-    const apps = await read.selectFrom('apps').selectAll().orderBy('app_id').execute();
+export const catalogRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
+  const { catalog, clock, config } = deps;
+  route('apps', (_req, res) => {
+    // The catalogue port itself: a price change on its day shows at once (`read.apps` is the
+    // same as of the last start).
+    const now = clock();
     res.json({
-      items: apps.map(appView),
+      items: catalog.records.map((record) => appView(record, catalog.priceOf(record.slug, now))),
       voice: voicePricingOf(config),
       welcomeCredits: config.FREE_CREDITS,
     });

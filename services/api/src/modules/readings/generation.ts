@@ -1,10 +1,4 @@
-import {
-  type ReadingCreated,
-  type ReadingKind,
-  type ReadingStarted,
-  readingKinds,
-  readingMessages,
-} from '@astra/contracts';
+import { type ReadingCreated, type ReadingStarted, readingMessages } from '@astra/contracts';
 import { isDomainError, type Reading } from '@astra/ledger';
 import { ReadingInputError } from '@astra/readings';
 import type { Request } from 'express';
@@ -19,7 +13,7 @@ import {
 } from '../../ledger/ledger.ts';
 import { type Compensation, compensate, refundSpend } from './compensation.ts';
 import type { LiveDraft } from './drafts.ts';
-import { type Generation, prepareReading } from './kinds.ts';
+import type { Generation, ReadingKindEngine } from './kinds.ts';
 import { readingViewOf, recordedReading } from './recorded.ts';
 
 export const insufficientCredits = (required: number, balance: number) =>
@@ -89,7 +83,10 @@ export interface StartedReading {
   finished: Promise<ReadingCreated>;
 }
 
-type GenerationDeps = Pick<AppDeps, 'ledger' | 'read' | 'consistency' | 'writer' | 'drafts'>;
+type GenerationDeps = Pick<
+  AppDeps,
+  'ledger' | 'catalog' | 'clock' | 'consistency' | 'writer' | 'drafts'
+>;
 
 /** A promise others may await or not: its rejection is never "unhandled". */
 const settled = <T>(promise: Promise<T>) => {
@@ -109,27 +106,24 @@ const settled = <T>(promise: Promise<T>) => {
 export async function startReading(
   deps: GenerationDeps,
   req: Request,
-  kind: ReadingKind,
+  kind: ReadingKindEngine,
   body: unknown,
 ): Promise<StartedReading> {
-  const { ledger, read, drafts } = deps;
+  const { ledger, catalog, drafts } = deps;
   const user = req.user!;
   // Blocked or not is the user stream's state (the write side), never the profile read model;
   // the spend below carries it too, so the credit decider refuses a blocked user's spend.
   const blocked = (await ledger.load('user', user.id)).state.status === 'blocked';
   if (blocked) throw new HttpError(403, 'account_blocked', readingMessages.accountBlocked);
-  const { appId, schema } = readingKinds[kind];
+  const { slug, appId, name, schema } = kind.record;
   const form = schema.parse(body);
-  const app = await read
-    .selectFrom('apps')
-    .select(['app_name', 'credit_cost_per_execution'])
-    .where('app_id', '=', appId)
-    .executeTakeFirstOrThrow();
-  const cost = app.credit_cost_per_execution;
+  // The catalogue's price now (dated configuration); the spend records it, so it stays this
+  // reading's cost whatever the price becomes.
+  const cost = catalog.priceOf(slug, deps.clock());
 
   let generation: Generation;
   try {
-    generation = prepareReading(kind, form as never);
+    generation = kind.prepare(form);
   } catch (error) {
     if (error instanceof ReadingInputError) {
       throw new HttpError(400, 'invalid_request', error.message, {
@@ -149,7 +143,7 @@ export async function startReading(
   const answer = async (facts: Record<string, unknown> | null, remainingCredits: number) => {
     const recorded = await recordedReading(ledger, reading.readingId);
     if (!recorded) throw new Error(`The reading ${reading.readingId} was not recorded`);
-    const view = readingViewOf(recorded, facts ?? recorded.result ?? {});
+    const view = readingViewOf(recorded, facts ?? recorded.result ?? {}, catalog);
     return {
       started: { ...view, remainingCredits, stream: `/api/readings/${reading.readingId}/stream` },
       result: recorded.result,
@@ -189,7 +183,7 @@ export async function startReading(
         type: 'RequestReading',
         ...reading,
         appId,
-        appName: app.app_name,
+        appName: name,
         input: form as Record<string, unknown>,
         firstName: generation.firstName,
         question: generation.question,
@@ -213,7 +207,7 @@ export async function startReading(
           spendId: reading.spendId,
           amount: cost,
           purpose: 'reading',
-          description: app.app_name,
+          description: name,
           appId,
           readingId: reading.readingId,
           blocked,

@@ -1,4 +1,9 @@
-import type { ReadingKind } from '@astra/contracts';
+import {
+  type ReadingForm,
+  type ReadingKind,
+  type ReadingKindRecord,
+  readingKindRecords,
+} from '@astra/contracts';
 import {
   celticCrossFacts,
   celticCrossResult,
@@ -12,6 +17,7 @@ import {
   tarotTraditionalFacts,
   tarotTraditionalResult,
 } from '@astra/readings';
+import type { z } from 'zod';
 
 /**
  * What each reading does with its validated form: compute the facts (pure, before any credit is
@@ -26,20 +32,25 @@ export interface Generation {
   write(writer: NarrativeWriter, signal?: AbortSignal): AsyncIterable<string>;
 }
 
-type Forms = {
-  'natal-chart': Parameters<typeof natalChartFacts>[0];
-  'tarot-traditional': { firstName: string; question: string };
-  'tarot-celtic-cross': { firstName: string; question: string };
-  compatibility: {
-    person1: Parameters<typeof natalChartFacts>[0];
-    person2: Parameters<typeof natalChartFacts>[0];
-  };
-  'life-path': Parameters<typeof lifePathFacts>[0];
-};
+/**
+ * A reading kind the server sells: its record (`@astra/contracts`) and its engine, which computes
+ * the facts from the record's validated form (throws ReadingInputError for bad input).
+ */
+export interface ReadingKindEngine<Record extends ReadingKindRecord = ReadingKindRecord> {
+  record: Record;
+  // A method, so that an engine of one kind is an engine of any (its form is its schema's output).
+  prepare(form: z.output<Record['schema']>): Generation;
+}
+
+/** Pairs a record with its engine, the form typed by the record's schema. */
+export const readingEngine = <Record extends ReadingKindRecord>(
+  record: Record,
+  prepare: (form: z.output<Record['schema']>) => Generation,
+): ReadingKindEngine<Record> => ({ record, prepare });
 
 const plain = (value: object) => value as unknown as Record<string, unknown>;
 
-const prepare: { [K in ReadingKind]: (form: Forms[K]) => Generation } = {
+const engines: { [K in ReadingKind]: (form: ReadingForm<K>) => Generation } = {
   'natal-chart': (form) => {
     const facts = natalChartFacts(form);
     return {
@@ -87,6 +98,10 @@ const prepare: { [K in ReadingKind]: (form: Forms[K]) => Generation } = {
   },
 };
 
-/** Computes a reading's facts from its validated form; throws ReadingInputError for bad input. */
-export const prepareReading = <K extends ReadingKind>(kind: K, form: Forms[K]): Generation =>
-  prepare[kind](form);
+/**
+ * The shipped kinds in app-id order, each its record with its engine (the cast: TypeScript cannot pair a slug's
+ * record with its engine across the union; `engines`' type already did).
+ */
+export const shippedReadingKinds: readonly ReadingKindEngine[] = readingKindRecords.map((record) =>
+  readingEngine(record, engines[record.slug] as (form: unknown) => Generation),
+);

@@ -7,6 +7,7 @@ import {
   readingMessages,
 } from '@astra/contracts';
 import type { Ledger } from '../../ledger/ledger.ts';
+import type { Catalog } from './catalog.ts';
 import { DRAFT_POLL_MS, type Draft, type ReadingDrafts } from './drafts.ts';
 import { type Recorded, readingViewOf, recordedReading } from './recorded.ts';
 
@@ -50,14 +51,14 @@ export async function streamableReading(ledger: Ledger, readingId: string, userI
  * `done` or `failed`, or when `signal` aborts (the reader left; the server stops).
  */
 export async function* readingEvents(
-  deps: { ledger: Ledger; drafts: ReadingDrafts },
+  deps: { ledger: Ledger; drafts: ReadingDrafts; catalog: Catalog },
   first: Recorded,
   from: number,
   signal: AbortSignal,
   /** Waits for the read models to include the result before `done` (read-your-writes). */
   beforeDone: (position: bigint | null) => Promise<void>,
 ): AsyncGenerator<StreamEvent> {
-  const { ledger, drafts } = deps;
+  const { ledger, drafts, catalog } = deps;
   const readingId = first.requested.readingId;
   let recorded = first;
   let sent = from;
@@ -74,7 +75,7 @@ export async function* readingEvents(
     const { state } = recorded;
     if (state.status === 'completed' && recorded.result) {
       const view: ReadingDraft = {
-        ...readingViewOf(recorded, recorded.result),
+        ...readingViewOf(recorded, recorded.result, catalog),
         status: 'completed',
       };
       if (run === null) yield { event: 'reading', data: view };
@@ -109,7 +110,7 @@ export async function* readingEvents(
         run = draft.run;
         yield {
           event: 'reading',
-          data: { ...readingViewOf(recorded, draft.result), status: 'writing' },
+          data: { ...readingViewOf(recorded, draft.result, catalog), status: 'writing' },
         };
       }
       yield* text(draft.text);

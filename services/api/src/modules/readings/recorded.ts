@@ -2,13 +2,11 @@ import {
   type Decoded,
   type ReadingDraft,
   type ReadingEvent,
-  type ReadingKind,
-  readingKinds,
-  readingTextFields,
   streamDecoders,
 } from '@astra/contracts';
 import { type Reading, readingDecider, streams } from '@astra/ledger';
 import type { Ledger } from '../../ledger/ledger.ts';
+import type { Catalog } from './catalog.ts';
 import { partnerOf } from './queries.ts';
 
 type Requested = Extract<ReadingEvent, { type: 'ReadingRequested' }>['data'];
@@ -50,9 +48,6 @@ export async function recordedReading(ledger: Ledger, readingId: string): Promis
   };
 }
 
-const kindOf = (appId: number) =>
-  (Object.keys(readingKinds) as ReadingKind[]).find((kind) => readingKinds[kind].appId === appId);
-
 /**
  * A reading with these facts as the start's answer and its stream's `reading` event show it
  * (`GET /api/readings/:id`'s fields): the text field empty, as the text comes on the stream.
@@ -60,10 +55,10 @@ const kindOf = (appId: number) =>
 export function readingViewOf(
   recorded: Recorded,
   facts: Record<string, unknown>,
+  catalog: Pick<Catalog, 'byAppId'>,
 ): Omit<ReadingDraft, 'status'> {
   const { requested } = recorded;
-  const kind = kindOf(requested.appId);
-  const textField = kind ? readingTextFields[kind] : 'text';
+  const textField = catalog.byAppId(requested.appId)?.record.textField ?? 'text';
   return {
     readingId: requested.readingId,
     appId: requested.appId,

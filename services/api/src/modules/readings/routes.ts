@@ -7,9 +7,9 @@ import {
   placeAtResponseSchema,
   placesQuerySchema,
   placesResponseSchema,
-  type ReadingKind,
+  type ReadingKindRecord,
   readingCreatedSchema,
-  readingKinds,
+  readingRouteNames,
   readingStartedSchema,
   readingStreamEvents,
   readingStreamQuerySchema,
@@ -53,18 +53,6 @@ function fromOf(req: Request) {
   return lastEventId && /^\d{1,8}$/.test(lastEventId) ? Number(lastEventId) : (from ?? 0);
 }
 
-const readingTitles: Record<ReadingKind, string> = {
-  'natal-chart': 'A natal chart reading',
-  'tarot-celtic-cross': 'A Tarot Celtic Cross reading',
-  'tarot-traditional': 'A Tarot Traditional reading',
-  compatibility: 'A compatibility reading',
-  'life-path': 'A Life Path Number reading',
-};
-const kinds = Object.keys(readingKinds) as ReadingKind[];
-/** `createReading_natal_chart`, `startReading_natal_chart`, … */
-const routeName = (answer: 'createReading' | 'startReading', kind: ReadingKind) =>
-  `${answer}_${kind.replaceAll('-', '_')}`;
-
 const readingErrors: RouteError[] = [
   {
     status: 400,
@@ -81,68 +69,75 @@ const readingErrors: RouteError[] = [
 ];
 
 /** A reading of each kind: answered once it is written, or at once with its facts (`/start`). */
-const requestDescriptors: RouteDescriptors = Object.fromEntries([
-  ...kinds.map((kind): [string, RouteDescriptor] => [
-    routeName('createReading', kind),
-    {
-      method: 'post',
-      path: `/api/readings/${kind}`,
-      tag: 'Readings',
-      summary: `${readingTitles[kind]}: spends the app's credit cost`,
-      auth: 'user',
-      body: json(readingKinds[kind].schema),
-      responses: { 201: { description: 'The reading, delivered', schema: readingCreatedSchema } },
-      errors: [
-        ...readingErrors,
+const requestDescriptors = (kinds: readonly ReadingKindRecord[]): RouteDescriptors =>
+  Object.fromEntries(
+    kinds.flatMap(({ slug, title, schema }): [string, RouteDescriptor][] => [
+      [
+        readingRouteNames(slug).create,
         {
-          status: 502,
-          code: 'generation_failed',
-          when: 'The writer failed; the credits were given back',
+          method: 'post',
+          path: `/api/readings/${slug}`,
+          tag: 'Readings',
+          summary: `${title}: spends the app's credit cost`,
+          auth: 'user',
+          body: json(schema),
+          responses: {
+            201: { description: 'The reading, delivered', schema: readingCreatedSchema },
+          },
+          errors: [
+            ...readingErrors,
+            {
+              status: 502,
+              code: 'generation_failed',
+              when: 'The writer failed; the credits were given back',
+            },
+          ],
+          command: true,
         },
       ],
-      command: true,
-    },
-  ]),
-  ...kinds.map((kind): [string, RouteDescriptor] => [
-    routeName('startReading', kind),
-    {
-      method: 'post',
-      path: `/api/readings/${kind}/start`,
-      tag: 'Readings',
-      summary: `${readingTitles[kind]}, its text streamed: spends the app's credit cost and answers at once with the facts; the text follows on \`GET /api/readings/{id}/stream\``,
-      auth: 'user',
-      body: json(readingKinds[kind].schema),
-      responses: {
-        202: {
-          description: 'The reading with its facts; its text is being written',
-          schema: readingStartedSchema,
+      [
+        readingRouteNames(slug).start,
+        {
+          method: 'post',
+          path: `/api/readings/${slug}/start`,
+          tag: 'Readings',
+          summary: `${title}, its text streamed: spends the app's credit cost and answers at once with the facts; the text follows on \`GET /api/readings/{id}/stream\``,
+          auth: 'user',
+          body: json(schema),
+          responses: {
+            202: {
+              description: 'The reading with its facts; its text is being written',
+              schema: readingStartedSchema,
+            },
+          },
+          // A writer's failure comes later, as the stream's `failed` event (refunded as the 502 is).
+          errors: readingErrors,
+          command: true,
         },
-      },
-      // A writer's failure comes later, as the stream's `failed` event (refunded as the 502 is).
-      errors: readingErrors,
-      command: true,
-    },
-  ]),
-]);
+      ],
+    ]),
+  );
 
-const readingRequests = describedRouter(requestDescriptors, (deps: AppDeps, route) => {
-  const { consistency } = deps;
-
-  for (const kind of kinds) {
-    // For API clients: the whole reading once it is written.
-    route(routeName('createReading', kind), requireUser, async (req, res) => {
-      const reading = await startReading(deps, req, kind, req.body);
-      res.status(201).json(await reading.finished);
-    });
-    // For the web app: the facts at once; the text follows on the reading's event stream. The
-    // answer does not wait for the read models: the session's next reads (its balance) do.
-    route(routeName('startReading', kind), requireUser, async (req, res) => {
-      const reading = await startReading(deps, req, kind, req.body);
-      await consistency.remember(req, reading.position);
-      res.status(202).json(reading.started);
-    });
-  }
-});
+/** The two routes of each kind the catalogue sells. */
+const readingRequests = (kinds: readonly ReadingKindRecord[]) =>
+  describedRouter(requestDescriptors(kinds), (deps: AppDeps, route) => {
+    const { consistency, catalog } = deps;
+    for (const kind of catalog.kinds) {
+      const names = readingRouteNames(kind.record.slug);
+      // For API clients: the whole reading once it is written.
+      route(names.create, requireUser, async (req, res) => {
+        const reading = await startReading(deps, req, kind, req.body);
+        res.status(201).json(await reading.finished);
+      });
+      // For the web app: the facts at once; the text follows on the reading's event stream. The
+      // answer does not wait for the read models: the session's next reads (its balance) do.
+      route(names.start, requireUser, async (req, res) => {
+        const reading = await startReading(deps, req, kind, req.body);
+        await consistency.remember(req, reading.position);
+        res.status(202).json(reading.started);
+      });
+    }
+  });
 
 const descriptors = {
   readingStream: {
@@ -296,5 +291,9 @@ const readingViews = describedRouter(descriptors, (deps: AppDeps, route) => {
   });
 });
 
-/** Readings: asking for one, its text as it is written, the library, and the birthplace search. */
-export const readingRoutes = combinedRouter(readingRequests, readingViews);
+/**
+ * Readings: asking for one of these kinds (the catalogue's: `deps.catalog.records`), its text as
+ * it is written, the library, and the birthplace search.
+ */
+export const readingRoutes = (kinds: readonly ReadingKindRecord[]) =>
+  combinedRouter(readingRequests(kinds), readingViews);

@@ -1,5 +1,5 @@
 import {
-  type ReadingKind,
+  readingKindOfApp,
   readingKinds,
   readingMessages,
   streamDecoders,
@@ -42,12 +42,6 @@ const voiceUnavailable = () =>
 const sessionOver = () =>
   new HttpError(409, 'voice_session_failed', 'This voice session failed or is over');
 
-const kindOfApp = new Map(
-  (Object.entries(readingKinds) as [ReadingKind, { appId: number }][]).map(([kind, { appId }]) => [
-    appId,
-    kind,
-  ]),
-);
 const CELTIC_CROSS_APP = readingKinds['tarot-celtic-cross'].appId;
 
 const secondsBetween = (from: Date, to: string) =>
@@ -311,7 +305,7 @@ export async function startVoiceSession(
       );
   };
 
-  const kind = kindOfApp.get(reading.appId ?? 0) ?? 'natal-chart';
+  const kind = readingKindOfApp(reading.appId ?? 0) ?? 'natal-chart';
   let agent: Awaited<ReturnType<VoiceService['connect']>>;
   try {
     agent = await voice.connect(kind);

@@ -1,11 +1,9 @@
 import { CELTIC_CROSS_QUESTION_MAX_CHARACTERS, readingMessages } from '@astra/contracts';
 import { QuestionReadingFormPage } from '../form/QuestionReadingFormPage';
-import { APP_IDS } from '../readingCatalog';
 
 export default function CelticCrossFormPage() {
   return (
     <QuestionReadingFormPage
-      appId={APP_IDS.celticCross}
       kind="tarot-celtic-cross"
       title="Tarot Celtic Cross"
       intro="The ten-card Celtic Cross looks at a big question from every side: its roots, what crosses it, what you hope and fear, and where it may lead."

@@ -4,7 +4,6 @@ import { useSearchParams } from 'react-router';
 import { PageContainer } from '../../../ui/PageContainer';
 import { Surface } from '../../../ui/Surface';
 import { VoiceSessionCard } from '../../voice/VoiceSessionCard';
-import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
 import { QuestionQuote } from '../result/QuestionQuote';
 import { ReadingReport } from '../result/ReadingReport';
@@ -24,7 +23,7 @@ export default function CelticCrossResultPage() {
   );
   const source = useReadingSource(
     params.get('readingId') ?? params.get('reading_result_id'),
-    APP_IDS.celticCross,
+    'tarot-celtic-cross',
     (reading) => celticCrossFromResult(reading.result, reading.firstName, reading.question),
     legacy,
   );

@@ -15,14 +15,12 @@ import { GenerateButton } from '../form/GenerateButton';
 import { ImportFromProfileButton } from '../form/ImportFromProfileButton';
 import { ReadingFormPage } from '../form/ReadingFormPage';
 import { useGenerateReading } from '../form/useGenerateReading';
-import { APP_IDS } from '../readingCatalog';
 
 export default function CompatibilityFormPage() {
   const [person1, setPerson1] = useState<BirthDataDraft>(EMPTY_BIRTH_DATA);
   const [person2, setPerson2] = useState<BirthDataDraft>(EMPTY_BIRTH_DATA);
-  const { generate, generating, cost, fieldErrors, clearFieldErrors } = useGenerateReading(
-    APP_IDS.compatibility,
-  );
+  const { generate, generating, cost, fieldErrors, clearFieldErrors } =
+    useGenerateReading('compatibility');
   const complete = birthDataIsComplete(person1) && birthDataIsComplete(person2);
 
   const submit = (event: SyntheticEvent) => {
@@ -73,7 +71,7 @@ export default function CompatibilityFormPage() {
 
   return (
     <ReadingFormPage
-      appId={APP_IDS.compatibility}
+      slug="compatibility"
       title="Compatibility Reading"
       intro="Enter the birth details of two people to see how their charts meet: where you flow together and where you grow."
       generating={generating}

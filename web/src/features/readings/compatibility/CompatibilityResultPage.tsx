@@ -6,7 +6,6 @@ import { LinkButton } from '../../../ui/LinkButton';
 import { PageContainer } from '../../../ui/PageContainer';
 import { Surface } from '../../../ui/Surface';
 import { VoiceSessionCard } from '../../voice/VoiceSessionCard';
-import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
 import { ReadingReport } from '../result/ReadingReport';
 import { ReadingResultPage } from '../result/ReadingResultPage';
@@ -18,7 +17,7 @@ import { ScoreRing } from './ScoreRing';
 
 export default function CompatibilityResultPage() {
   const { readingId } = useParams();
-  const source = useReadingSource(readingId, APP_IDS.compatibility, compatibilityFromReading, null);
+  const source = useReadingSource(readingId, 'compatibility', compatibilityFromReading, null);
 
   return (
     <ReadingResultPage

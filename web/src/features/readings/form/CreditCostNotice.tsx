@@ -1,3 +1,4 @@
+import type { ReadingKind } from '@astra/contracts';
 import { Alert, HStack, Text } from '@chakra-ui/react';
 import { Coins } from 'lucide-react';
 import { useLocation } from 'react-router';
@@ -12,9 +13,9 @@ const credits = (count: number) => `${count} ${count === 1 ? 'credit' : 'credits
  * The reading's cost next to the balance, before anything is typed: a balance too low is said
  * up front, with the way to buy credits and come back to this form.
  */
-export function CreditCostNotice({ appId }: { appId: number }) {
+export function CreditCostNotice({ slug }: { slug: ReadingKind }) {
   const { me } = useCurrentUser();
-  const cost = useReadingCost(appId);
+  const cost = useReadingCost(slug);
   const { pathname } = useLocation();
   if (!me) return null;
 

@@ -19,7 +19,6 @@ export interface QuestionLimit {
 }
 
 interface QuestionReadingFormPageProps {
-  appId: number;
   kind: 'tarot-traditional' | 'tarot-celtic-cross';
   title: string;
   intro: string;
@@ -34,7 +33,6 @@ interface QuestionReadingFormPageProps {
 
 /** The form of a reading that asks a first name and a question: both tarot spreads. */
 export function QuestionReadingFormPage({
-  appId,
   kind,
   title,
   intro,
@@ -46,7 +44,7 @@ export function QuestionReadingFormPage({
 }: QuestionReadingFormPageProps) {
   const [firstName, setFirstName] = useState('');
   const [question, setQuestion] = useState('');
-  const { generate, generating, cost, fieldErrors } = useGenerateReading(appId);
+  const { generate, generating, cost, fieldErrors } = useGenerateReading(kind);
   const count = limit.count(question);
   const tooLong = count > limit.max;
 
@@ -63,7 +61,7 @@ export function QuestionReadingFormPage({
   };
 
   return (
-    <ReadingFormPage appId={appId} title={title} intro={intro} generating={generating}>
+    <ReadingFormPage slug={kind} title={title} intro={intro} generating={generating}>
       <ReadingForm
         heading={heading}
         onImport={(me) => {

@@ -1,4 +1,4 @@
-import { readingMessages } from '@astra/contracts';
+import { type ReadingKind, readingMessages } from '@astra/contracts';
 import { Box, Heading, Stack, Text } from '@chakra-ui/react';
 import { type ReactNode, useEffect } from 'react';
 import { Navigate } from 'react-router';
@@ -13,7 +13,7 @@ import { GenerationLoading } from './GenerationLoading';
 const BLOCKED_TOAST_ID = 'account-blocked';
 
 interface ReadingFormPageProps {
-  appId: number;
+  slug: ReadingKind;
   title: string;
   intro: string;
   generating: boolean;
@@ -26,7 +26,7 @@ interface ReadingFormPageProps {
  * form's error toasts when it is left.
  */
 export function ReadingFormPage({
-  appId,
+  slug,
   title,
   intro,
   generating,
@@ -62,7 +62,7 @@ export function ReadingFormPage({
         </Heading>
         <Text color="fg.muted">{intro}</Text>
       </Stack>
-      <CreditCostNotice appId={appId} />
+      <CreditCostNotice slug={slug} />
       {/* While generating, the form keeps its input but cannot be reached. */}
       <Box inert={generating} aria-hidden={generating || undefined}>
         {children}

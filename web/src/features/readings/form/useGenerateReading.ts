@@ -1,4 +1,4 @@
-import { readingMessages } from '@astra/contracts';
+import { type ReadingKind, readingMessages } from '@astra/contracts';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { describeApiError } from '../../../app/apiErrors';
@@ -6,7 +6,7 @@ import { clearFormErrors, notifyError, notifyFormError } from '../../../ui/toast
 import { newIdempotencyKey } from '../../admin/adminFormat';
 import { useCurrentUser } from '../../auth/authApi';
 import { pricingPathReturningTo } from '../../pricing/purchaseReturn';
-import { APP_IDS, READING_APPS } from '../readingCatalog';
+import { READINGS } from '../readingCatalog';
 import { type ReadingRequest, useStartReadingMutation } from '../readingsApi';
 import { WRITING_STATE } from '../result/useSavedReading';
 import { preloadResultPage } from '../resultPages';
@@ -37,11 +37,11 @@ export const fieldErrorText = ({ field, message }: { field: string; message: str
  * (the page keeps its state, the loading card only covers it); a failure of the writing is told
  * on the result page.
  */
-export function useGenerateReading(appId: number) {
+export function useGenerateReading(slug: ReadingKind) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const { me } = useCurrentUser();
-  const cost = useReadingCost(appId);
+  const cost = useReadingCost(slug);
   const [startReading, { isLoading: generating }] = useStartReadingMutation();
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   // No new state when there was nothing to clear: the form is not rendered again for it.
@@ -49,10 +49,10 @@ export function useGenerateReading(appId: number) {
     setFieldErrors((errors) => (Object.keys(errors).length ? {} : errors));
   // The result page opens the moment the reading starts: its code is fetched while the form is
   // filled in.
-  useEffect(() => preloadResultPage(appId), [appId]);
+  useEffect(() => preloadResultPage(slug), [slug]);
 
   const failed = (message: string) => {
-    if (appId === APP_IDS.natalChart) notifyFormError('Generation failed', message);
+    if (slug === 'natal-chart') notifyFormError('Generation failed', message);
     else notifyFormError(message);
   };
 
@@ -76,7 +76,7 @@ export function useGenerateReading(appId: number) {
       // The form's earlier refusals are answered: they must not stay over the result.
       clearFormErrors();
       // Rendered at once rather than as a transition, so the wheel is painted before the rest.
-      navigate(READING_APPS[appId]!.resultPath(started.readingId), {
+      navigate(READINGS[slug].resultPath(started.readingId), {
         state: WRITING_STATE,
         flushSync: true,
       });

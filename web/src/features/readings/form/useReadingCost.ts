@@ -1,8 +1,9 @@
+import type { ReadingKind } from '@astra/contracts';
 import { useGetAppsQuery } from '../../dashboard/appsApi';
-import { READING_APPS } from '../readingCatalog';
+import { recordedCost } from '../readingCatalog';
 
-/** The app's credit cost from GET /api/apps; the spec's default while it loads or if it fails. */
-export function useReadingCost(appId: number): number {
+/** The kind's credit cost from GET /api/apps; its record's price while it loads or if it fails. */
+export function useReadingCost(slug: ReadingKind): number {
   const { data: apps } = useGetAppsQuery();
-  return apps?.find((app) => app.appId === appId)?.creditCost ?? READING_APPS[appId]!.defaultCost;
+  return apps?.find((app) => app.slug === slug)?.creditCost ?? recordedCost(slug);
 }

@@ -14,13 +14,12 @@ import { GenerateButton } from '../form/GenerateButton';
 import { ReadingForm } from '../form/ReadingForm';
 import { ReadingFormPage } from '../form/ReadingFormPage';
 import { useGenerateReading } from '../form/useGenerateReading';
-import { APP_IDS } from '../readingCatalog';
 
 export default function LifePathFormPage() {
   const [firstName, setFirstName] = useState('');
   const [lastName, setLastName] = useState('');
   const [birthDate, setBirthDate] = useState<BirthDateParts>(EMPTY_BIRTH_DATE);
-  const { generate, generating, cost, fieldErrors } = useGenerateReading(APP_IDS.lifePath);
+  const { generate, generating, cost, fieldErrors } = useGenerateReading('life-path');
 
   const submit = () => {
     const date = composeBirthDate(birthDate);
@@ -36,7 +35,7 @@ export default function LifePathFormPage() {
 
   return (
     <ReadingFormPage
-      appId={APP_IDS.lifePath}
+      slug="life-path"
       title="Life Path Number"
       intro="Numerology reads your full birth name and birth date: your life path, destiny and soul urge numbers, and what they say about the road you walk."
       generating={generating}

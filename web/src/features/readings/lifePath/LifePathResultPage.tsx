@@ -3,7 +3,6 @@ import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageContainer } from '../../../ui/PageContainer';
 import { VoiceSessionCard } from '../../voice/VoiceSessionCard';
-import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
 import { ReadingReport } from '../result/ReadingReport';
 import { ReadingResultPage } from '../result/ReadingResultPage';
@@ -18,7 +17,7 @@ export default function LifePathResultPage() {
   const legacy = useMemo(() => lifePathFromResult(parseJsonParam(params.get('data'))), [params]);
   const source = useReadingSource(
     params.get('readingId'),
-    APP_IDS.lifePath,
+    'life-path',
     (reading) => lifePathFromResult(reading.result),
     legacy,
   );

@@ -13,15 +13,13 @@ import { GenerateButton } from '../form/GenerateButton';
 import { ReadingForm } from '../form/ReadingForm';
 import { ReadingFormPage } from '../form/ReadingFormPage';
 import { useGenerateReading } from '../form/useGenerateReading';
-import { APP_IDS } from '../readingCatalog';
 
 export const NATAL_SUBMIT_LABEL = 'Generate My Natal Chart';
 
 export default function NatalChartFormPage() {
   const [draft, setDraft] = useState(EMPTY_BIRTH_DATA);
-  const { generate, generating, cost, fieldErrors, clearFieldErrors } = useGenerateReading(
-    APP_IDS.natalChart,
-  );
+  const { generate, generating, cost, fieldErrors, clearFieldErrors } =
+    useGenerateReading('natal-chart');
   const complete = birthDataIsComplete(draft);
   // Nothing is missing yet on a blank form: the warning waits for input or a first attempt.
   const [attempted, setAttempted] = useState(false);
@@ -38,7 +36,7 @@ export default function NatalChartFormPage() {
 
   return (
     <ReadingFormPage
-      appId={APP_IDS.natalChart}
+      slug="natal-chart"
       title="Natal Birth Chart"
       intro="Your chart is the sky at the moment you were born. Enter your birth date, exact time and place; the time sets your rising sign and houses."
       generating={generating}

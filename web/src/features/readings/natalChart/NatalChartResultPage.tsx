@@ -4,7 +4,6 @@ import { PageContainer } from '../../../ui/PageContainer';
 import { Surface } from '../../../ui/Surface';
 import { VoiceSessionCard } from '../../voice/VoiceSessionCard';
 import { NatalChartWheel } from '../chartWheel/NatalChartWheel';
-import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
 import { ReadingReport } from '../result/ReadingReport';
 import { ReadingResultPage } from '../result/ReadingResultPage';
@@ -15,7 +14,7 @@ import { natalFromReading } from './natalReading';
 
 export default function NatalChartResultPage() {
   const { readingId } = useParams();
-  const source = useReadingSource(readingId, APP_IDS.natalChart, natalFromReading, null);
+  const source = useReadingSource(readingId, 'natal-chart', natalFromReading, null);
 
   return (
     <ReadingResultPage

@@ -1,4 +1,4 @@
-import type { ReadingView } from '@astra/contracts';
+import type { ReadingKind, ReadingView } from '@astra/contracts';
 import { useMemo } from 'react';
 import { type SavedReading, useSavedReading } from './useSavedReading';
 
@@ -20,11 +20,11 @@ export type ReadingSource<View> =
  */
 export function useReadingSource<View>(
   readingId: string | null | undefined,
-  appId: number,
+  slug: ReadingKind,
   fromReading: (reading: ReadingView) => View | null,
   legacy: View | null,
 ): ReadingSource<View> {
-  const saved = useSavedReading(readingId, appId);
+  const saved = useSavedReading(readingId, slug);
   const reading = saved.status === 'found' ? saved.reading : undefined;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the parser is fixed per page
   const view = useMemo(() => (reading ? fromReading(reading) : null), [reading]);

@@ -1,9 +1,9 @@
-import type { ReadingStreamFailed, ReadingView } from '@astra/contracts';
+import type { ReadingKind, ReadingStreamFailed, ReadingView } from '@astra/contracts';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { describeApiError } from '../../../app/apiErrors';
-import { READING_APPS } from '../readingCatalog';
+import { READINGS, readingOfApp } from '../readingCatalog';
 import { useGetReadingQuery, useReadingStreamQuery } from '../readingsApi';
 
 export type SavedReading =
@@ -31,7 +31,10 @@ const startedJustNow = (state: unknown) =>
  * work; and while it is being written (just started, or not saved yet), its event stream, which
  * shows the facts at once and the text as it comes.
  */
-export function useSavedReading(readingId: string | null | undefined, appId: number): SavedReading {
+export function useSavedReading(
+  readingId: string | null | undefined,
+  slug: ReadingKind,
+): SavedReading {
   const { state } = useLocation();
   const [unsaved, setUnsaved] = useState<string | null>(null);
   const follow = !!readingId && (startedJustNow(state) || unsaved === readingId);
@@ -49,21 +52,24 @@ export function useSavedReading(readingId: string | null | undefined, appId: num
   }, [missing, readingId]);
 
   if (!readingId) return { status: 'none' };
+  const isThisKind = (reading: ReadingView) => readingOfApp(reading.appId)?.slug === slug;
   const elsewhere = (other: ReadingView): SavedReading => {
-    const app = READING_APPS[other.appId];
-    return app ? { status: 'elsewhere', path: app.resultPath(readingId) } : { status: 'not-found' };
+    const kind = readingOfApp(other.appId);
+    return kind
+      ? { status: 'elsewhere', path: kind.resultPath(readingId) }
+      : { status: 'not-found' };
   };
   if (data && data.readingId === readingId)
-    return data.appId === appId ? { status: 'found', reading: data } : elsewhere(data);
+    return isThisKind(data) ? { status: 'found', reading: data } : elsewhere(data);
   if (follow && live) {
     if (live.status === 'failed' && live.failure)
       return {
         status: 'failed',
         failure: live.failure,
-        formPath: READING_APPS[appId]?.formPath ?? '/app',
+        formPath: READINGS[slug].formPath,
       };
     if (live.reading) {
-      if (live.reading.appId !== appId) return elsewhere(live.reading);
+      if (!isThisKind(live.reading)) return elsewhere(live.reading);
       return {
         status: 'found',
         reading: live.reading,

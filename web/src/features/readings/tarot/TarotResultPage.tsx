@@ -4,7 +4,6 @@ import { useSearchParams } from 'react-router';
 import { PageContainer } from '../../../ui/PageContainer';
 import { Surface } from '../../../ui/Surface';
 import { VoiceSessionCard } from '../../voice/VoiceSessionCard';
-import { APP_IDS } from '../readingCatalog';
 import { HowToUseCard } from '../result/HowToUseCard';
 import { QuestionQuote } from '../result/QuestionQuote';
 import { ReadingReport } from '../result/ReadingReport';
@@ -19,7 +18,7 @@ export default function TarotResultPage() {
   const legacy = useMemo(() => tarotFromQuery(params), [params]);
   const source = useReadingSource(
     params.get('readingId'),
-    APP_IDS.tarotTraditional,
+    'tarot-traditional',
     (reading) => tarotFromResult(reading.result, reading.firstName, reading.question),
     legacy,
   );

@@ -1,11 +1,9 @@
 import { countWords, readingMessages, TAROT_QUESTION_MAX_WORDS } from '@astra/contracts';
 import { QuestionReadingFormPage } from '../form/QuestionReadingFormPage';
-import { APP_IDS } from '../readingCatalog';
 
 export default function TarotTraditionalFormPage() {
   return (
     <QuestionReadingFormPage
-      appId={APP_IDS.tarotTraditional}
       kind="tarot-traditional"
       title="Tarot Traditional"
       intro="Ask a question and draw three cards: your past, your present and your future, read around what you asked."
