@@ -1,5 +1,5 @@
 import type { LedgerEntryView, LedgerKind } from '@astra/contracts';
-import { APP_IDS, READING_APPS } from '../readings/readingCatalog';
+import { READINGS, readingOfApp } from '../readings/readingCatalog';
 
 /**
  * How ledger entries look in the web app. Their words (names, descriptions) are the ledger's own:
@@ -66,7 +66,6 @@ export function ledgerReadingPath(
 ): string | null {
   const readingId = entry.readingId ?? entry.reference?.readingId;
   if (!readingId) return null;
-  const app =
-    READING_APPS[Number(entry.reference?.appId)] ?? READING_APPS[APP_IDS.tarotTraditional]!;
+  const app = readingOfApp(Number(entry.reference?.appId)) ?? READINGS['tarot-traditional'];
   return app.resultPath(readingId);
 }
