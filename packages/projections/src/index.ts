@@ -12,7 +12,7 @@ export * from './finance/ledgerExport.ts';
 export * from './finance/monthlyReport.ts';
 export * from './finance/monthMoney.ts';
 export { watchHorizon } from './horizonWatch.ts';
-export { migrateReadModels } from './migrations/index.ts';
+export { migrateReadModels, READ_MODEL_MIGRATIONS } from './migrations/index.ts';
 export {
   CHECKPOINTS_CHANNEL,
   PolledProgress,

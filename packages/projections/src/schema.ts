@@ -1,4 +1,4 @@
-import type { BirthPlaceRecord } from '@astra/contracts';
+import type { BirthPlaceRecord, LedgerDetails, LedgerKind } from '@astra/contracts';
 import type { CreditLot, Voice } from '@astra/ledger';
 import type { ColumnType, Insertable, Selectable } from 'kysely';
 
@@ -79,7 +79,10 @@ export interface LedgerEntriesTable {
   actor_kind: string;
   actor_id: string | null;
   actor_role: string | null;
-  reason: string;
+  /** The type's group (`CREDIT_EVENT_LABELS`). */
+  kind: LedgerKind;
+  /** The parameters the entry's words are built from (`ledgerDetailsOf`): never a sentence. */
+  details: Json<LedgerDetails>;
   reference: Json<Record<string, string>> | null;
   occurred_at: Timestamp;
 }

@@ -169,7 +169,8 @@ onEachDatabase('projector', (kind) => {
       actor_kind: 'user',
       actor_id: 'admin-7',
       actor_role: 'admin',
-      reason: 'Duplicate purchase correction',
+      kind: 'adjustment',
+      details: { note: 'Duplicate purchase correction' },
     });
     expect(entries.find((e) => e.type === 'CreditsGranted')!.reference).toEqual({
       checkoutSessionId: 'cs_1',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LEDGER_KINDS, ledgerDetailsSchema } from '../events/ledgerLabels.ts';
 import { roleSchema, userStatusSchema } from '../events/users.ts';
 import { placeViewSchema } from './readings.ts';
 
@@ -73,11 +74,16 @@ export const ledgerEntryViewSchema = z.object({
   balanceAfter: z.number().int(),
   totalAfter: z.number().int(),
   occurredAt: z.string(),
+  /** The line a person reads (`ledgerEntryDescription`), built from `type` and `details`. */
   reason: z.string(),
   actor: actorViewSchema,
   reference: z.record(z.string(), z.string()).nullable(),
   position: z.string(),
   revision: z.number().int(),
+  /** The type's group (`CREDIT_EVENT_LABELS`). */
+  kind: z.enum(LEDGER_KINDS),
+  /** The parameters the entry's words are built from (`ledgerEntryLabel`). */
+  details: ledgerDetailsSchema,
 });
 export type LedgerEntryView = z.infer<typeof ledgerEntryViewSchema>;
 

@@ -35,8 +35,6 @@ export {
   refreshSummary,
   type Tier,
 } from './businessLogic.ts';
-
-export { creditEventReference, describeCreditEvent } from './describe.ts';
 export {
   applyLotMoves,
   type CreditLot,
@@ -52,6 +50,7 @@ export {
   lotTotals,
   SPENDING_ORDER,
 } from './lots.ts';
+export { creditEventReference } from './reference.ts';
 export {
   CREDIT_ACCOUNT_SNAPSHOT_VERSION,
   decodeCreditAccount,

@@ -4,8 +4,9 @@ import {
   type AuditEntry,
   type CreditEvent,
   ERASED_EMAIL,
+  ledgerEntryCodeOf,
+  ledgerEntryDescription,
 } from '@astra/contracts';
-import { describeCreditEvent } from '../credits/describe.ts';
 import type { MoneyEffect } from './money.ts';
 
 /** What the log says around an event: where it is, when, who and why. */
@@ -167,5 +168,5 @@ export const auditEntryOf = (
   actor: actorLabel(logged.actor, emailOf),
   causeFields: causeFieldsOf(event),
   correlationId: logged.correlationId ?? '',
-  description: describeCreditEvent(event),
+  description: ledgerEntryDescription(ledgerEntryCodeOf(event)),
 });

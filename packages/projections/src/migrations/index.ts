@@ -13,9 +13,10 @@ import * as verifyAndRebuildRuns011 from './2026_11_24_011_verify_and_rebuild_ru
 import * as profileBirthPlace012 from './2026_11_27_012_profile_birth_place.ts';
 import * as profileErasedAt013 from './2026_11_28_013_profile_erased_at.ts';
 import * as profileBirthTimeUnknown014 from './2026_11_29_014_profile_birth_time_unknown.ts';
+import * as ledgerEntryCodes015 from './2026_11_29_015_ledger_entry_codes.ts';
 
 /** Every read-model migration in order; names are frozen once released. */
-const migrations: Record<string, Migration> = {
+export const READ_MODEL_MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_001_read_models': readModels001,
   '2026_11_21_002_feedback': feedback002,
   '2026_11_21_003_ledger_payment_lookup': ledgerPaymentLookup003,
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_012_profile_birth_place': profileBirthPlace012,
   '2026_11_28_013_profile_erased_at': profileErasedAt013,
   '2026_11_29_014_profile_birth_time_unknown': profileBirthTimeUnknown014,
+  '2026_11_29_015_ledger_entry_codes': ledgerEntryCodes015,
 };
 
 /** Brings the read models in `schema` up to date (creating the schema when missing). */
@@ -37,7 +39,7 @@ export async function migrateReadModels(db: Kysely<unknown>, schema: string) {
   await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
   const migrator = new Migrator({
     db: db.withSchema(schema),
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => READ_MODEL_MIGRATIONS },
     migrationTableSchema: schema,
   });
   const { error, results } = await migrator.migrateToLatest();

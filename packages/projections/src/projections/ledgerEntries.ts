@@ -1,5 +1,5 @@
-import { creditEventSchemas } from '@astra/contracts';
-import { balanceChange, creditEventReference, describeCreditEvent, grantedBy } from '@astra/ledger';
+import { CREDIT_EVENT_LABELS, creditEventSchemas, ledgerDetailsOf } from '@astra/contracts';
+import { balanceChange, creditEventReference, grantedBy } from '@astra/ledger';
 import { type Insertable, sql } from 'kysely';
 import { prepareInsert, writeRowsQuery } from '../bulkInsert.ts';
 import type { ReadDb } from '../database.ts';
@@ -48,7 +48,8 @@ function entriesOf(last: Map<string, Standing>, events: readonly LogEvent[]) {
       actor_kind: actor.kind,
       actor_id: actor.id,
       actor_role: actor.role,
-      reason: describeCreditEvent(event),
+      kind: CREDIT_EVENT_LABELS[event.type].kind,
+      details: JSON.stringify(ledgerDetailsOf(event)),
       reference: reference && JSON.stringify(reference),
       occurred_at: occurredText(event),
     });
@@ -88,7 +89,10 @@ async function ledgerEntriesWrites(db: ReadDb, events: readonly LogEvent[]) {
   return query ? [query] : [];
 }
 
-/** `ledger_entries`: every credit event with the balance it left, its actor and its reason. */
+/**
+ * `ledger_entries`: every credit event with the balance it left, its actor, its kind and the
+ * parameters of its words (`ledgerDetailsOf`).
+ */
 export const ledgerEntriesProjection: Projection = {
   name: 'ledger_entries',
   tables: ['ledger_entries'],

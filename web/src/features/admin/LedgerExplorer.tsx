@@ -1,4 +1,4 @@
-import type { CreditEventType } from '@astra/contracts';
+import { CREDIT_EVENT_LABELS, type CreditEventType } from '@astra/contracts';
 import {
   Button,
   Field,
@@ -17,7 +17,7 @@ import { Surface } from '../../ui/Surface';
 import { AuditEntryTable } from './AuditEntryTable';
 import { formatCount, localZoneLabel } from './adminFormat';
 import { type ActorKind, useGetAuditLedgerQuery } from './auditApi';
-import { dayEndExclusive, dayStart, EVENT_TYPE_HELP, EVENT_TYPES, isUserId } from './auditFormat';
+import { dayEndExclusive, dayStart, EVENT_TYPES, isUserId } from './auditFormat';
 import { PagerNav, PageStates, useCursorPages } from './CursorPages';
 
 interface Filters {
@@ -185,7 +185,7 @@ export function LedgerExplorer() {
                       size="xs"
                       variant={on ? 'solid' : 'outline'}
                       aria-pressed={on}
-                      title={EVENT_TYPE_HELP[type]}
+                      title={CREDIT_EVENT_LABELS[type].audit}
                       onClick={() => toggleType(type)}
                     >
                       {type}

@@ -1,4 +1,4 @@
-import type { AdminUser } from '@astra/contracts';
+import { type AdminUser, ledgerEntryDetail, ledgerEntryLabel } from '@astra/contracts';
 import {
   Alert,
   Badge,
@@ -15,27 +15,10 @@ import {
 import { History } from 'lucide-react';
 import { describeApiError } from '../../app/apiErrors';
 import { LinkButton } from '../../ui/LinkButton';
-import {
-  LEDGER_KIND_PALETTE,
-  ledgerDetail,
-  ledgerKind,
-  ledgerLabel,
-  signedAmount,
-} from '../credits/ledgerLabels';
+import { LEDGER_KIND_PALETTE, signedAmount } from '../credits/ledgerLabels';
 import { useGetAdminUserLedgerQuery } from './adminApi';
 import { formatCount, formatDateTime } from './adminFormat';
 import { userLedgerPath } from './auditFormat';
-
-/**
- * The entry's name for staff: the customer's own words (`ledgerLabel`) where they fit, the staff's
- * where those speak to the customer ("your card").
- */
-const STAFF_LABEL: Record<string, string> = {
-  PaymentRefunded: "Money refunded to the customer's card",
-  CreditsAdjusted: 'Admin adjustment',
-};
-export const staffLedgerLabel = (entry: Parameters<typeof ledgerLabel>[0]) =>
-  STAFF_LABEL[entry.type] ?? ledgerLabel(entry);
 
 const actorText = (actor: { kind: string; role: string | null }) =>
   actor.kind === 'user'
@@ -70,7 +53,7 @@ function LedgerEntries({ userId }: { userId: string }) {
       </Text>
       <List.Root as="ol" listStyle="none" gap="2" aria-label="Ledger entries">
         {data.items.map((entry) => {
-          const detail = ledgerDetail(entry);
+          const detail = ledgerEntryDetail(entry);
           return (
             <List.Item
               key={entry.eventId}
@@ -85,8 +68,8 @@ function LedgerEntries({ userId }: { userId: string }) {
               <HStack justify="space-between" align="flex-start" gap="3">
                 <Stack gap="1" minW="0">
                   <HStack gap="2" wrap="wrap">
-                    <Badge colorPalette={LEDGER_KIND_PALETTE[ledgerKind(entry)]} variant="subtle">
-                      {staffLedgerLabel(entry)}
+                    <Badge colorPalette={LEDGER_KIND_PALETTE[entry.kind]} variant="subtle">
+                      {ledgerEntryLabel(entry, 'staff')}
                     </Badge>
                     <Text as="span" fontSize="xs" color="fg.muted">
                       {actorText(entry.actor)}

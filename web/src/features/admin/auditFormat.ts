@@ -7,32 +7,6 @@ import {
 } from '@astra/contracts';
 import { formatMinor } from './adminFormat';
 
-/**
- * Every event type of the credit stream (docs/events.md) with what it means to an auditor. The
- * record's type makes a new event type a compile error here until it is named.
- */
-export const EVENT_TYPE_HELP: Record<CreditEventType, string> = {
-  CreditAccountOpened: 'Account opened',
-  FreeCreditsGranted: 'Free allotment',
-  CreditsGranted: 'Pack purchase or promotional grant',
-  SubscriptionActivated: 'Plan started',
-  RolloverForfeited: 'Plan credits above the cap lost at renewal',
-  MonthlyCreditsGranted: 'Monthly plan credits',
-  CreditsSpent: 'Reading or voice spend',
-  SpendRefunded: 'Spend given back',
-  CreditsAdjusted: 'Admin adjustment',
-  PurchaseReversed: 'Refunded purchase taken back',
-  PaymentRefunded: 'Money refunded by Stripe',
-  PurchaseRefundPending: 'Refund before its purchase',
-  SubscriptionCheckoutStarted: 'Plan checkout opened',
-  SubscriptionCheckoutClosed: 'Plan checkout closed',
-  SubscriptionPlanChanged: 'Plan changed',
-  SubscriptionCancelled: 'Plan cancelled',
-  SubscriptionEnded: 'Plan ended',
-  CreditsForfeited: 'Credits removed with the account',
-  CreditAccountClosed: 'Account closed',
-};
-
 /** The types that move credits or money, first: the ones an auditor filters by most. */
 export const EVENT_TYPES: CreditEventType[] = [
   'FreeCreditsGranted',

@@ -1,3 +1,4 @@
+import { ledgerEntryDetail, ledgerEntryLabel } from '@astra/contracts';
 import {
   Alert,
   Badge,
@@ -26,9 +27,6 @@ import { LedgerReference } from './LedgerReference';
 import {
   formatLedgerDate,
   LEDGER_KIND_PALETTE,
-  ledgerDetail,
-  ledgerKind,
-  ledgerLabel,
   ledgerReadingPath,
   signedAmount,
 } from './ledgerLabels';
@@ -139,7 +137,7 @@ export default function CreditHistoryPage() {
                 </Table.Header>
                 <Table.Body>
                   {data.items.map((entry) => {
-                    const kind = ledgerKind(entry);
+                    const detail = ledgerEntryDetail(entry);
                     const readingPath = ledgerReadingPath(entry);
                     return (
                       <Table.Row key={entry.eventId}>
@@ -151,10 +149,13 @@ export default function CreditHistoryPage() {
                         <Table.Cell whiteSpace="normal" ps={{ base: '2', md: '3' }}>
                           <Stack gap="1">
                             <HStack gap="2" wrap="wrap">
-                              <Badge colorPalette={LEDGER_KIND_PALETTE[kind]} variant="subtle">
-                                {ledgerLabel(entry)}
+                              <Badge
+                                colorPalette={LEDGER_KIND_PALETTE[entry.kind]}
+                                variant="subtle"
+                              >
+                                {ledgerEntryLabel(entry)}
                               </Badge>
-                              {ledgerDetail(entry) && <Text as="span">{ledgerDetail(entry)}</Text>}
+                              {detail && <Text as="span">{detail}</Text>}
                               {readingPath && (
                                 <TextLink to={readingPath} fontSize="sm">
                                   View reading

@@ -68,13 +68,3 @@ export const appTitle = (appId: number, fallback = 'Reading') =>
 
 /** Spec §9: what a form shows while GET /api/apps loads or if it fails: the record's price now. */
 export const recordedCost = (slug: ReadingKind) => priceAt(readingKinds[slug], new Date());
-
-/**
- * @deprecated By app id, for `ledgerLabels.ts` until it keys by slug: use `READINGS` or
- * `readingOfApp`.
- */
-export const READING_APPS: Record<number, ReadingAppInfo> = Object.fromEntries(
-  Object.values(READINGS).map((info) => [info.appId, info]),
-);
-/** @deprecated As `READING_APPS`. */
-export const APP_IDS = { tarotTraditional: READINGS['tarot-traditional'].appId } as const;

@@ -1,4 +1,9 @@
-import type { CreditLots, LedgerEntryView, Me } from '@astra/contracts';
+import {
+  type CreditLots,
+  type LedgerEntryView,
+  ledgerEntryDescription,
+  type Me,
+} from '@astra/contracts';
 import { isoDay } from '@astra/ledger';
 import type { LedgerEntry, Profile } from '@astra/projections';
 import { placeView } from '@astra/readings';
@@ -86,7 +91,7 @@ export const ledgerEntryView = (entry: LedgerEntry): LedgerEntryView => ({
   balanceAfter: entry.balance_after,
   totalAfter: entry.credits_after,
   occurredAt: iso(entry.occurred_at),
-  reason: entry.reason,
+  reason: ledgerEntryDescription(entry),
   actor: {
     kind: entry.actor_kind as LedgerEntryView['actor']['kind'],
     id: entry.actor_id,
@@ -95,4 +100,6 @@ export const ledgerEntryView = (entry: LedgerEntry): LedgerEntryView => ({
   reference: entry.reference,
   position: entry.position,
   revision: Number(entry.stream_revision),
+  kind: entry.kind,
+  details: entry.details,
 });

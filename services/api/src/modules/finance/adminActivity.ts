@@ -5,9 +5,11 @@ import {
   type AdminActivityEntry,
   type AdminActivityPage,
   decodeEvent,
+  ledgerEntryCodeOf,
+  ledgerEntryLabel,
 } from '@astra/contracts';
 import type { EventStore, RecordedEvent } from '@astra/event-store';
-import { describeCreditEvent, streamId } from '@astra/ledger';
+import { streamId } from '@astra/ledger';
 import { occurredAtOf } from '@astra/projections';
 import { actingUserOf, actorKindOf, EmailBook } from './ledgerExplorer.ts';
 
@@ -85,7 +87,7 @@ export const activityDetail = (recorded: RecordedEvent): string => {
       return `${event.data.amount} credits forfeited (${event.data.reason})`;
     case 'CreditAccountClosed':
     case 'SubscriptionEnded':
-      return `${describeCreditEvent(event)} (${event.data.reason})`;
+      return `${ledgerEntryLabel(ledgerEntryCodeOf(event), 'staff')} (${event.data.reason})`;
     default:
       return event.type;
   }
