@@ -1,90 +1,21 @@
+/** The voice guide over HTTP with ElevenLabs (a loopback double): sessions, charges, the clock, refunds, refusals, the sweep. */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { streams } from '@astra/ledger';
 import { verifyLedger } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemContext } from '../src/ledger/ledger.ts';
 import { recoverVoiceSessions } from '../src/modules/voice/recovery.ts';
-import { type Client, caughtUp, memberWith, startTestServer, type TestServer } from './support.ts';
-
-/** The agent of each reading type, as ELEVENLABS_AGENT_IDS names them. */
-const agents = {
-  'natal-chart': 'agent_natal',
-  'tarot-celtic-cross': 'agent_celtic',
-  'tarot-traditional': 'agent_tarot',
-  compatibility: 'agent_compat',
-  'life-path': 'agent_lifepath',
-};
-const API_KEY = 'xi-test-key-not-real';
-
-/**
- * ElevenLabs' signed-URL endpoint on loopback (the network edge only): records who asked for
- * which agent with which key, and answers as `mode` says.
- */
-async function startElevenLabsDouble() {
-  const asked: { agentId: string | null; apiKey: string | undefined }[] = [];
-  const double = {
-    mode: 'ok' as 'ok' | 'fail' | 'hang',
-    asked,
-    url: '',
-    server: undefined as Server | undefined,
-  };
-  const server = createServer((req: IncomingMessage, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/v1/convai/conversation/get-signed-url') {
-      res.writeHead(404).end();
-      return;
-    }
-    asked.push({
-      agentId: url.searchParams.get('agent_id'),
-      apiKey: req.headers['xi-api-key'] as string | undefined,
-    });
-    if (double.mode === 'hang') return; // never answers: the SDK's time-out
-    if (double.mode === 'fail') {
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ detail: 'boom' }));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ signed_url: `wss://voice.test/convai?token=${randomUUID()}` }));
-  });
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  const address = server.address();
-  double.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  double.server = server;
-  return double;
-}
-
-const lifePath = { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1990-12-10' };
-const tarot = { firstName: 'Ada', question: 'What should I focus on this month?' };
-
-const balanceOf = async (client: Client) =>
-  (await client.get('/api/me')).body.remainingCredits as number;
-
-async function readingOf(member: Client, kind = 'life-path', form: object = lifePath) {
-  const made = await member.post(`/api/readings/${kind}`, form);
-  expect(made.status, JSON.stringify(made.body)).toBe(201);
-  return made.body.readingId as string;
-}
-
-const start = (member: Client, readingId: string, key = randomUUID()) =>
-  member.post(`/api/readings/${readingId}/voice/sessions`, {}, { 'idempotency-key': key });
-const end = (member: Client, readingId: string, sessionId: string, reason: string) =>
-  member.post(`/api/readings/${readingId}/voice/sessions/${sessionId}/end`, { reason });
-
-async function readingEvents(server: TestServer, readingId: string) {
-  const events: { type: string; data: Record<string, unknown> }[] = [];
-  for await (const e of server.deps.ledger.store.readStream(streams.reading(readingId)))
-    events.push({ type: e.type, data: e.data as Record<string, unknown> });
-  return events;
-}
-
-async function creditEvents(server: TestServer, userId: string) {
-  const events: { type: string; data: Record<string, unknown> }[] = [];
-  for await (const e of server.deps.ledger.store.readStream(streams.credits(userId)))
-    events.push({ type: e.type, data: e.data as Record<string, unknown> });
-  return events;
-}
+import { API_KEY, agents, startElevenLabsDouble } from './elevenLabsDouble.ts';
+import { caughtUp, memberWith, startTestServer, type TestServer } from './support.ts';
+import {
+  balanceOf,
+  creditEvents,
+  end,
+  lifePath,
+  readingEvents,
+  readingOf,
+  start,
+  tarot,
+} from './voiceFixtures.ts';
 
 // The same tests on both event stores: PostgreSQL (where the machine has it) and PGlite.
 for (const storage of [undefined, 'pglite'] as const) {
@@ -617,41 +548,3 @@ for (const storage of [undefined, 'pglite'] as const) {
     });
   });
 }
-
-describe('the offline voice guide (PGlite, no key)', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(
-      { VOICE_SESSION_SECONDS: '120', VOICE_REACTIVATION_CREDITS: '3' },
-      'pglite',
-    );
-  });
-  afterAll(() => server?.close());
-
-  it('runs the same sessions, timer and credits with the offline guide and the configured price', async () => {
-    const { member } = await memberWith(server, 10);
-    const readingId = await readingOf(member);
-    const first = await start(member, readingId);
-    expect(first.status).toBe(201);
-    expect(first.body.connection).toMatchObject({
-      provider: 'offline',
-      dynamicVariables: { first_name: 'Ada', reading_result_id: readingId },
-    });
-    expect(first.body.connection.context).toContain('Life Path');
-    expect(first.body.message).toBe('Voice agent activated! 2 minutes remaining.');
-    expect(first.body.session.secondsLeft).toBeLessThanOrEqual(120);
-    await end(member, readingId, first.body.session.sessionId, 'ended_early');
-    const status = await member.get(`/api/readings/${readingId}/voice`);
-    expect(status.body).toMatchObject({ nextSessionCost: 3, reactivationCost: 3 });
-    const balance = await balanceOf(member);
-    const again = await start(member, readingId);
-    expect(again.body.remainingCredits).toBe(balance - 3);
-    const csp = (await server.client().get('/api/apps')).headers.get('content-security-policy');
-    expect(csp).toContain("connect-src 'self';");
-    expect(csp).not.toContain('blob:');
-    expect((await server.client().get('/api/apps')).body.voice).toEqual({
-      sessionSeconds: 120,
-      reactivationCost: 3,
-    });
-  });
-});

@@ -1,210 +1,32 @@
+/** Money going back or stopping: refunds decided on the write side (also with the projector stopped, also of subscription payments), and money that must stop, through Stripe's API. */
 import { randomUUID } from 'node:crypto';
 import { postgresReachable } from '@astra/event-store/testing';
-import { streams } from '@astra/ledger';
 import { verifyLedger } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  creditEvents,
+  eventsOf,
+  ledgerTypes,
+  member,
+  signed,
+  WEBHOOK_SECRET,
+} from './moneyFixtures.ts';
+import {
   deliver,
   me,
-  member as memberOf,
   packCheckout,
   paidInvoice,
   refundedCharge,
   refundedInvoiceCharge,
   uid,
-  webhookSigner,
 } from './stripeWebhooks.ts';
 import {
-  type Client,
   eventCount,
   type StripeRequest,
   startStripeDouble,
   startTestServer,
   type TestServer,
 } from './support.ts';
-
-/** Money correctness: one plan per account, refunds on the write side, money that must stop. */
-
-const WEBHOOK_SECRET = 'whsec_test_money_secret';
-const signed = webhookSigner(WEBHOOK_SECRET);
-const member = (server: TestServer) => memberOf(server, 'money');
-
-/** The events of an account's credit stream, as the finance replay reads them. */
-const creditEvents = async (server: TestServer, userId: string) => {
-  const events: { type: string; data: Record<string, any> }[] = [];
-  for await (const event of server.deps.ledger.store.readStream(streams.credits(userId)))
-    events.push({ type: event.type, data: event.data as Record<string, any> });
-  return events;
-};
-const eventsOf = async (server: TestServer, userId: string, type: string) =>
-  (await creditEvents(server, userId)).filter((e) => e.type === type).map((e) => e.data);
-
-const ledgerTypes = async (client: Client) =>
-  ((await client.get('/api/me/ledger')).body.items as { type: string; amount: number }[]).map(
-    (e) => [e.type, e.amount],
-  );
-
-describe('the local checkout: one payment per session, one plan per account', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
-  });
-  afterAll(() => server?.close());
-
-  it('pays a checkout session once however many pay it at the same time', async () => {
-    const { client } = await member(server);
-    const checkout = await client.post('/api/checkout', { tierId: 1, isSubscription: true });
-    expect(checkout.status).toBe(200);
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        client.post(`/api/checkout/local/${checkout.body.sessionId}/pay`),
-      ),
-    );
-    const statuses = answers.map((a) => a.status).sort();
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    for (const refused of answers.filter((a) => a.status !== 200)) {
-      expect([404, 409]).toContain(refused.status);
-      expect(['not_found', 'payment_in_progress']).toContain(refused.body.error);
-      expect(refused.body.message).toMatch(/checkout/i);
-    }
-    const mine = await me(client);
-    expect(mine.remainingCredits).toBe(70); // one month of Starter, 60, and the free 10
-    expect(
-      (await ledgerTypes(client)).filter(([type]) => type === 'MonthlyCreditsGranted'),
-    ).toEqual([['MonthlyCreditsGranted', 60]]);
-    expect(mine.creditLots).toEqual({ subscription: 60, free: 10, purchased: 0, promotional: 0 });
-    expect(mine.subscription).toMatchObject({ rolloverCredits: 60, forfeitAtRenewal: 0 });
-    expect((await client.get('/api/subscription')).body).toMatchObject({
-      forfeitAtRenewal: 0,
-      creditLots: { subscription: 60, free: 10 },
-    });
-  });
-
-  it('starts one subscription checkout of two started at once; a subscriber changes plans instead', async () => {
-    const { client } = await member(server);
-    const both = await Promise.all([
-      client.post('/api/checkout', { tierId: 1, isSubscription: true }),
-      client.post('/api/checkout', { tierId: 2, isSubscription: true }),
-    ]);
-    const started = both.find((a) => a.status === 200)!;
-    const refused = both.find((a) => a.status !== 200)!;
-    expect(started).toBeDefined();
-    expect(refused).toMatchObject({
-      status: 409,
-      body: {
-        error: 'checkout_in_progress',
-        url: started.body.url,
-        sessionId: started.body.sessionId,
-      },
-    });
-    // Once closed (the page's cancel), another may start.
-    await client.post(`/api/checkout/local/${started.body.sessionId}/cancel`);
-    const again = await client.post('/api/checkout', { tierId: 3, isSubscription: true });
-    expect(again.status).toBe(200);
-    expect((await client.post(`/api/checkout/local/${again.body.sessionId}/pay`)).status).toBe(200);
-
-    const second = await client.post('/api/checkout', { tierId: 1, isSubscription: true });
-    expect(second.status).toBe(409);
-    expect(second.body.error).toBe('subscription_active');
-    expect(second.body.message).toBe(
-      'You already have the Stargazer plan. To switch, change your plan instead of subscribing again.',
-    );
-    // A pack is still fine.
-    expect((await client.post('/api/checkout', { tierId: 1, isSubscription: false })).status).toBe(
-      200,
-    );
-    // A cancelled subscription still runs until its period ends: still no second one.
-    expect((await client.post('/api/subscription/cancel', {})).status).toBe(200);
-    expect(
-      (await client.post('/api/checkout', { tierId: 1, isSubscription: true })).body.error,
-    ).toBe('subscription_active');
-  });
-
-  it('changes plans from the next renewal, validating on the write side first', async () => {
-    const { client } = await member(server);
-    expect((await client.post('/api/subscription/change', { tierId: 2 })).body.error).toBe(
-      'no_active_subscription',
-    );
-    const checkout = await client.post('/api/checkout', { tierId: 1, isSubscription: true });
-    await client.post(`/api/checkout/local/${checkout.body.sessionId}/pay`);
-    const unknown = await client.post('/api/subscription/change', { tierId: 99 });
-    expect(unknown).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
-    expect(unknown.body.fields[0].field).toBe('tierId');
-    expect((await client.post('/api/subscription/change', { tierId: 1 })).body).toMatchObject({
-      error: 'same_plan',
-      message: 'You are already on the Starter plan.',
-    });
-    const renewal = (await me(client)).subscription.nextRenewalDate;
-    const changed = await client.post('/api/subscription/change', { tierId: 2 });
-    expect(changed.status).toBe(200);
-    expect(changed.body.message).toMatch(/^Your plan changes to Explorer from \w+ \d+, \d{4}: /);
-    expect(changed.body.message).toMatch(/Nothing is charged now/);
-    expect(changed.body.subscription).toMatchObject({
-      subscriptionTier: 'Explorer',
-      creditsPerMonth: 130,
-      nextRenewalDate: renewal,
-    });
-    // No money moved and no credits: the balance is what it was.
-    expect(changed.body.subscription.creditsRemaining).toBe(70);
-  });
-  it('leaves the ledger verified: the read models equal a replay of the log', async () => {
-    const report = await verifyLedger(server.deps.ledger.store, server.deps.db);
-    expect(report.differences).toEqual([]);
-    expect(report.behind).toEqual([]);
-  });
-});
-
-describe('webhook signatures', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
-  });
-  afterAll(() => server?.close());
-
-  it('refuses a signature dated more than 5 minutes ahead, writing nothing', async () => {
-    const { id } = await member(server);
-    const before = await eventCount(server);
-    const ahead = signed('checkout.session.completed', packCheckout(id, 2), {
-      timestamp: Math.floor(Date.now() / 1000) + 600,
-    });
-    const answer = await deliver(server, ahead);
-    expect(answer.status).toBe(400);
-    expect(answer.body.error).toBe('invalid_signature');
-    expect(answer.body.message).toMatch(/in the future/);
-    expect(await eventCount(server)).toBe(before);
-    // A little ahead (clocks drift) is fine.
-    const near = signed('checkout.session.completed', packCheckout(id, 2), {
-      timestamp: Math.floor(Date.now() / 1000) + 60,
-    });
-    expect((await deliver(server, near)).body.outcome).toBe('granted');
-  });
-});
-
-describe('pricing says only true things', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ PRICING_CURRENCY: 'eur' });
-  });
-  afterAll(() => server?.close());
-
-  it('names its currency, and no one-time row promises monthly benefits', async () => {
-    const { body } = await server.client().get('/api/pricing');
-    expect(body.currency).toBe('eur');
-    for (const tier of body.tiers) {
-      expect(tier.features).toBeUndefined();
-      const pack = tier.rows.find((r: { billingType: string }) => r.billingType === 'one_time');
-      const monthly = tier.rows.find(
-        (r: { billingType: string }) => r.billingType === 'subscription',
-      );
-      expect(pack.features.length).toBeGreaterThan(0);
-      for (const line of pack.features)
-        expect(line).not.toMatch(/month|roll(s|ed)? ?over|cancel anytime|renewal/i);
-      expect(pack.features[0]).toBe(`${pack.creditsIncluded} credits that never expire`);
-      expect(monthly.features[0]).toBe(`${monthly.creditsIncluded} credits every month`);
-      expect(monthly.features.join(' ')).toMatch(/up to one month .* rolls over/i);
-    }
-  });
-});
 
 describe('refunds on the write side', () => {
   let server: TestServer;
@@ -556,172 +378,6 @@ describe('money that must stop, through Stripe’s API (a loopback double)', () 
     const report = await verifyLedger(server.deps.ledger.store, server.deps.db);
     expect(report.differences).toEqual([]);
     expect(report.behind).toEqual([]);
-  });
-});
-
-describe('money on the ledger: what was paid, and the Stripe ids behind it', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
-  });
-  afterAll(() => server?.close());
-
-  it('records a pack’s amount and every id of its checkout session on the grant', async () => {
-    const { client, id } = await member(server);
-    const session = packCheckout(id, 2, { amountTotal: 1650, currency: 'eur' });
-    const event = signed('checkout.session.completed', session);
-    expect((await deliver(server, event)).body.outcome).toBe('granted');
-    const eventId = JSON.parse(event.payload).id;
-    const reference = {
-      checkoutSessionId: session.id,
-      paymentIntentId: session.payment_intent,
-      customerId: session.customer,
-      stripeEventId: eventId,
-    };
-    expect(await eventsOf(server, id, 'CreditsGranted')).toEqual([
-      expect.objectContaining({
-        amount: 100,
-        reference,
-        // Stripe's amount (a coupon, a currency of its own), never our price table's 17.99.
-        payment: { amountMinor: 1650, currency: 'eur' },
-      }),
-    ]);
-    const entries = (await client.get('/api/me/ledger')).body.items;
-    expect(entries.find((e: { type: string }) => e.type === 'CreditsGranted').reference).toEqual(
-      reference,
-    );
-  });
-
-  it('records a month’s amount, invoice, subscription, payment and customer on the grant', async () => {
-    const { id } = await member(server);
-    const subscriptionId = `sub_${uid()}`;
-    const paymentIntent = `pi_${uid()}`;
-    const invoice = paidInvoice(id, 1, subscriptionId, '2026-11-21T10:00:00Z', {
-      paymentIntent,
-      amountPaid: 899,
-    });
-    expect((await deliver(server, signed('invoice.paid', invoice))).body.outcome).toBe('renewed');
-    expect(await eventsOf(server, id, 'MonthlyCreditsGranted')).toEqual([
-      expect.objectContaining({
-        amount: 60,
-        reference: {
-          invoiceId: invoice.id,
-          subscriptionId,
-          paymentIntentId: paymentIntent,
-          customerId: invoice.customer,
-        },
-        payment: { amountMinor: 899, currency: 'usd' },
-      }),
-    ]);
-  });
-
-  it('takes the charge of an older API version’s invoice, and no payment id the invoice does not name', async () => {
-    const { id } = await member(server);
-    const subscriptionId = `sub_${uid()}`;
-    // Before 2025-03-31.basil the invoice named its payment intent and charge itself.
-    const { payments: _payments, ...legacy } = paidInvoice(
-      id,
-      1,
-      subscriptionId,
-      '2026-11-21T10:00:00Z',
-    );
-    const older = { ...legacy, payment_intent: `pi_${uid()}`, charge: `ch_${uid()}` };
-    await deliver(server, signed('invoice.paid', older));
-    // Without `payments` (not included in the event) the month names what it has; nothing is
-    // fetched for an id (this server has no Stripe to ask).
-    const { payments: _none, ...bare } = paidInvoice(id, 1, subscriptionId, '2026-12-21T10:00:00Z');
-    await deliver(server, signed('invoice.paid', bare));
-    expect((await eventsOf(server, id, 'MonthlyCreditsGranted')).map((e) => e.reference)).toEqual([
-      {
-        invoiceId: older.id,
-        subscriptionId,
-        paymentIntentId: older.payment_intent,
-        chargeId: older.charge,
-        customerId: older.customer,
-      },
-      { invoiceId: bare.id, subscriptionId, customerId: bare.customer },
-    ]);
-  });
-
-  it('reads old grants without amounts or ids as they were written', async () => {
-    const userId = randomUUID();
-    const context = { actor: { kind: 'system' as const }, correlationId: userId };
-    await server.deps.ledger.handle('credits', userId, { type: 'OpenAccount', userId }, context);
-    // A grant as written before money was recorded: no payment, a reference without customer.
-    await server.deps.ledger.handle(
-      'credits',
-      userId,
-      {
-        type: 'GrantCredits',
-        grantId: 'checkout:cs_old',
-        kind: 'purchase',
-        amount: 40,
-        reason: 'Starter credit pack',
-        tierId: 1,
-        reference: { checkoutSessionId: 'cs_old', paymentIntentId: 'pi_old' },
-      },
-      context,
-    );
-    const refund = refundedCharge(userId, 'pi_old', 799, 799);
-    expect((await deliver(server, signed('charge.refunded', refund))).body.outcome).toBe(
-      'reversed',
-    );
-    expect((await server.deps.ledger.load('credits', userId)).state.balance).toBe(0);
-    expect(await eventsOf(server, userId, 'CreditsGranted')).toEqual([
-      expect.not.objectContaining({ payment: expect.anything() }),
-    ]);
-  });
-
-  it('leaves a refunded charge alone when the local gateway finds no invoice for it', async () => {
-    const before = await eventCount(server);
-    const charge = refundedInvoiceCharge(`pi_${uid()}`, 999, 999);
-    const answer = await deliver(server, signed('charge.refunded', charge));
-    expect(answer).toMatchObject({ status: 200, body: { outcome: 'not a purchase of ours' } });
-    expect(await eventCount(server)).toBe(before + 1); // its `stripe-{id}` record only
-  });
-  it('leaves the ledger verified: the read models equal a replay of the log', async () => {
-    const report = await verifyLedger(server.deps.ledger.store, server.deps.db);
-    expect(report.differences).toEqual([]);
-    expect(report.behind).toEqual([]);
-  });
-});
-
-describe('the local checkout records its own money like Stripe’s', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET });
-  });
-  afterAll(() => server?.close());
-
-  it('records the amount and ids of a pack and of a subscription month paid on the local page', async () => {
-    const { client, id } = await member(server);
-    const pack = await client.post('/api/checkout', { tierId: 2, isSubscription: false });
-    expect((await client.post(`/api/checkout/local/${pack.body.sessionId}/pay`)).status).toBe(200);
-    const monthly = await client.post('/api/checkout', { tierId: 1, isSubscription: true });
-    expect((await client.post(`/api/checkout/local/${monthly.body.sessionId}/pay`)).status).toBe(
-      200,
-    );
-    const [grant] = await eventsOf(server, id, 'CreditsGranted');
-    // Its own amount: the row it sold (Explorer pack, 17.99), as the session it sends says.
-    expect(grant).toMatchObject({
-      amount: 100,
-      payment: { amountMinor: 1799, currency: 'usd' },
-      reference: {
-        checkoutSessionId: pack.body.sessionId,
-        paymentIntentId: expect.stringMatching(/^pi_local_/),
-        stripeEventId: expect.stringMatching(/^evt_local_/),
-      },
-    });
-    const [month] = await eventsOf(server, id, 'MonthlyCreditsGranted');
-    expect(month).toMatchObject({
-      amount: 60,
-      payment: { amountMinor: 999, currency: 'usd' },
-      reference: {
-        invoiceId: expect.stringMatching(/^in_local_/),
-        subscriptionId: expect.stringMatching(/^sub_local_/),
-        paymentIntentId: expect.stringMatching(/^pi_local_/),
-      },
-    });
   });
 });
 
