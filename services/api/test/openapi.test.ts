@@ -441,7 +441,9 @@ describe('the OpenAPI document', () => {
         .map((a) => `${a.method} ${a.route} ${a.status} ${a.code}`),
     );
     const producedAnywhere = new Set(
-      answersHere().filter((a) => a.code).map((a) => `${a.status} ${a.code}`),
+      answersHere()
+        .filter((a) => a.code)
+        .map((a) => `${a.status} ${a.code}`),
     );
     const missing = apiRoutes.flatMap((route) =>
       errorsOf(route)
