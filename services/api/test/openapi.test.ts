@@ -511,7 +511,7 @@ const notProducedHere = [
   'GET /api/admin/users 400 invalid_request',
   'GET /api/admin/session 403 admin_required',
   'POST /api/admin/lock 403 admin_required',
-  // Audit and finance: services/api/test/audit.test.ts and finance.test.ts make each of them.
+  // Audit and finance: services/api/test/audit.test.ts and finance-reports.test.ts make each of them.
   'GET /api/admin/ledger 400 invalid_request',
   'GET /api/admin/activity 400 invalid_request',
   'POST /api/admin/projections/rebuild 409 rebuild_running',
