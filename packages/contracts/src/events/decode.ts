@@ -1,19 +1,14 @@
 import type { z } from 'zod';
-import { type CreditEvent, creditEventSchemas } from './credits.ts';
+import { creditEventSchemas } from './credits.ts';
 import { SCHEMA_VERSION } from './metadata.ts';
-import { type StripeEvent, stripeEventSchemas } from './payments.ts';
+import { stripeEventSchemas } from './payments.ts';
 import { dataSubjectOf, personalFieldsOf } from './personal.ts';
-import { type ReadingEvent, readingEventSchemas } from './readings.ts';
+import { readingEventSchemas } from './readings.ts';
 import {
-  type AdminRegistryEvent,
   adminRegistryEventSchemas,
-  type EmailEvent,
   emailEventSchemas,
-  type FeedbackEvent,
-  type FreeAllotmentEvent,
   feedbackEventSchemas,
   freeAllotmentEventSchemas,
-  type UserEvent,
   userEventSchemas,
 } from './users.ts';
 
@@ -89,15 +84,8 @@ export const eventSchemas = Object.assign(
   ...Object.values(streamEventSchemas),
 ) as UnionToIntersection<StreamFamilies[StreamFamily]>;
 export type AppEventType = keyof typeof eventSchemas;
-export type AppEvent =
-  | CreditEvent
-  | ReadingEvent
-  | UserEvent
-  | AdminRegistryEvent
-  | EmailEvent
-  | FreeAllotmentEvent
-  | FeedbackEvent
-  | StripeEvent;
+/** Every event the app writes: `{type, data}` as its schema gives it. */
+export type AppEvent = { [F in StreamFamily]: EventOf<StreamFamilies[F]> }[StreamFamily];
 
 /**
  * The personal data of the app's events, as the event store's boundary encrypts it: the
