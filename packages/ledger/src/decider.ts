@@ -22,11 +22,46 @@ export interface StateSnapshots<State> {
   decode(stored: unknown): State;
 }
 
+/**
+ * Every refusal a decider can give. The API maps each to its HTTP status
+ * (`services/api/src/http/errors.ts`), so a new code does not compile until it has one.
+ */
+export type DomainErrorCode =
+  | 'account_blocked'
+  | 'account_closed'
+  | 'account_deleted'
+  | 'admin_required'
+  | 'balance_changed'
+  | 'balance_limit'
+  | 'checkout_in_progress'
+  | 'email_taken'
+  | 'insufficient_credits'
+  | 'invalid_amount'
+  | 'invalid_tier'
+  | 'last_admin'
+  | 'no_active_subscription'
+  | 'reading_completed'
+  | 'reading_failed'
+  | 'reading_not_found'
+  | 'reason_required'
+  | 'refresh_not_due'
+  | 'same_plan'
+  | 'self_action'
+  | 'spend_not_refundable'
+  | 'subscription_active'
+  | 'subscription_missing_tier'
+  | 'unknown_payment'
+  | 'user_not_found'
+  | 'voice_session_active'
+  | 'voice_session_failed'
+  | 'voice_session_not_found'
+  | 'voice_session_started';
+
 /** A refused command: `code` for machines, `message` for people, `details` for both. */
 export class DomainError extends Error {
   override readonly name = 'DomainError';
   constructor(
-    readonly code: string,
+    readonly code: DomainErrorCode,
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {

@@ -1,5 +1,5 @@
 import { ConcurrencyError, LogHorizonStalledError } from '@astra/event-store';
-import { isDomainError } from '@astra/ledger';
+import { type DomainErrorCode, isDomainError } from '@astra/ledger';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 
@@ -19,8 +19,8 @@ export const notFound = (message = 'Not found') => new HttpError(404, 'not_found
 export const unauthorized = (message = 'Please sign in') =>
   new HttpError(401, 'unauthenticated', message);
 
-/** HTTP status of each refusal the deciders can give; unknown codes are 409 (state conflict). */
-const statusOfDomainError: Record<string, number> = {
+/** HTTP status of each refusal the deciders can give (the compiler asks for a new code's). */
+const statusOfDomainError: Record<DomainErrorCode, number> = {
   user_not_found: 404,
   insufficient_credits: 402,
   invalid_amount: 400,
@@ -43,10 +43,18 @@ const statusOfDomainError: Record<string, number> = {
   admin_required: 403,
   self_action: 409,
   last_admin: 409,
+  // State conflicts that routes usually answer themselves, with more to say.
+  balance_changed: 409,
+  reading_completed: 409,
+  unknown_payment: 409,
+  voice_session_active: 409,
+  voice_session_failed: 409,
+  voice_session_not_found: 409,
+  voice_session_started: 409,
 };
 
 /** The request field a refusal is about, for the contract's `fields` list. */
-const fieldOfDomainError: Record<string, string> = {
+const fieldOfDomainError: Partial<Record<DomainErrorCode, string>> = {
   invalid_amount: 'amount',
   reason_required: 'reason',
 };
@@ -80,7 +88,7 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     return;
   }
   if (isDomainError(error)) {
-    const status = statusOfDomainError[error.code] ?? 409;
+    const status = statusOfDomainError[error.code];
     if (status === 400) {
       const field = fieldOfDomainError[error.code] ?? '(body)';
       res.status(400).json({
