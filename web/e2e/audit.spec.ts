@@ -28,7 +28,15 @@ let member: APIRequestContext;
 let memberId: string;
 let memberEmail: string;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits until the clock is in the second after the one it is in now: what was recorded before
+ * this call and what is recorded after it then lie in different seconds, so an instant between
+ * them can be typed (the field takes seconds).
+ */
+const nextSecond = async () => {
+  const next = Math.floor(Date.now() / 1000) * 1000 + 1000;
+  await expect.poll(() => Date.now(), { intervals: [50] }).toBeGreaterThan(next);
+};
 
 /** The admin, signed in and unlocked (after one wrong password), in a browser not in UTC. */
 async function unlockedAdmin(browser: Browser) {
@@ -93,7 +101,7 @@ test.beforeAll(async ({ browser, playwright }) => {
   admin = await unlockedAdmin(browser);
 
   // A member: the free credits, a reading, a pack bought on the local checkout, then an admin's
-  // adjustment, each more than a second apart so an instant between them can be typed.
+  // adjustment, each in a second of its own so an instant between them can be typed.
   memberEmail = uniqueEmail('audited');
   member = await playwright.request.newContext({ baseURL: E2E.baseUrl });
   const me = await member.post('/api/auth/dev-login', {
@@ -105,7 +113,7 @@ test.beforeAll(async ({ browser, playwright }) => {
     data: { firstName: 'Luca', lastName: 'Pacioli', birthDate: '1990-04-12' },
   });
   expect(reading.ok()).toBe(true);
-  await sleep(1_100);
+  await nextSecond();
   const checkout = await member.post('/api/checkout', {
     data: { tierId: 1, isSubscription: false },
   });
@@ -113,7 +121,7 @@ test.beforeAll(async ({ browser, playwright }) => {
   const { url } = (await checkout.json()) as { url: string };
   const sessionId = url.split('/').pop()!;
   expect((await member.post(`/api/checkout/local/${sessionId}/pay`)).ok()).toBe(true);
-  await sleep(1_100);
+  await nextSecond();
   const adjusted = await admin.request.post(`/api/admin/users/${memberId}/credits`, {
     headers: { 'Idempotency-Key': randomUUID() },
     data: { amount: 25, reason: ADJUSTMENT_REASON },
