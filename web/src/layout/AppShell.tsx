@@ -14,7 +14,9 @@ export function AppShell() {
       <SkipNavLink zIndex="skipNav">Skip to content</SkipNavLink>
       <NavigationProgress />
       <Header />
-      <Box as="main" flex="1" display="flex" flexDirection="column">
+      {/* At least a screen tall: the footer starts below the fold, so a page whose content
+          arrives after the first paint does not push a visible footer down (layout shift). */}
+      <Box as="main" flex="1" minH="100dvh" display="flex" flexDirection="column">
         <SkipNavContent />
         <Outlet />
       </Box>

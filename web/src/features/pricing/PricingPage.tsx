@@ -79,9 +79,11 @@ export default function PricingPage() {
           Subscribe for fresh credits every month, or buy a one-time pack. Credits work for every
           reading.
         </Text>
-        {!me && !meLoading && offer && (
-          <Text fontSize="sm" maxW="3xl">
-            New here? Your account starts with {offer}.
+        {/* A visitor's line is held open (prerendered, and while the session and the catalogue
+            load), so that the offer arriving does not push the plans down (layout shift). */}
+        {!me && (meLoading || !catalog || offer) && (
+          <Text fontSize="sm" maxW="3xl" minH={{ base: '3lh', md: '1lh' }}>
+            {!meLoading && offer && <>New here? Your account starts with {offer}.</>}
           </Text>
         )}
         <BillingToggle value={billingType} onChange={setBillingType} disabled={!hydrated} />
