@@ -54,8 +54,20 @@ export async function screenshotOf(locator: Locator, name: string) {
   if (keepScreenshots) await locator.screenshot({ path: join(screenshots, `${name}.png`) });
 }
 
-/** axe-core on the page as it is: no serious or critical violations. */
+/**
+ * axe-core on the page as it is once its transitions are over (a dialog fading in is still
+ * translucent, and its text then fails the contrast check): no serious or critical violations.
+ */
 export async function expectAccessible(page: Page) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        // A spinner runs for ever: only what ends is waited for.
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished.catch(() => {})),
+    ),
+  );
   const { violations } = await new AxeBuilder({ page }).analyze();
   const grave = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
