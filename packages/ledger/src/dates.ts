@@ -13,12 +13,3 @@ export const daysUntil = (day: string, now: Date) =>
 
 export const addDays = (instant: Date, days: number) =>
   new Date(instant.getTime() + days * 86_400_000);
-
-/** 'January 1, 2026' */
-export const longDate = (day: string) =>
-  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });

@@ -1,6 +1,6 @@
 import type { CreditEvent, CreditPayment } from '@astra/contracts';
-import { adminMessages } from '@astra/contracts';
-import { daysUntil, longDate } from '../dates.ts';
+import { adminMessages, formatLongDate } from '@astra/contracts';
+import { daysUntil } from '../dates.ts';
 import { DomainError } from '../decider.ts';
 import { type CreditAccount, evolve } from './account.ts';
 
@@ -172,7 +172,7 @@ export const errors = {
     const days = Math.max(daysUntil(nextRenewalDate, now), 1);
     return new DomainError(
       'refresh_not_due',
-      `Your next renewal is in ${days} day${days === 1 ? '' : 's'} on ${longDate(nextRenewalDate)}.`,
+      `Your next renewal is in ${days} day${days === 1 ? '' : 's'} on ${formatLongDate(nextRenewalDate)}.`,
       { nextRenewalDate, days },
     );
   },

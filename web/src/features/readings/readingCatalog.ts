@@ -1,4 +1,4 @@
-import { priceAt, type ReadingKind, readingKinds } from '@astra/contracts';
+import { priceAt, type ReadingKind, readingKindOfApp, readingKinds } from '@astra/contracts';
 
 /**
  * The web's side of each reading kind, keyed by the contracts' slug: a kind added to
@@ -59,8 +59,10 @@ export const READINGS: { readonly [Kind in ReadingKind]: ReadingAppInfo } = {
 };
 
 /** The kind of an app id from an HTTP answer; undefined for one this web app does not know. */
-export const readingOfApp = (appId: number): ReadingAppInfo | undefined =>
-  Object.values(READINGS).find((info) => info.appId === appId);
+export const readingOfApp = (appId: number): ReadingAppInfo | undefined => {
+  const kind = readingKindOfApp(appId);
+  return kind && READINGS[kind];
+};
 
 /** The app's title, by an answer's app id (the library lists readings by these names). */
 export const appTitle = (appId: number, fallback = 'Reading') =>

@@ -1,13 +1,14 @@
 import {
   cancelSubscriptionRequestSchema,
   changePlanRequestSchema,
+  formatLongDate,
   refreshNotDueErrorSchema,
   type SubscriptionStatus,
   subscriptionActionSchema,
   subscriptionStatusSchema,
 } from '@astra/contracts';
 import { ConcurrencyError } from '@astra/event-store';
-import { isDomainError, longDate, refreshSummary } from '@astra/ledger';
+import { isDomainError, refreshSummary } from '@astra/ledger';
 import { type Profile, readModels } from '@astra/projections';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUser } from '../../http/auth.ts';
@@ -201,7 +202,7 @@ export const subscriptionRoutes = describedRouter(descriptors, (deps: AppDeps, r
     res.json({
       success: true,
       message: until
-        ? `Your subscription is cancelled. Your access continues until ${longDate(until)}.`
+        ? `Your subscription is cancelled. Your access continues until ${formatLongDate(until)}.`
         : 'Your subscription is cancelled.',
       subscription: subscriptionStatusOf(profile, subscriptionContextOf(deps)),
     });
@@ -244,7 +245,7 @@ export const subscriptionRoutes = describedRouter(descriptors, (deps: AppDeps, r
     const price = `${formatPrice(offer.priceMinor, offer.currency)} ${offer.currency.toUpperCase()}`;
     res.json({
       success: true,
-      message: `Your plan changes to ${tier.tierName} from ${longDate(from)}: that renewal bills ${price} and adds ${tier.creditsPerMonth} credits a month. Nothing is charged now, and your current credits stay.`,
+      message: `Your plan changes to ${tier.tierName} from ${formatLongDate(from)}: that renewal bills ${price} and adds ${tier.creditsPerMonth} credits a month. Nothing is charged now, and your current credits stay.`,
       subscription: subscriptionStatusOf(profile, subscriptionContextOf(deps)),
     });
   });

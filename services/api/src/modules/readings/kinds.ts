@@ -99,8 +99,8 @@ const engines: { [K in ReadingKind]: (form: ReadingForm<K>) => Generation } = {
 };
 
 /**
- * The shipped kinds in app-id order, each its record with its engine (the cast: TypeScript cannot pair a slug's
- * record with its engine across the union; `engines`' type already did).
+ * The shipped kinds in app-id order, each its record with its engine (the cast: TypeScript
+ * cannot pair a slug's record with its engine across the union; `engines`' type already did).
  */
 export const shippedReadingKinds: readonly ReadingKindEngine[] = readingKindRecords.map((record) =>
   readingEngine(record, engines[record.slug] as (form: unknown) => Generation),
