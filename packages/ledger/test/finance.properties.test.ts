@@ -1,4 +1,4 @@
-import type { CreditEvent, MoneyAmount } from '@astra/contracts';
+import { type CreditEvent, type MoneyAmount, readingKinds } from '@astra/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,6 +10,7 @@ import {
   deferredOf,
   initialAccountMoney,
   isDomainError,
+  lotMovesOf,
   lotsToTake,
   lotTotals,
   type MoneyEffect,
@@ -105,7 +106,8 @@ const command: fc.Arbitrary<CreditCommand> = fc.oneof(
     amount: fc.integer({ min: 1, max: 90 }),
     purpose: fc.constantFrom('reading' as const, 'voice_reactivation' as const),
     description: fc.constant('Reading'),
-    appId: fc.constant(null),
+    // A shipped kind's app, an app no kind has, none (old spends).
+    appId: fc.constantFrom(readingKinds['natal-chart'].appId, 99, null),
     readingId: fc.constant(null),
   }),
   fc.record({
@@ -131,6 +133,8 @@ const nonZero = (sums: Map<string, number>) =>
 /** One event as it was decided and booked: the account before and after, and its money. */
 interface Booked {
   event: CreditEvent;
+  /** When it happened: the n-th event of a history, n minutes into 2026. */
+  at: string;
   before: CreditAccount;
   after: CreditAccount;
   effect: MoneyEffect;
@@ -152,6 +156,7 @@ const run = (commands: CreditCommand[], onEvent: (booked: Booked) => void = () =
     deferred: new Map(),
   };
   const paymentsIn = new Map<string, number>();
+  let n = 0;
   for (const c of commands) {
     let events: CreditEvent[] = [];
     try {
@@ -162,8 +167,9 @@ const run = (commands: CreditCommand[], onEvent: (booked: Booked) => void = () =
     for (const event of events) {
       const before = state;
       state = creditAccountDecider.evolve(state, event);
-      const effect = bookMoney(money, event);
-      onEvent({ event, before, after: state, effect });
+      const at = new Date(Date.UTC(2026, 0, 1, 0, n++)).toISOString();
+      const effect = bookMoney(money, event, { at });
+      onEvent({ event, at, before, after: state, effect });
       add(totals.cash, effect.cash ? [effect.cash] : []);
       add(paymentsIn, effect.cash && effect.cash.minor > 0 ? [effect.cash] : []);
       add(totals.recognized, effect.recognized);
@@ -227,6 +233,89 @@ describe('money on the ledger over random histories', () => {
           expect(minor).toBeGreaterThanOrEqual(0);
           expect(minor).toBeLessThanOrEqual(paymentsIn.get(currency) ?? 0);
         }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('revenue by line of the books over random histories', () => {
+  it('books each recognized amount on its line (reading kind, voice, breakage, refunds), adding up to recognized', () => {
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(fc.array(command, { minLength: 20, maxLength: 100 }), (commands) => {
+        const spendLines = new Map<string, string>();
+        run(commands, ({ event, effect }) => {
+          const byLine = new Map<string, number>();
+          add(byLine, effect.revenue);
+          expect(nonZero(byLine)).toEqual(
+            nonZero(new Map(effect.recognized.map((r) => [r.currency, r.minor]))),
+          );
+          const lines = new Set(effect.revenue.map((r) => r.line));
+          for (const line of lines) seen.add(line);
+          switch (event.type) {
+            case 'CreditsSpent': {
+              const { purpose, appId, spendId } = event.data;
+              const line =
+                purpose === 'voice_reactivation'
+                  ? 'voice'
+                  : appId === null
+                    ? 'reading:unknown'
+                    : appId === 99
+                      ? 'reading:app-99'
+                      : 'reading:natal-chart';
+              spendLines.set(spendId, line);
+              for (const l of lines) expect(l).toBe(line);
+              break;
+            }
+            case 'SpendRefunded':
+              // Given back off the line the spend went to.
+              for (const l of lines) expect(l).toBe(spendLines.get(event.data.spendId));
+              break;
+            case 'RolloverForfeited':
+              for (const l of lines) expect(l).toBe('breakage:rollover');
+              break;
+            case 'CreditsForfeited':
+              for (const l of lines) expect(l).toBe('breakage:deletion');
+              break;
+            case 'PurchaseReversed':
+            case 'PaymentRefunded':
+            case 'PurchaseRefundPending':
+              for (const l of lines) expect(l).toBe('refunds');
+              break;
+            default:
+              expect(effect.revenue).toEqual([]);
+          }
+        });
+      }),
+      { numRuns: 300 },
+    );
+    // Every line came up (the property is not vacuous).
+    expect([...seen].sort()).toEqual(
+      [
+        'breakage:deletion',
+        'breakage:rollover',
+        'reading:app-99',
+        'reading:natal-chart',
+        'reading:unknown',
+        'refunds',
+        'voice',
+      ].sort(),
+    );
+  });
+
+  it('ages what the lots hold by the time each was paid for', () => {
+    fc.assert(
+      fc.property(fc.array(command, { minLength: 20, maxLength: 100 }), (commands) => {
+        // The times each lot was paid into.
+        const paidAt = new Map<string, Set<string>>();
+        const { money } = run(commands, ({ event, at, before, effect }) => {
+          if (!effect.cash || effect.cash.minor <= 0) return;
+          const lot = lotMovesOf(before.lots, event).added[0]!.lot;
+          paidAt.set(lot, new Set([...(paidAt.get(lot) ?? []), at]));
+        });
+        for (const value of money.values.values())
+          expect(paidAt.get(value.lot)?.has(value.paidAt!)).toBe(true);
       }),
       { numRuns: 300 },
     );

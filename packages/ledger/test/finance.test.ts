@@ -138,6 +138,7 @@ describe('the money behind credits', () => {
         lot: 'checkout:pi_1',
         currency: 'eur',
         valueMinor: 1000,
+        paidAt: null,
       },
     ]);
   });

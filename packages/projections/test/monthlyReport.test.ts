@@ -28,10 +28,25 @@ onEachDatabase('The monthly report', (kind) => {
     }
     expect(elided).toBeGreaterThan(50);
 
+    const reports = [];
     for (const month of ['2025-12', '2026-01', '2026-02']) {
       const report = await monthlyReport(store, month);
       expect(report, month).toEqual(await monthlyReport(readingWhole(store), month));
+      // Among others: revenue by line adds up to recognized, the ages to deferred.
       expect(report.flags, month).toEqual([]);
+      reports.push(report);
     }
+    // The waterfall: what each purchase month still held at January's end, February opens with.
+    const [, january, february] = reports;
+    const held = (side: 'opening' | 'closing', report: typeof january) =>
+      report!.money.map((m) => ({
+        currency: m.currency,
+        aged: m.deferredByPurchaseMonth
+          .map((aged) => ({ purchased: aged.purchased, minor: aged[side] }))
+          .filter((aged) => aged.minor !== 0),
+      }));
+    expect(held('opening', february)).toEqual(held('closing', january));
+    expect(held('closing', january).flatMap((m) => m.aged).length).toBeGreaterThan(0);
+    expect(january!.money.flatMap((m) => m.revenue).length).toBeGreaterThan(2);
   }, 60_000);
 });

@@ -181,6 +181,9 @@ for (const storage of ['postgres', 'pglite'] as const) {
             cashToDate: 1500,
             recognizedToDate: 0,
             adminDeductionsToDate: 120,
+            revenue: [],
+            // Paid this month, all still owed but the deduction.
+            deferredByPurchaseMonth: [{ purchased: month, opening: 0, closing: 1380 }],
           },
           {
             currency: 'usd',
@@ -196,6 +199,13 @@ for (const storage of ['postgres', 'pglite'] as const) {
             cashToDate: 1259,
             recognizedToDate: 90,
             adminDeductionsToDate: 35,
+            revenue: [
+              // Two life path readings (90 each), one given back.
+              { line: 'reading:life-path', minor: 90 },
+              // The reversed credits' 540 less the 540 refunded.
+              { line: 'refunds', minor: 0 },
+            ],
+            deferredByPurchaseMonth: [{ purchased: month, opening: 0, closing: 1134 }],
           },
         ]);
 
@@ -221,6 +231,8 @@ for (const storage of ['postgres', 'pglite'] as const) {
         expect(value('money', 'admin_deductions', 'eur')).toBe(120);
         expect(value('money', 'admin_deductions_to_date', 'eur')).toBe(120);
         expect(value('money', 'deferred_closing', 'eur')).toBe(1380);
+        expect(value('revenue', 'reading:life-path', 'usd')).toBe(90);
+        expect(value('deferred_closing_by_purchase_month', month, 'usd')).toBe(1134);
         expect(lines.every((l) => l[0] === month)).toBe(true);
         expect(lines.filter((l) => l[1] === 'flag')).toEqual([]);
 

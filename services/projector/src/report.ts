@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { type MonthlyReport, monthSchema } from '@astra/contracts';
+import { type MonthlyReport, monthSchema, revenueLineLabel } from '@astra/contracts';
 import { monthlyReport, monthlyReportCsv } from '@astra/projections';
 import { z } from 'zod';
 import { openProjectionStorage, runCli } from './storage.ts';
@@ -44,6 +44,13 @@ function reportText(report: MonthlyReport): string {
       line('recognized to date', m.recognizedToDate),
       line('admin deductions to date', m.adminDeductionsToDate),
     );
+    if (m.revenue.length) lines.push('', `Recognized in ${m.currency} by line`);
+    for (const { line: revenue, minor } of m.revenue)
+      lines.push(line(revenueLineLabel(revenue), minor));
+    if (m.deferredByPurchaseMonth.length)
+      lines.push('', `Deferred in ${m.currency} by purchase month (start → end)`);
+    for (const aged of m.deferredByPurchaseMonth)
+      lines.push(line(aged.purchased, `${aged.opening} → ${aged.closing}`));
   }
   lines.push('', report.flags.length ? 'FLAGS' : 'No flags: every figure meets.');
   for (const flag of report.flags) lines.push(`  FLAG ${flag}`);

@@ -3,6 +3,7 @@ import { creditEventTypes } from '../events/credits.ts';
 import { ADMIN_RECORD_TYPES } from '../events/users.ts';
 import { uuidIdSchema } from './common.ts';
 import { reactorStatusSchema } from './mail.ts';
+import { readingKindRecords } from './readingKinds.ts';
 
 /**
  * Audit and finance, by replaying the event log (never the read models). Money is in minor units
@@ -12,6 +13,34 @@ import { reactorStatusSchema } from './mail.ts';
 /** Money in one currency, in minor units. */
 export const moneyAmountSchema = z.object({ currency: z.string(), minor: z.number().int() });
 export type MoneyAmount = z.infer<typeof moneyAmountSchema>;
+
+/**
+ * The line of the books recognized revenue goes to: a reading's kind (`reading:natal-chart`;
+ * `reading:app-7` for an app id no shipped kind has, `reading:unknown` for old spends naming none),
+ * voice reactivations, breakage (paid credits forfeited above the rollover cap or at an account's
+ * deletion), and refunds (the value of refunded credits taken back, less the money refunded).
+ */
+export const revenueLineSchema = z.union([
+  z.templateLiteral(['reading:', z.string()]),
+  z.enum(['voice', 'breakage:rollover', 'breakage:deletion', 'refunds']),
+]);
+export type RevenueLine = z.infer<typeof revenueLineSchema>;
+
+const REVENUE_LINE_LABELS: Record<Exclude<RevenueLine, `reading:${string}`>, string> = {
+  voice: 'Voice reactivations',
+  'breakage:rollover': 'Breakage: forfeited at rollover',
+  'breakage:deletion': 'Breakage: forfeited at deletion',
+  refunds: 'Refunds (credits taken back less money refunded)',
+};
+
+/** A revenue line as a person reads it: `Natal Birth Chart readings`, `Voice reactivations`. */
+export const revenueLineLabel = (line: RevenueLine): string => {
+  if (!line.startsWith('reading:'))
+    return REVENUE_LINE_LABELS[line as keyof typeof REVENUE_LINE_LABELS];
+  const slug = line.slice('reading:'.length);
+  const kind = readingKindRecords.find((record) => record.slug === slug);
+  return `${kind?.name ?? slug} readings`;
+};
 
 /**
  * What caused a credit event, one typed field each (null: the event names none), never parsed out
@@ -185,6 +214,15 @@ export const moneyRollForwardSchema = z.object({
   cashToDate: z.number().int(),
   recognizedToDate: z.number().int(),
   adminDeductionsToDate: z.number().int(),
+  /** The month's `recognized` by line of the books (they add up to it). */
+  revenue: z.array(z.object({ line: revenueLineSchema, minor: z.number().int() })),
+  /**
+   * Deferred revenue at the month's start and end by the month its credits were paid for
+   * (`YYYY-MM`; `unknown` for lots the log gives no time): how old the revenue still owed is.
+   */
+  deferredByPurchaseMonth: z.array(
+    z.object({ purchased: z.string(), opening: z.number().int(), closing: z.number().int() }),
+  ),
 });
 export type MoneyRollForward = z.infer<typeof moneyRollForwardSchema>;
 

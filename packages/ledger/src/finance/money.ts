@@ -1,4 +1,10 @@
-import type { CreditEvent, LotTake, MoneyAmount } from '@astra/contracts';
+import {
+  type CreditEvent,
+  type LotTake,
+  type MoneyAmount,
+  type RevenueLine,
+  readingKindOfApp,
+} from '@astra/contracts';
 import { REFUNDABLE_SPENDS } from '../credits/account.ts';
 import { balanceChange } from '../credits/balance.ts';
 import { type CreditLot, type LotMoves, lotMovesOf } from '../credits/lots.ts';
@@ -29,6 +35,8 @@ export interface LotValue {
   lot: string;
   currency: string;
   valueMinor: number;
+  /** When the lot was paid for (its payment event's time; null when the fold was not told). */
+  paidAt: string | null;
 }
 
 /** The key of a lot's value in one currency. */
@@ -40,6 +48,13 @@ export interface ValueTake {
   credits: number;
   currency: string;
   valueMinor: number;
+  paidAt: string | null;
+}
+
+/** What a remembered spend took, and the revenue line it went to (its refund takes it back). */
+export interface SpendValue {
+  line: RevenueLine;
+  takes: readonly ValueTake[];
 }
 
 /**
@@ -55,7 +70,7 @@ export interface AccountMoney {
   /** Paid lots' remaining value, by lot and currency (lots worth nothing are absent). */
   values: Map<string, LotValue>;
   /** The value each recent spend took (the newest `REFUNDABLE_SPENDS`), for its refund. */
-  spends: Map<string, readonly ValueTake[]>;
+  spends: Map<string, SpendValue>;
   /** The refunded total recorded for each payment intent (refund money is what it grows by). */
   refundedMinor: Map<string, number>;
 }
@@ -68,6 +83,11 @@ export const initialAccountMoney = (): AccountMoney => ({
   refundedMinor: new Map(),
 });
 
+/** Recognized revenue on one line of the books (`RevenueLine`), in one currency. */
+export interface RevenueAmount extends MoneyAmount {
+  line: RevenueLine;
+}
+
 /** Where an event's money went, by currency: every figure signed, in minor units. */
 export interface MoneyEffect {
   /** Money in (a payment, +) or out (a refund, −). */
@@ -76,6 +96,8 @@ export interface MoneyEffect {
   lotValue: readonly MoneyAmount[];
   /** Revenue from use: spent, forfeited, reversed (+), refunds and spends given back (−). */
   recognized: readonly MoneyAmount[];
+  /** `recognized` by the line of the books it goes to (they sum to it in each currency). */
+  revenue: readonly RevenueAmount[];
   /** Value of paid credits an admin's deduction took (+): out of deferred, not recognized. */
   adminDeducted: readonly MoneyAmount[];
   deferred: readonly MoneyAmount[];
@@ -85,6 +107,7 @@ const noEffect: MoneyEffect = {
   cash: null,
   lotValue: [],
   recognized: [],
+  revenue: [],
   adminDeducted: [],
   deferred: [],
 };
@@ -125,6 +148,7 @@ const valueOfTakes = (account: AccountMoney, taken: readonly LotTake[]): ValueTa
         credits: take.amount,
         currency: held.currency,
         valueMinor: share(held.valueMinor, take.amount, lot.remaining),
+        paidAt: held.paidAt,
       });
     }
   }
@@ -132,16 +156,13 @@ const valueOfTakes = (account: AccountMoney, taken: readonly LotTake[]): ValueTa
 };
 
 /** Adds (or, with `sign` −1, removes) value held by lots. */
-const changeValues = (
-  values: Map<string, LotValue>,
-  changes: readonly { lot: string; currency: string; valueMinor: number }[],
-  sign = 1,
-) => {
-  for (const { lot, currency, valueMinor } of changes) {
+const changeValues = (values: Map<string, LotValue>, changes: readonly LotValue[], sign = 1) => {
+  for (const { lot, currency, valueMinor, paidAt } of changes) {
     const key = valueKey(lot, currency);
     const held = values.get(key);
     if (!held) {
-      if (valueMinor !== 0) values.set(key, { lot, currency, valueMinor: sign * valueMinor });
+      if (valueMinor !== 0)
+        values.set(key, { lot, currency, valueMinor: sign * valueMinor, paidAt });
       continue;
     }
     held.valueMinor += sign * valueMinor;
@@ -195,6 +216,43 @@ const refundOf = (
 
 const everySpend = () => true;
 
+/** How a replay books events: see `bookMoney`. */
+export interface BookingOptions {
+  /** The spends whose values the account keeps for a refund (default: every spend). */
+  remembers?: (spendId: string) => boolean;
+  /** When the event happened: a payment's lot is aged from it (deferred revenue's waterfall). */
+  at?: string;
+}
+
+/** The line of the books a spend's value goes to: its reading's kind, or voice. */
+const spendLine = (data: Extract<CreditEvent, { type: 'CreditsSpent' }>['data']): RevenueLine => {
+  if (data.purpose === 'voice_reactivation') return 'voice';
+  if (data.appId === null) return 'reading:unknown';
+  return `reading:${readingKindOfApp(data.appId) ?? `app-${data.appId}`}`;
+};
+
+/** The line of the books where the value of credits leaving lots goes (not an admin's deduction). */
+const takenLine = (event: CreditEvent): RevenueLine => {
+  switch (event.type) {
+    case 'CreditsSpent':
+      return spendLine(event.data);
+    case 'RolloverForfeited':
+      return 'breakage:rollover';
+    case 'CreditsForfeited':
+      return 'breakage:deletion';
+    default:
+      // A refunded purchase taken back: its value offsets the refund's money on the same line.
+      return 'refunds';
+  }
+};
+
+const onLine = (line: RevenueLine, amounts: readonly MoneyAmount[]): RevenueAmount[] =>
+  amounts.map(({ currency, minor }) => ({ line, currency, minor }));
+
+/** The value of takes, summed by currency. */
+const takenValue = (takes: readonly ValueTake[]) =>
+  byCurrency(takes.map((t) => ({ currency: t.currency, minor: t.valueMinor })));
+
 /**
  * Books one event into an account (in place) and says what it did to the money. `remembers`
  * chooses the spends whose values the account keeps for a refund (by default, the newest
@@ -204,7 +262,7 @@ const everySpend = () => true;
 export const bookMoney = (
   account: AccountMoney,
   event: CreditEvent,
-  remembers: (spendId: string) => boolean = everySpend,
+  { remembers = everySpend, at }: BookingOptions = {},
 ): MoneyEffect => {
   const moves: LotMoves = lotMovesOf(account.lots, event);
   // Values are taken at the lots' state before the event.
@@ -217,16 +275,18 @@ export const bookMoney = (
     const value = { currency: payment.currency, minor: payment.amountMinor };
     const lot = moves.added[0]?.lot;
     if (lot)
-      changeValues(account.values, [{ lot, currency: value.currency, valueMinor: value.minor }]);
-    return { cash: value, lotValue: [], recognized: [], adminDeducted: [], deferred: [value] };
+      changeValues(account.values, [
+        { lot, currency: value.currency, valueMinor: value.minor, paidAt: at ?? null },
+      ]);
+    return { ...noEffect, cash: value, deferred: [value] };
   }
 
   if (event.type === 'SpendRefunded') {
-    const spent = account.spends.get(event.data.spendId) ?? [];
+    const spent = account.spends.get(event.data.spendId);
     account.spends.delete(event.data.spendId);
     const back: ValueTake[] = [];
     for (const add of moves.added) {
-      for (const took of spent) {
+      for (const took of spent?.takes ?? []) {
         if (took.lot !== add.lot) continue;
         back.push({
           ...took,
@@ -235,21 +295,22 @@ export const bookMoney = (
         });
       }
     }
-    if (!back.length) return noEffect;
+    if (!spent || !back.length) return noEffect;
     changeValues(account.values, back);
-    const restored = byCurrency(back.map((b) => ({ currency: b.currency, minor: b.valueMinor })));
+    const restored = takenValue(back);
+    const unrecognized = negated(restored);
     return {
-      cash: null,
-      lotValue: negated(restored),
-      recognized: negated(restored),
-      adminDeducted: [],
+      ...noEffect,
+      lotValue: unrecognized,
+      recognized: unrecognized,
+      revenue: onLine(spent.line, unrecognized),
       deferred: restored,
     };
   }
 
   if (event.type === 'CreditsSpent' && remembers(event.data.spendId)) {
     // Only the newest spends can be refunded (as the decider rules): older ones are forgotten.
-    account.spends.set(event.data.spendId, takes);
+    account.spends.set(event.data.spendId, { line: spendLine(event.data), takes });
     if (account.spends.size > REFUNDABLE_SPENDS)
       account.spends.delete(account.spends.keys().next().value!);
   }
@@ -259,21 +320,15 @@ export const bookMoney = (
   let taken = noEffect;
   if (takes.length) {
     changeValues(account.values, takes, -1);
-    const value = byCurrency(takes.map((t) => ({ currency: t.currency, minor: t.valueMinor })));
+    const value = takenValue(takes);
     taken =
       event.type === 'CreditsAdjusted'
-        ? {
-            cash: null,
-            lotValue: value,
-            recognized: [],
-            adminDeducted: value,
-            deferred: negated(value),
-          }
+        ? { ...noEffect, lotValue: value, adminDeducted: value, deferred: negated(value) }
         : {
-            cash: null,
+            ...noEffect,
             lotValue: value,
             recognized: value,
-            adminDeducted: [],
+            revenue: onLine(takenLine(event), value),
             deferred: negated(value),
           };
   }
@@ -286,7 +341,12 @@ export const bookMoney = (
   // The money goes back off recognized: a reversal just added its credits' value there, so a
   // refund of unspent credits nets to nothing recognized.
   const out = { currency: refund.currency, minor: -grown };
-  return { ...taken, cash: out, recognized: byCurrency([...taken.recognized, out]) };
+  return {
+    ...taken,
+    cash: out,
+    recognized: byCurrency([...taken.recognized, out]),
+    revenue: [...taken.revenue, { line: 'refunds', ...out }],
+  };
 };
 
 /** The value of the paid credits an account holds (its deferred revenue), by currency. */
@@ -299,13 +359,13 @@ export const deferredOf = (account: AccountMoney): MoneyAmount[] =>
  * The shape `AccountMoney` is kept in (snapshots): its maps as entry lists. A change to
  * `AccountMoney` or to the fold takes a new `ACCOUNT_MONEY_VERSION`, so old snapshots are ignored.
  */
-export const ACCOUNT_MONEY_VERSION = 1;
+export const ACCOUNT_MONEY_VERSION = 2;
 
 export interface StoredAccountMoney {
   balance: number;
   lots: CreditLot[];
   values: LotValue[];
-  spends: [string, readonly ValueTake[]][];
+  spends: [string, SpendValue][];
   refundedMinor: [string, number][];
 }
 

@@ -107,7 +107,7 @@ export async function userBalanceAt(
   for await (const recorded of store.readStream(stream, { from: BigInt(events) })) {
     const occurredAt = occurredAtOf(recorded);
     if (!include(occurredAt)) break;
-    bookMoney(account, streamDecoders.credits(recorded));
+    bookMoney(account, streamDecoders.credits(recorded), { at: occurredAt });
     position = recorded.position;
     events++;
     latest = Math.max(latest, Date.parse(occurredAt));

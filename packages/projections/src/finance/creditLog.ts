@@ -115,7 +115,10 @@ export class CreditBooks {
 
   /** Books one (decoded) credit event into the account of `userId`; what it did to the money. */
   book(userId: string, event: Decoded<CreditEvent>): MoneyEffect {
-    return bookMoney(this.account(userId), event, this.remembers);
+    return bookMoney(this.account(userId), event, {
+      remembers: this.remembers,
+      at: occurredAtOf(event),
+    });
   }
 
   /** Whether `event` refunds a spend these books did not remember: `restoreSpend` it first. */
@@ -138,7 +141,7 @@ export class CreditBooks {
     const replayed = initialAccountMoney();
     for await (const event of this.store.readStream(recorded.stream)) {
       if (event.revision >= recorded.revision) break;
-      bookMoney(replayed, streamDecoders.credits(event));
+      bookMoney(replayed, streamDecoders.credits(event), { at: occurredAtOf(event) });
     }
     const took = replayed.spends.get(spendId);
     if (took) account.spends.set(spendId, took);

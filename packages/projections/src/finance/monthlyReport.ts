@@ -3,13 +3,13 @@ import {
   type MoneyAmount,
   type MoneyRollForward,
   type MonthlyReport,
+  type RevenueLine,
   streamDecoders,
 } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import {
   type AccountMoney,
   closeRollForward,
-  deferredOf,
   openRollForward,
   rollForward,
   streamId,
@@ -40,6 +40,10 @@ export const monthRange = (month: string) => {
 };
 
 interface MoneyTotals {
+  /** The month's recognized revenue by line of the books. */
+  revenue: Map<RevenueLine, number>;
+  /** Deferred revenue at the month's start and end by the month its lots were paid for. */
+  aging: Map<string, { opening: number; closing: number }>;
   deferredOpening: number;
   cashIn: number;
   refunds: number;
@@ -52,6 +56,8 @@ interface MoneyTotals {
 }
 
 const zeroMoney = (): MoneyTotals => ({
+  revenue: new Map(),
+  aging: new Map(),
   deferredOpening: 0,
   cashIn: 0,
   refunds: 0,
@@ -62,6 +68,15 @@ const zeroMoney = (): MoneyTotals => ({
   recognizedToDate: 0,
   adminDeductionsToDate: 0,
 });
+
+/** The month of UTC an instant falls in, `YYYY-MM`. */
+const monthOfInstant = (at: string) => new Date(at).toISOString().slice(0, 7);
+
+/** Revenue lines in the report's order: readings (by kind), voice, breakage, refunds. */
+const revenueLineOrder = (line: RevenueLine) =>
+  line.startsWith('reading:')
+    ? 0
+    : ['voice', 'breakage:rollover', 'breakage:deletion', 'refunds'].indexOf(line) + 1;
 
 const BEFORE = 0;
 const IN = 1;
@@ -85,7 +100,18 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
   };
   const addDeferred = (account: AccountMoney, key: 'deferredOpening' | 'deferredClosing') => {
     if (account.values.size === 0) return;
-    for (const { currency, minor } of deferredOf(account)) moneyOf(currency)[key] += minor;
+    const side = key === 'deferredOpening' ? 'opening' : 'closing';
+    for (const { currency, valueMinor, paidAt } of account.values.values()) {
+      const totals = moneyOf(currency);
+      totals[key] += valueMinor;
+      const purchased = paidAt === null ? 'unknown' : monthOfInstant(paidAt);
+      let aged = totals.aging.get(purchased);
+      if (!aged) {
+        aged = { opening: 0, closing: 0 };
+        totals.aging.set(purchased, aged);
+      }
+      aged[side] += valueMinor;
+    }
   };
   const addEach = (
     amounts: readonly MoneyAmount[],
@@ -130,7 +156,7 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
     }
     const event = streamDecoders.credits(recorded);
     if (books.missesSpend(event)) await books.restoreSpend(event);
-    const { cash, recognized, adminDeducted } = books.book(userId, event);
+    const { cash, recognized, revenue, adminDeducted } = books.book(userId, event);
     replayed++;
     through = recorded.position;
     if (cash) {
@@ -143,7 +169,13 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
     }
     if (recognized.length) {
       addEach(recognized, 'recognizedToDate');
-      if (now === IN) addEach(recognized, 'recognized');
+      if (now === IN) {
+        addEach(recognized, 'recognized');
+        for (const { line, currency, minor } of revenue) {
+          const lines = moneyOf(currency).revenue;
+          lines.set(line, (lines.get(line) ?? 0) + minor);
+        }
+      }
     }
     if (adminDeducted.length) {
       addEach(adminDeducted, 'adminDeductionsToDate');
@@ -169,7 +201,17 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
 
   const moneyLines: MoneyRollForward[] = [...money]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([currency, totals]) => ({ currency, ...totals }));
+    .map(([currency, { revenue, aging, ...totals }]) => ({
+      currency,
+      ...totals,
+      revenue: [...revenue]
+        .sort(([a], [b]) => revenueLineOrder(a) - revenueLineOrder(b) || (a < b ? -1 : 1))
+        .map(([line, minor]) => ({ line, minor })),
+      deferredByPurchaseMonth: [...aging]
+        .filter(([, { opening, closing }]) => opening !== 0 || closing !== 0)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([purchased, values]) => ({ purchased, ...values })),
+    }));
   return {
     month,
     from,
@@ -195,6 +237,18 @@ export function flagsOf(credits: CreditRollForward, money: readonly MoneyRollFor
     if (m.cashToDate !== accounted) {
       flags.push(
         `${m.currency}: cash to date ${m.cashToDate} ≠ recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred ${m.deferredClosing} (off by ${m.cashToDate - accounted})`,
+      );
+    }
+    const byLine = m.revenue.reduce((sum, line) => sum + line.minor, 0);
+    if (byLine !== m.recognized) {
+      flags.push(
+        `${m.currency}: revenue by line adds up to ${byLine}, not recognized ${m.recognized}`,
+      );
+    }
+    const aged = m.deferredByPurchaseMonth.reduce((sum, month) => sum + month.closing, 0);
+    if (aged !== m.deferredClosing) {
+      flags.push(
+        `${m.currency}: deferred by purchase month adds up to ${aged}, not deferred closing ${m.deferredClosing}`,
       );
     }
     const rolled = m.deferredOpening + m.cashIn - m.refunds - m.recognized - m.adminDeductions;
@@ -227,7 +281,10 @@ const CREDIT_LINES: [keyof CreditRollForward, string][] = [
   ['difference', 'difference'],
 ];
 
-const MONEY_LINES: [keyof Omit<MoneyRollForward, 'currency'>, string][] = [
+const MONEY_LINES: [
+  keyof Omit<MoneyRollForward, 'currency' | 'revenue' | 'deferredByPurchaseMonth'>,
+  string,
+][] = [
   ['deferredOpening', 'deferred_opening'],
   ['cashIn', 'cash_in'],
   ['refunds', 'refunds'],
@@ -241,7 +298,11 @@ const MONEY_LINES: [keyof Omit<MoneyRollForward, 'currency'>, string][] = [
 
 /**
  * The report as CSV (csv-stringify): `month,section,line,currency,value`, credits (no currency),
- * then money by currency (minor units), then one `flag` line per flag (its text as the value).
+ * then money by currency (minor units): the roll-forward, the month's revenue by line of the
+ * books (section `revenue`), deferred revenue at the month's start and end by the month its
+ * credits were paid for (sections `deferred_opening_by_purchase_month` and
+ * `deferred_closing_by_purchase_month`, the purchase month as the line), then one `flag` line per
+ * flag (its text as the value).
  */
 export function monthlyReportCsv(report: MonthlyReport): string {
   const rows: (string | number)[][] = [[...MONTHLY_REPORT_COLUMNS]];
@@ -250,6 +311,19 @@ export function monthlyReportCsv(report: MonthlyReport): string {
   for (const m of report.money)
     for (const [key, line] of MONEY_LINES)
       rows.push([report.month, 'money', line, m.currency, m[key]]);
+  for (const m of report.money)
+    for (const { line, minor } of m.revenue)
+      rows.push([report.month, 'revenue', line, m.currency, minor]);
+  for (const side of ['opening', 'closing'] as const)
+    for (const m of report.money)
+      for (const aged of m.deferredByPurchaseMonth)
+        rows.push([
+          report.month,
+          `deferred_${side}_by_purchase_month`,
+          aged.purchased,
+          m.currency,
+          aged[side],
+        ]);
   for (const flag of report.flags) rows.push([report.month, 'flag', 'flag', '', flag]);
   return csvOf(rows);
 }

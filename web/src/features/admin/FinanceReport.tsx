@@ -1,4 +1,9 @@
-import type { CreditRollForward, MoneyRollForward, MonthlyReport } from '@astra/contracts';
+import {
+  type CreditRollForward,
+  type MoneyRollForward,
+  type MonthlyReport,
+  revenueLineLabel,
+} from '@astra/contracts';
 import { Alert, Box, Heading, HStack, List, Stack, Table, Text } from '@chakra-ui/react';
 import { TableFrame } from './AuditStates';
 import { formatCount, formatMinor } from './adminFormat';
@@ -97,7 +102,12 @@ export function CreditRollForwardTable({ report }: { report: MonthlyReport }) {
   );
 }
 
-const MONEY_ROWS: { key: keyof Omit<MoneyRollForward, 'currency'>; label: string }[] = [
+type MoneyFigure = Exclude<
+  keyof MoneyRollForward,
+  'currency' | 'revenue' | 'deferredByPurchaseMonth'
+>;
+
+const MONEY_ROWS: { key: MoneyFigure; label: string }[] = [
   { key: 'deferredOpening', label: 'Deferred revenue, opening' },
   { key: 'cashIn', label: '+ Cash in (payments)' },
   { key: 'refunds', label: '− Refunds' },
@@ -175,6 +185,117 @@ export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
         </Table.Body>
       </Table.Root>
     </TableFrame>
+  );
+}
+
+/** Rows × currencies of minor units: a cell is 0 where a currency has no such row. */
+function MoneyGrid({
+  report,
+  label,
+  caption,
+  rows,
+}: {
+  report: MonthlyReport;
+  label: string;
+  caption: string;
+  rows: { key: string; label: string; value: (money: MoneyRollForward) => number }[];
+}) {
+  return (
+    <TableFrame label={label}>
+      <Table.Root size="sm">
+        <Table.Caption srOnly>{caption}</Table.Caption>
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>Line</Table.ColumnHeader>
+            {report.money.map((money) => (
+              <Table.ColumnHeader key={money.currency} {...numeric}>
+                {money.currency.toUpperCase()}
+              </Table.ColumnHeader>
+            ))}
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {rows.map((row) => (
+            <Table.Row key={row.key} data-line={row.key}>
+              <Table.Cell whiteSpace="normal">{row.label}</Table.Cell>
+              {report.money.map((money) => (
+                <Table.Cell key={money.currency} {...numeric}>
+                  {formatMinor(row.value(money), money.currency)}
+                </Table.Cell>
+              ))}
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </TableFrame>
+  );
+}
+
+/** The month's recognized revenue by line of the books: each reading kind, voice, breakage, refunds. */
+export function RevenueTable({ report }: { report: MonthlyReport }) {
+  const lines = [...new Set(report.money.flatMap((money) => money.revenue.map((r) => r.line)))];
+  if (lines.length === 0) {
+    return (
+      <Text color="fg.muted" fontSize="sm">
+        No revenue was recognized this month.
+      </Text>
+    );
+  }
+  return (
+    <MoneyGrid
+      report={report}
+      label="Revenue by line table"
+      caption={`Recognized revenue by line, ${formatMonth(report.month)}`}
+      rows={lines.map((line) => ({
+        key: line,
+        label: revenueLineLabel(line),
+        value: (money) => money.revenue.find((r) => r.line === line)?.minor ?? 0,
+      }))}
+    />
+  );
+}
+
+/**
+ * Deferred revenue by the month its credits were paid for, at the month's start and end: the
+ * report's row of a deferred-revenue waterfall (how old the readings still owed are).
+ */
+export function DeferredAgingTable({ report }: { report: MonthlyReport }) {
+  const months = [
+    ...new Set(
+      report.money.flatMap((money) => money.deferredByPurchaseMonth.map((d) => d.purchased)),
+    ),
+  ].sort();
+  if (months.length === 0) {
+    return (
+      <Text color="fg.muted" fontSize="sm">
+        No paid credits were held this month.
+      </Text>
+    );
+  }
+  const aged = (money: MoneyRollForward, month: string) =>
+    money.deferredByPurchaseMonth.find((d) => d.purchased === month);
+  return (
+    <MoneyGrid
+      report={report}
+      label="Deferred revenue by purchase month table"
+      caption={`Deferred revenue by purchase month, ${formatMonth(report.month)}`}
+      rows={months.flatMap((month) => {
+        const name =
+          month === 'unknown' ? 'Paid at an unknown time' : `Paid in ${formatMonth(month)}`;
+        return [
+          {
+            key: `${month}:opening`,
+            label: `${name}: at the start`,
+            value: (money) => aged(money, month)?.opening ?? 0,
+          },
+          {
+            key: `${month}:closing`,
+            label: `${name}: at the end`,
+            value: (money) => aged(money, month)?.closing ?? 0,
+          },
+        ];
+      })}
+    />
   );
 }
 

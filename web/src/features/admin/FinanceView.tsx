@@ -36,9 +36,11 @@ import {
 } from './auditFormat';
 import {
   CreditRollForwardTable,
+  DeferredAgingTable,
   MoneyRollForwardTable,
   MovementsChart,
   ReportFlags,
+  RevenueTable,
 } from './FinanceReport';
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -387,6 +389,20 @@ export function FinanceView() {
               </Heading>
               <MoneyRollForwardTable report={report.currentData} />
             </Stack>
+            <SimpleGrid columns={{ base: 1, lg: 2 }} gap="5" alignItems="start">
+              <Stack gap="2" minW="0">
+                <Heading as="h3" size="md">
+                  Revenue by line
+                </Heading>
+                <RevenueTable report={report.currentData} />
+              </Stack>
+              <Stack gap="2" minW="0">
+                <Heading as="h3" size="md">
+                  Deferred revenue by purchase month
+                </Heading>
+                <DeferredAgingTable report={report.currentData} />
+              </Stack>
+            </SimpleGrid>
             <Stack
               direction={{ base: 'column', md: 'row' }}
               justify="space-between"
