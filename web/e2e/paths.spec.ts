@@ -5,14 +5,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { E2E } from './ports.ts';
-import {
-  chooseOneTime,
-  nextGoogleAccount,
-  screenshot,
-  signedIn,
-  toast,
-  uniqueEmail,
-} from './support.ts';
+import { nextGoogleAccount, screenshot, signedIn, toast, uniqueEmail } from './support.ts';
 
 /** Counts the checkouts the page asks the server for. */
 function countCheckouts(page: Page) {
@@ -28,7 +21,7 @@ function countCheckouts(page: Page) {
 async function chooseSignedOut(page: Page, tier: string, billing: 'Monthly' | 'One-time') {
   await page.goto('/pricing');
   await expect(page.getByRole('heading', { name: 'Choose Your Journey' })).toBeVisible();
-  if (billing === 'One-time') await chooseOneTime(page);
+  if (billing === 'One-time') await page.getByRole('radio', { name: 'One-time' }).check();
   await page
     .getByRole('article', { name: tier })
     .getByRole('button', { name: billing === 'Monthly' ? 'Subscribe' : 'Buy Credits' })

@@ -2,13 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import Stripe from 'stripe';
 import { E2E } from './ports.ts';
-import {
-  chooseOneTime,
-  expectAccessible,
-  nextGoogleAccount,
-  screenshot,
-  uniqueEmail,
-} from './support.ts';
+import { expectAccessible, nextGoogleAccount, screenshot, uniqueEmail } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -51,7 +45,7 @@ test('a visitor chooses a pack, signs in with Google, and the purchase resumes: 
   await expect(page.getByRole('heading', { name: 'Choose Your Journey' })).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, 'pricing');
-  await chooseOneTime(page);
+  await page.getByRole('radio', { name: 'One-time' }).check();
   const explorer = page.getByRole('article', { name: 'Explorer' });
   await expect(explorer.getByText('17.99')).toBeVisible();
   await explorer.getByRole('button', { name: 'Buy Credits' }).click();
@@ -151,7 +145,7 @@ test('a canceled checkout lands on the cancel page and charges nothing', async (
   const page = await (await browser.newContext()).newPage();
   await page.request.post('/api/auth/dev-login', { data: { email: uniqueEmail('hesitant') } });
   await page.goto('/pricing');
-  await chooseOneTime(page);
+  await page.getByRole('radio', { name: 'One-time' }).check();
   const checkoutTab = page.waitForEvent('popup');
   await page
     .getByRole('article', { name: 'Starter' })

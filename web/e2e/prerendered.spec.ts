@@ -4,7 +4,7 @@
  * visitor and for a signed-in person alike.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { chooseOneTime, uniqueEmail } from './support.ts';
+import { uniqueEmail } from './support.ts';
 
 /** The console's errors and warnings, and uncaught exceptions, of a page from now on. */
 function consoleProblems(page: Page) {
@@ -33,8 +33,9 @@ test('without JavaScript, / and /pricing show their content, styled', async ({ b
   await expect(page).toHaveTitle('Choose Your Journey · Astra');
   await expect(page.getByRole('heading', { name: 'Choose Your Journey' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'How credits work' })).toBeVisible();
-  // Until the scripts run, a choice would be undone by the hydration: the controls wait.
-  await expect(page.getByRole('radio', { name: 'One-time' })).toBeDisabled();
+  // The billing period is chosen without the scripts too (the scripts take it over, below).
+  await page.getByRole('radio', { name: 'One-time' }).check();
+  await expect(page.getByRole('radio', { name: 'Monthly' })).not.toBeChecked();
 
   await page.goto('/impressum');
   await expect(page.getByRole('heading', { name: 'Impressum' })).toBeVisible();
@@ -49,8 +50,8 @@ test('a visitor’s / and /pricing hydrate without a console message, and work',
   await expect(page.getByRole('banner').getByRole('link', { name: 'Get Started' })).toBeVisible();
 
   await page.goto('/pricing');
-  // The billing period chosen as soon as the page allows it stays chosen.
-  await chooseOneTime(page);
+  // The billing period chosen as soon as the page shows it stays chosen.
+  await page.getByRole('radio', { name: 'One-time' }).check();
   await expect(
     page.getByRole('article', { name: 'Starter' }).getByRole('button', { name: 'Buy Credits' }),
   ).toBeVisible();
@@ -61,6 +62,41 @@ test('a visitor’s / and /pricing hydrate without a console message, and work',
     .getByRole('button', { name: 'Subscribe' })
     .click();
   await expect(page.getByRole('dialog', { name: 'Sign in to continue' })).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test('a billing period chosen before the scripts run survives the hydration and is bought', async ({
+  browser,
+}) => {
+  const page = await (await browser.newContext()).newPage();
+  await page.request.post('/api/auth/dev-login', { data: { email: uniqueEmail('early') } });
+  const problems = consoleProblems(page);
+  // A slow phone: the page's scripts arrive only once the choice is made.
+  let releaseScripts = () => {};
+  const scriptsHeld = new Promise<void>((resolve) => {
+    releaseScripts = resolve;
+  });
+  await page.route('**/assets/*.js', async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+
+  await page.goto('/pricing', { waitUntil: 'commit' });
+  const oneTime = page.getByRole('radio', { name: 'One-time' });
+  await oneTime.check();
+  releaseScripts();
+
+  // Hydrated, with the one-time packs (drawn only by the scripts) and the choice kept.
+  const buy = page
+    .getByRole('article', { name: 'Starter' })
+    .getByRole('button', { name: 'Buy Credits' });
+  await expect(buy).toBeVisible();
+  await expect(oneTime).toBeChecked();
+  await expect(page.getByText('Pay once: no subscription, nothing renews.')).toBeVisible();
+  const checkoutTab = page.waitForEvent('popup');
+  await buy.click();
+  const order = (await checkoutTab).getByRole('region', { name: 'Your order' });
+  await expect(order.getByText('One-time credit pack', { exact: true })).toBeVisible();
   expect(problems).toEqual([]);
 });
 

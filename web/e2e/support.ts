@@ -94,16 +94,3 @@ export async function topUpCredits(userId: string, from: number, credits: number
   ).toBe(true);
   await admin.dispose();
 }
-
-/**
- * Picks the one-time packs on /pricing. The prerendered page's toggle is disabled until its
- * scripts run; a click while React is still taking the page over may not take, so it is
- * repeated until the radio stays checked.
- */
-export async function chooseOneTime(page: Page) {
-  const oneTime = page.getByRole('radio', { name: 'One-time' });
-  await expect(async () => {
-    await oneTime.check({ timeout: 2_000 });
-    await expect(oneTime).toBeChecked({ timeout: 500 });
-  }).toPass();
-}

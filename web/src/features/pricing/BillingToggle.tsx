@@ -1,6 +1,6 @@
 import type { BillingType } from '@astra/contracts';
 import { chakra, HStack } from '@chakra-ui/react';
-import { useId } from 'react';
+import { useId, useLayoutEffect, useRef } from 'react';
 
 const OPTIONS: { value: BillingType; label: string }[] = [
   { value: 'subscription', label: 'Monthly' },
@@ -10,17 +10,26 @@ const OPTIONS: { value: BillingType; label: string }[] = [
 interface BillingToggleProps {
   value: BillingType;
   onChange: (value: BillingType) => void;
-  disabled?: boolean;
 }
 
 /**
  * Monthly or one-time, as native radio buttons styled as a segmented control: arrow keys,
- * focus and the checked state come from the browser.
+ * focus and the checked state come from the browser. On a prerendered page they work before
+ * the scripts run: React takes the page over keeping the browser's checked radio, and the
+ * choice made before is then reported as a change, so it is never lost.
  */
-export function BillingToggle({ value, onChange, disabled = false }: BillingToggleProps) {
+export function BillingToggle({ value, onChange }: BillingToggleProps) {
   const name = useId();
+  const group = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as React takes the page over
+  useLayoutEffect(() => {
+    const checked = group.current?.querySelector<HTMLInputElement>('input:checked')?.value;
+    const chosen = OPTIONS.find((option) => option.value === checked)?.value;
+    if (chosen && chosen !== value) onChange(chosen);
+  }, []);
   return (
     <HStack
+      ref={group}
       role="radiogroup"
       aria-label="Billing period"
       display="inline-flex"
@@ -62,7 +71,6 @@ export function BillingToggle({ value, onChange, disabled = false }: BillingTogg
               name={name}
               value={option.value}
               checked={checked}
-              disabled={disabled}
               onChange={() => onChange(option.value)}
               // Invisible but covering the whole segment: a click anywhere is a click on it.
               position="absolute"

@@ -5,7 +5,6 @@ import { useSearchParams } from 'react-router';
 import { BackLink } from '../../ui/BackLink';
 import { PageContainer } from '../../ui/PageContainer';
 import { PageTitle } from '../../ui/PageTitle';
-import { useHydrated } from '../../ui/useHydrated';
 import { useGetMeQuery } from '../auth/authApi';
 import { useGetCatalogQuery } from '../dashboard/appsApi';
 import { welcomeOffer } from '../landing/welcomeOffer';
@@ -54,8 +53,6 @@ export default function PricingPage() {
   }, []);
   const { choose, busyKey, signInOpen, dismissSignIn } = usePurchase(Boolean(me));
   const isSubscription = billingType === 'subscription';
-  // Prerendered: the toggle and the plans' buttons wait for the scripts (see useHydrated).
-  const hydrated = useHydrated();
   const shown = pricing?.tiers.filter((tier) =>
     tier.rows.some((row) => row.billingType === billingType),
   );
@@ -86,7 +83,7 @@ export default function PricingPage() {
             {!meLoading && offer && <>New here? Your account starts with {offer}.</>}
           </Text>
         )}
-        <BillingToggle value={billingType} onChange={setBillingType} disabled={!hydrated} />
+        <BillingToggle value={billingType} onChange={setBillingType} />
         <Text fontSize="sm" color="fg.muted">
           {isSubscription
             ? 'Renews every month until you cancel (at least 24 hours before renewal).'
@@ -156,11 +153,7 @@ export default function PricingPage() {
                     popular={tier.popular}
                     subscription={me?.subscription ?? null}
                     busy={busyKey === purchaseKey(purchase)}
-                    disabled={
-                      !hydrated ||
-                      meLoading ||
-                      (busyKey !== null && busyKey !== purchaseKey(purchase))
-                    }
+                    disabled={meLoading || (busyKey !== null && busyKey !== purchaseKey(purchase))}
                     onChoose={() => choose(purchase)}
                   />
                 }
