@@ -137,7 +137,7 @@ const rangeInOrder = (range: { from?: string | undefined; to?: string | undefine
   Date.parse(range.from) < Date.parse(range.to);
 const rangeOutOfOrder = { path: ['to'], message: 'must be after `from`' };
 
-export const exportFormatSchema = z.enum(['csv', 'jsonl']);
+export const exportFormatSchema = z.enum(['csv', 'jsonl', 'journal']);
 export type ExportFormat = z.infer<typeof exportFormatSchema>;
 
 /** `GET /api/admin/exports/ledger?format=&from=&to=` (and its checksum). */

@@ -107,7 +107,7 @@ export const userEventSchemas = {
    * Its `AdminDataExported` follows when the body has ended.
    */
   AdminExportStarted: z.object({
-    format: z.enum(['csv', 'jsonl']),
+    format: z.enum(['csv', 'jsonl', 'journal']),
     from: z.string().nullable(),
     to: z.string().nullable(),
   }),
@@ -120,7 +120,7 @@ export const userEventSchemas = {
    */
   AdminDataExported: z.object({
     kind: z.enum(['ledger', 'report']),
-    format: z.enum(['csv', 'jsonl', 'json']),
+    format: z.enum(['csv', 'jsonl', 'journal', 'json']),
     from: z.string().nullable().optional(),
     to: z.string().nullable().optional(),
     month: z.string().optional(),

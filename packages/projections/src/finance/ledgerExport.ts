@@ -4,6 +4,7 @@ import type { AuditEntry, ExportFormat, LedgerExportRow, MoneyAmount } from '@as
 import type { EventStore } from '@astra/event-store';
 import { stringify } from 'csv-stringify/sync';
 import { BOOKS_STREAMS, booksEventOf, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
+import { JournalWriter } from './journal.ts';
 
 /**
  * The ledger export: one row per credit event of the log, in global position order, whose
@@ -62,6 +63,8 @@ export interface ExportRange {
 
 export interface LedgerExportOptions extends ExportRange {
   format: ExportFormat;
+  /** The finance time zone (IANA): the journal's dates are days there (default UTC). */
+  timeZone?: string;
   /** Events read from the log per query (default `READ_BATCH`). */
   batch?: number;
   /** Rows per chunk of the body (default 1,000). */
@@ -93,8 +96,13 @@ export const ledgerExportFilename = ({
 }: ExportRange & { format: ExportFormat }) =>
   `ledger_${filePart(from, 'beginning')}_${filePart(to, 'end')}.${format}`;
 
-export const ledgerExportContentType = (format: ExportFormat) =>
-  format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8';
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  jsonl: 'application/x-ndjson; charset=utf-8',
+  journal: 'text/plain; charset=utf-8',
+};
+
+export const ledgerExportContentType = (format: ExportFormat) => CONTENT_TYPES[format];
 
 /** Lot values as `currency:minor` pairs joined by `;` (empty when the event moved none). */
 export const lotValuesText = (amounts: readonly MoneyAmount[]) => {
@@ -213,6 +221,9 @@ export const rangeTest = ({ from, to }: ExportRange) => {
   };
 };
 
+/** The day of an instant in UTC, `YYYY-MM-DD`. */
+const utcDate = (instant: string) => new Date(instant).toISOString().slice(0, 10);
+
 /**
  * One export: iterate it (once) for the body's chunks (UTF-8 bytes); read to its end, `rows`,
  * `bytes` and `sha256()` describe the body. Each chunk is produced when the reader asks for it, so
@@ -256,9 +267,15 @@ export class LedgerExport implements AsyncIterable<Buffer> {
     this.started = true;
     const { format, batch = READ_BATCH, rowsPerChunk = 1_000 } = this.options;
     const csv = format === 'csv';
+    const journal =
+      format === 'journal'
+        ? new JournalWriter(this.options, this.options.timeZone ?? 'UTC', utcDate)
+        : null;
     if (csv) yield this.chunk(csvOf([[...LEDGER_EXPORT_COLUMNS]]));
+    if (journal) yield this.chunk(journal.header());
     const books = await CreditBooks.forLog(this.store);
     const inRange = rangeTest(this.options);
+    const beforeRange = rangeTest({ from: null, to: this.options.from });
     const records: unknown[][] = [];
     let lines = '';
     let pending = 0;
@@ -269,10 +286,18 @@ export class LedgerExport implements AsyncIterable<Buffer> {
       const replayed = books.apply(event);
       if (!replayed) continue;
       this.events++;
-      if (!inRange(occurredAtOf(recorded))) continue;
+      const at = occurredAtOf(recorded);
+      if (!inRange(at)) {
+        if (journal && this.options.from !== null && beforeRange(at)) journal.carry(replayed.effect);
+        continue;
+      }
       const entry = books.entryOf(replayed);
       if (csv) records.push(csvRecordOf(entry));
-      else lines += jsonLineOf(entry);
+      else if (journal) {
+        const transaction = journal.transaction(entry, replayed.effect);
+        if (!transaction) continue;
+        lines += transaction;
+      } else lines += jsonLineOf(entry);
       this.rows++;
       if (++pending === rowsPerChunk) {
         yield this.chunk(csv ? csvOf(records.splice(0)) : lines);
@@ -281,6 +306,7 @@ export class LedgerExport implements AsyncIterable<Buffer> {
       }
     }
     if (pending > 0) yield this.chunk(csv ? csvOf(records.splice(0)) : lines);
+    if (journal) yield this.chunk(journal.trailer());
     this.digest = this.hash.digest('hex');
   }
 

@@ -50,7 +50,11 @@ const shiftMonth = (month: string, by: number) => {
   return new Date(Date.UTC(year, number - 1 + by, 1)).toISOString().slice(0, 7);
 };
 
-const FORMAT_LABEL: Record<ExportFormat, string> = { csv: 'CSV', jsonl: 'JSON lines' };
+const FORMAT_LABEL: Record<ExportFormat, string> = {
+  csv: 'CSV',
+  jsonl: 'JSON lines',
+  journal: 'Journal (hledger)',
+};
 
 /** One format's download link and the checksum of the same range. */
 function ExportRow({
@@ -202,6 +206,7 @@ function LedgerExportCard({ month }: { month: string }) {
         <SimpleGrid columns={{ base: 1, lg: 2 }} gap="3">
           <ExportRow format="csv" range={range} />
           <ExportRow format="jsonl" range={range} />
+          <ExportRow format="journal" range={range} />
         </SimpleGrid>
       )}
     </Surface>
