@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { type MonthlyReport, monthSchema } from '@astra/contracts';
+import { type MonthlyReport, monthSchema, timeZoneSchema } from '@astra/contracts';
 import { monthlyReport, monthlyReportCsv } from '@astra/projections';
 import { z } from 'zod';
 import { openProjectionStorage, runCli } from './storage.ts';
@@ -12,7 +12,7 @@ function reportText(report: MonthlyReport): string {
   const line = (label: string, value: number | string) =>
     `  ${label.padEnd(34)}${String(value).padStart(14)}`;
   const lines = [
-    `Ledger report ${report.month} (${report.from} to ${report.to}), by replay through position ${report.through} (${report.eventsReplayed} credit events)`,
+    `Ledger report ${report.month} of ${report.timeZone} (${report.from} to ${report.to}), by replay through position ${report.through} (${report.eventsReplayed} credit events)`,
     '',
     'Credits',
     line('opening (balances at the start)', c.opening),
@@ -51,13 +51,19 @@ function reportText(report: MonthlyReport): string {
 }
 
 /**
- * `npm run ledger:report -- --month YYYY-MM [--format text|csv|json]`: the month's roll-forward
- * by replaying the log (the same figures as `GET /api/admin/reports/monthly`; `csv` is the same
- * bytes as its `format=csv`). Exits 0, 1 when the report flags something, 2 when it cannot run.
+ * `npm run ledger:report -- --month YYYY-MM [--format text|csv|json] [--time-zone ZONE]`: the
+ * month's roll-forward by replaying the log (the same figures as `GET /api/admin/reports/monthly`;
+ * `csv` is the same bytes as its `format=csv`). The month is one of `--time-zone`, else of
+ * `FINANCE_TIME_ZONE`, else of UTC, as the API's. Exits 0, 1 when the report flags something, 2
+ * when it cannot run.
  */
 await runCli(async () => {
   const { values } = parseArgs({
-    options: { month: { type: 'string' }, format: { type: 'string', default: 'text' } },
+    options: {
+      month: { type: 'string' },
+      format: { type: 'string', default: 'text' },
+      'time-zone': { type: 'string' },
+    },
     strict: true,
   });
   const month = monthSchema.safeParse(values.month);
@@ -65,9 +71,16 @@ await runCli(async () => {
     throw new Error('Invalid arguments: --month must be a month, YYYY-MM, from 1970-01');
   const format = formatSchema.safeParse(values.format);
   if (!format.success) throw new Error('Invalid arguments: --format must be text, csv or json');
+  const timeZone = timeZoneSchema.safeParse(
+    values['time-zone'] ?? (process.env.FINANCE_TIME_ZONE || 'UTC'),
+  );
+  if (!timeZone.success)
+    throw new Error(
+      `Invalid arguments: ${values['time-zone'] === undefined ? 'FINANCE_TIME_ZONE' : '--time-zone'} must be an IANA time zone, such as UTC or Europe/Berlin`,
+    );
   const storage = await openProjectionStorage();
   try {
-    const report = await monthlyReport(storage.store, month.data);
+    const report = await monthlyReport(storage.store, month.data, timeZone.data);
     process.stdout.write(
       format.data === 'csv'
         ? monthlyReportCsv(report)

@@ -24,6 +24,12 @@ import { recordAdminAction, recordAdminActionAfter } from '../admin/adminRecords
 /** The trailer that carries the export body's SHA-256 (hex), after the last byte. */
 export const EXPORT_SHA256_TRAILER = 'X-Content-SHA256';
 
+/**
+ * The header that names the finance calendar's time zone (`FINANCE_TIME_ZONE`): the rows' times
+ * are UTC instants, and the month report's months are this zone's.
+ */
+export const FINANCE_TIME_ZONE_HEADER = 'X-Finance-Time-Zone';
+
 /** The export's query: the format and a half-open range (`from` before `to`), in canonical form. */
 export function exportQueryOf(query: unknown): { format: ExportFormat } & ExportRange {
   const parsed = ledgerExportQuerySchema.parse(query);
@@ -83,6 +89,7 @@ export const exportRoutes = describedRouter(descriptors, (deps: AppDeps, route) 
     res.setHeader('Content-Type', exported.contentType);
     res.setHeader('Content-Disposition', `attachment; filename="${exported.filename}"`);
     res.setHeader('Cache-Control', 'no-store');
+    res.setHeader(FINANCE_TIME_ZONE_HEADER, deps.config.FINANCE_TIME_ZONE);
     // Chunked, with the body's SHA-256 after it: a body without the trailer did not finish.
     res.setHeader('Trailer', EXPORT_SHA256_TRAILER);
     async function* body() {
