@@ -351,6 +351,10 @@ test("finance: the month's roll-forward, and the CSV export hashes to the checks
   ).toBeVisible();
   await expect(credits.locator('tr[data-line="spentReadings"]').getByText(/^−\d+/)).toBeVisible();
   await expect(admin.getByTestId('credits-difference')).toHaveText('0');
+  // The month is one of the finance time zone (UTC here), from its first instant.
+  await expect(admin.getByTestId('report-period')).toContainText(
+    new RegExp(`in UTC: from \\w{3} 1, \\d{4}, 00:00:00 UTC \\(${month}-01T00:00:00\\.000Z\\)`),
+  );
   await expect(admin.getByText(/^No flags: /)).toBeVisible();
   const money = admin.getByRole('region', { name: 'Money roll-forward table' });
   await expect(money.getByRole('columnheader', { name: 'USD' })).toBeVisible();
@@ -381,7 +385,10 @@ test("finance: the month's roll-forward, and the CSV export hashes to the checks
   const reporting = admin.waitForEvent('download');
   await admin.getByRole('link', { name: 'Download month report (CSV)' }).click();
   const report = await readFile((await (await reporting).path())!, 'utf8');
-  expect(report.length).toBeGreaterThan(0);
+  expect(report.split('\n').slice(0, 2)).toEqual([
+    'month,section,line,currency,value',
+    `${month},period,time_zone,,UTC`,
+  ]);
 
   await expectAccessible(admin);
   await screenshot(admin, 'audit-finance');

@@ -7,6 +7,7 @@ export {
   readModels,
 } from './database.ts';
 export * from './finance/balanceAt.ts';
+export * from './finance/calendar.ts';
 export * from './finance/creditLog.ts';
 export * from './finance/ledgerExport.ts';
 export * from './finance/monthlyReport.ts';

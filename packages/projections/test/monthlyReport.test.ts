@@ -1,8 +1,16 @@
-import type { EventStore } from '@astra/event-store';
+import { randomUUID } from 'node:crypto';
+import { type CreditEvent, streamDecoders } from '@astra/contracts';
+import { CommandHandler, type EventStore } from '@astra/event-store';
+import {
+  type CreditAccount,
+  type CreditCommand,
+  creditAccountDecider,
+  streams,
+} from '@astra/ledger';
 import { expect, it } from 'vitest';
-import { monthlyReport } from '../src/index.ts';
+import { MonthMoney, monthlyReport } from '../src/index.ts';
 import { onEachDatabase } from './databases.ts';
-import { freshStorage, randomHistory } from './support.ts';
+import { freshStorage, metadataAt, randomHistory } from './support.ts';
 
 /** The store read whole: `readAll` without the `elideFrom` hint. */
 const readingWhole = (store: EventStore): EventStore => ({
@@ -48,5 +56,84 @@ onEachDatabase('The monthly report', (kind) => {
     expect(held('opening', february)).toEqual(held('closing', january));
     expect(held('closing', january).flatMap((m) => m.aged).length).toBeGreaterThan(0);
     expect(january!.money.flatMap((m) => m.revenue).length).toBeGreaterThan(2);
+    // A month of another zone ends at an instant that is not a UTC midnight.
+    const berlin = await monthlyReport(store, '2026-01', 'Europe/Berlin');
+    expect(berlin).toEqual(await monthlyReport(readingWhole(store), '2026-01', 'Europe/Berlin'));
+    expect(berlin.flags).toEqual([]);
   }, 60_000);
+
+  it('counts an event in the month of the finance time zone, as the dashboard’s money does', async () => {
+    const { store } = await open();
+    const userId = randomUUID();
+    const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider, {
+      decode: streamDecoders.credits,
+    });
+    const at = (instant: string, command: CreditCommand) =>
+      credits.handle(
+        streams.credits(userId),
+        (account) => creditAccountDecider.decide(command, account),
+        metadataAt(new Date(instant)),
+      );
+    const pack = (amount: number, amountMinor: number): CreditCommand => ({
+      type: 'GrantCredits',
+      grantId: randomUUID(),
+      kind: 'purchase',
+      amount,
+      reason: 'Credit pack',
+      tierId: 2,
+      reference: { checkoutSessionId: `cs_${randomUUID()}` },
+      payment: { amountMinor, currency: 'usd' },
+    });
+    const spend = (amount: number): CreditCommand => ({
+      type: 'SpendCredits',
+      spendId: randomUUID(),
+      amount,
+      purpose: 'reading',
+      description: 'A reading',
+      appId: 3,
+      readingId: null,
+    });
+    await at('2026-01-10T12:00:00.000Z', { type: 'OpenAccount', userId });
+    // 100 credits for $18.00: 18 cents a credit.
+    await at('2026-01-10T12:00:00.000Z', pack(100, 1800));
+    // 23:30 on the 31st in UTC, but already February in Berlin (00:30 on the 1st).
+    await at('2026-01-31T22:30:00.000Z', spend(10));
+    await at('2026-01-31T23:30:00.000Z', spend(20));
+    // February's last evening in UTC is March in Berlin.
+    await at('2026-02-28T23:15:00.000Z', pack(40, 900));
+
+    const berlin = new MonthMoney(store, 'Europe/Berlin');
+    const utc = new MonthMoney(store);
+    await berlin.catchUp();
+    await utc.catchUp();
+    const figures = async (month: string, timeZone: string) => {
+      const report = await monthlyReport(store, month, timeZone);
+      expect(report.flags).toEqual([]);
+      const money = report.money.map(({ currency, recognized, cashIn, refunds }) => ({
+        currency,
+        recognized,
+        cashIn,
+        refunds,
+      }));
+      expect(money).toEqual((timeZone === 'UTC' ? utc : berlin).month(month));
+      return { ...report.credits, ...money[0]!, from: report.from, to: report.to };
+    };
+    expect(await figures('2026-01', 'Europe/Berlin')).toMatchObject({
+      from: '2025-12-31T23:00:00.000Z',
+      to: '2026-01-31T23:00:00.000Z',
+      purchased: 100,
+      spentReadings: 10,
+      cashIn: 1800,
+      recognized: 180,
+    });
+    expect(await figures('2026-02', 'Europe/Berlin')).toMatchObject({
+      spentReadings: 20,
+      purchased: 0,
+      cashIn: 0,
+      recognized: 360,
+    });
+    expect(await figures('2026-03', 'Europe/Berlin')).toMatchObject({ purchased: 40, cashIn: 900 });
+    expect(await figures('2026-01', 'UTC')).toMatchObject({ spentReadings: 30, recognized: 540 });
+    expect(await figures('2026-02', 'UTC')).toMatchObject({ purchased: 40, cashIn: 900 });
+  });
 });

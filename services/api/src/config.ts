@@ -1,4 +1,4 @@
-import { type ReadingKind, readingKinds, type SiteInfo } from '@astra/contracts';
+import { type ReadingKind, readingKinds, type SiteInfo, timeZoneSchema } from '@astra/contracts';
 import { storageEnvShape } from '@astra/event-store';
 import { z } from 'zod';
 import { LOG_LEVELS } from './observability/logger.ts';
@@ -155,6 +155,11 @@ export const configSchema = z
       .string()
       .regex(/^[a-z]{3}$/, 'must be a lower-case ISO currency code')
       .default('usd'),
+    /**
+     * The finance calendar's IANA time zone: the months of the month-end report and of the
+     * dashboard's money are its months (docs/finance.md).
+     */
+    FINANCE_TIME_ZONE: timeZoneSchema.default('UTC'),
     /** Stripe price ids per row: `1:subscription=price_…,…`; rows without one get inline prices. */
     STRIPE_PRICE_IDS: z.string().default('').transform(pricingMap(String)),
     /** With a key, readings are written by OpenAI's API; without, by the offline writer. */

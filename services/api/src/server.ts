@@ -172,7 +172,7 @@ export async function startServer(
     logger,
     metrics,
     apiProcess,
-    monthMoney: new MonthMoney(storage.store),
+    monthMoney: new MonthMoney(storage.store, config.FINANCE_TIME_ZONE),
     ready: async () => {
       if (projector && !projector.running) return false;
       try {

@@ -9,7 +9,12 @@ import type {
 import type { EventStore } from '@astra/event-store';
 import { postgresForTests } from '@astra/event-store/testing';
 import { ACCOUNT_MONEY_VERSION } from '@astra/ledger';
-import { MONTHLY_REPORT_COLUMNS, userBalanceAt, verifyLedger } from '@astra/projections';
+import {
+  financeCalendar,
+  MONTHLY_REPORT_COLUMNS,
+  userBalanceAt,
+  verifyLedger,
+} from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../packages/projections/test/csv.ts';
 import {
@@ -126,6 +131,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
         const [year, m] = month.split('-').map(Number) as [number, number];
         expect(report).toMatchObject({
           month,
+          timeZone: 'UTC',
           from: new Date(Date.UTC(year, m - 1, 1)).toISOString(),
           to: new Date(Date.UTC(year, m, 1)).toISOString(),
           flags: [],
@@ -221,6 +227,11 @@ for (const storage of ['postgres', 'pglite'] as const) {
         );
         const [header, ...lines] = parseCsv(csv.body as string);
         expect(header).toEqual([...MONTHLY_REPORT_COLUMNS]);
+        expect(lines.slice(0, 3)).toEqual([
+          [month, 'period', 'time_zone', '', 'UTC'],
+          [month, 'period', 'from', '', report.from],
+          [month, 'period', 'to', '', report.to],
+        ]);
         const value = (section: string, line: string, currency = '') =>
           Number(lines.find((l) => l[1] === section && l[2] === line && l[3] === currency)?.[4]);
         expect(value('credits', 'opening')).toBe(report.credits.opening);
@@ -351,6 +362,23 @@ for (const storage of ['postgres', 'pglite'] as const) {
           expect(text.stdout.toString()).toMatch(/− admin deductions\s+35\n/);
           expect(text.stdout.toString()).toContain('No flags');
           expect((await cli('ledger:report', ['--month', '2026-13'], env)).code).toBe(2);
+          // The month of FINANCE_TIME_ZONE, or of --time-zone.
+          const berlin = await cli('ledger:report', ['--month', month, '--format', 'json'], {
+            ...env,
+            FINANCE_TIME_ZONE: 'Europe/Berlin',
+          });
+          expect(berlin.code, berlin.stderr).toBe(0);
+          expect(JSON.parse(berlin.stdout.toString())).toMatchObject({
+            timeZone: 'Europe/Berlin',
+            ...financeCalendar('Europe/Berlin').monthRange(month),
+          });
+          const mars = await cli(
+            'ledger:report',
+            ['--month', month, '--time-zone', 'Mars/Olympus'],
+            env,
+          );
+          expect(mars.code).toBe(2);
+          expect(mars.stderr).toContain('--time-zone must be an IANA time zone');
         },
         120_000,
       );

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { type MonthlyReport, monthSchema, revenueLineLabel } from '@astra/contracts';
 import { monthlyReport, monthlyReportCsv } from '@astra/projections';
 import { z } from 'zod';
+import { financeTimeZoneOf } from './financeTimeZone.ts';
 import { openProjectionStorage, runCli } from './storage.ts';
 
 const formatSchema = z.enum(['text', 'csv', 'json']);
@@ -12,7 +13,7 @@ function reportText(report: MonthlyReport): string {
   const line = (label: string, value: number | string) =>
     `  ${label.padEnd(34)}${String(value).padStart(14)}`;
   const lines = [
-    `Ledger report ${report.month} (${report.from} to ${report.to}), by replay through position ${report.through} (${report.eventsReplayed} credit events)`,
+    `Ledger report ${report.month} of ${report.timeZone} (${report.from} to ${report.to}), by replay through position ${report.through} (${report.eventsReplayed} credit events)`,
     '',
     'Credits',
     line('opening (balances at the start)', c.opening),
@@ -58,13 +59,19 @@ function reportText(report: MonthlyReport): string {
 }
 
 /**
- * `npm run ledger:report -- --month YYYY-MM [--format text|csv|json]`: the month's roll-forward
- * by replaying the log (the same figures as `GET /api/admin/reports/monthly`; `csv` is the same
- * bytes as its `format=csv`). Exits 0, 1 when the report flags something, 2 when it cannot run.
+ * `npm run ledger:report -- --month YYYY-MM [--format text|csv|json] [--time-zone ZONE]`: the
+ * month's roll-forward by replaying the log (the same figures as `GET /api/admin/reports/monthly`;
+ * `csv` is the same bytes as its `format=csv`). The month is one of `--time-zone`, else of
+ * `FINANCE_TIME_ZONE`, else of UTC, as the API's. Exits 0, 1 when the report flags something, 2
+ * when it cannot run.
  */
 await runCli(async () => {
   const { values } = parseArgs({
-    options: { month: { type: 'string' }, format: { type: 'string', default: 'text' } },
+    options: {
+      month: { type: 'string' },
+      format: { type: 'string', default: 'text' },
+      'time-zone': { type: 'string' },
+    },
     strict: true,
   });
   const month = monthSchema.safeParse(values.month);
@@ -72,9 +79,10 @@ await runCli(async () => {
     throw new Error('Invalid arguments: --month must be a month, YYYY-MM, from 1970-01');
   const format = formatSchema.safeParse(values.format);
   if (!format.success) throw new Error('Invalid arguments: --format must be text, csv or json');
+  const timeZone = financeTimeZoneOf(values['time-zone']);
   const storage = await openProjectionStorage();
   try {
-    const report = await monthlyReport(storage.store, month.data);
+    const report = await monthlyReport(storage.store, month.data, timeZone);
     process.stdout.write(
       format.data === 'csv'
         ? monthlyReportCsv(report)

@@ -104,11 +104,13 @@ export const adminMonthMoneySchema = z.object({
 export type AdminMonthMoney = z.infer<typeof adminMonthMoneySchema>;
 
 /**
- * `GET /api/admin/stats/money`: this month of UTC (`YYYY-MM`, from `from` to `to`, half open)
- * and its money by currency, by the month report's own fold of the log.
+ * `GET /api/admin/stats/money`: this month of the finance calendar (`YYYY-MM` of `timeZone`,
+ * from `from` to `to`, half open) and its money by currency, by the month report's own fold of
+ * the log.
  */
 export const adminStatsMoneySchema = z.object({
   month: z.string(),
+  timeZone: z.string(),
   from: z.string(),
   to: z.string(),
   /** Every currency the ledger has money in, alphabetical, at 0 where the month had none. */

@@ -161,10 +161,26 @@ export const ledgerExportChecksumSchema = z.object({
 });
 export type LedgerExportChecksum = z.infer<typeof ledgerExportChecksumSchema>;
 
-/** `YYYY-MM`, a month of UTC since the ledger's epoch (1970: nothing is older). */
+/** `YYYY-MM`, a month since the ledger's epoch (1970: nothing is older). */
 export const monthSchema = z
   .string()
   .regex(/^(19[7-9]\d|[2-9]\d{3})-(0[1-9]|1[0-2])$/, 'must be a month, YYYY-MM, from 1970-01');
+
+/** Whether the runtime knows a time zone (`Europe/Berlin`, `UTC`). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An IANA time zone: the finance calendar's (`FINANCE_TIME_ZONE`). */
+export const timeZoneSchema = z
+  .string()
+  .trim()
+  .refine(isTimeZone, 'must be an IANA time zone, such as UTC or Europe/Berlin');
 
 export const monthlyReportQuerySchema = z.object({
   month: monthSchema,
@@ -229,6 +245,9 @@ export type MoneyRollForward = z.infer<typeof moneyRollForwardSchema>;
 /** `GET /api/admin/reports/monthly?month=YYYY-MM`. */
 export const monthlyReportSchema = z.object({
   month: z.string(),
+  /** The finance calendar's time zone (`FINANCE_TIME_ZONE`): the month is its month. */
+  timeZone: z.string(),
+  /** The month's first instant and the next month's (UTC instants, half open). */
   from: z.string(),
   to: z.string(),
   credits: creditRollForwardSchema,

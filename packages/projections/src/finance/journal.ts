@@ -1,5 +1,6 @@
 import type { AuditEntry, MoneyAmount, RevenueLine } from '@astra/contracts';
 import type { MoneyEffect } from '@astra/ledger';
+import type { FinanceCalendar } from './calendar.ts';
 import type { ExportRange } from './ledgerExport.ts';
 
 /**
@@ -104,8 +105,8 @@ const postingLine = ([account, { currency, minor }]: Posting) =>
 
 /**
  * Writes a range's journal: `header()`, then `transaction(…)` for every replayed credit event in
- * the log's order (in the range or not: events before it make the opening balances), then
- * `trailer()`. Dates are the day an event happened in the finance time zone (`dateOf`).
+ * the range (`carry(…)` for each event before it: they make the opening balances), then
+ * `trailer()`. Dates are the day an event happened in the finance calendar's time zone.
  */
 export class JournalWriter {
   /** Balance-sheet totals before the range (account → currency → minor). */
@@ -115,8 +116,7 @@ export class JournalWriter {
 
   constructor(
     private readonly range: ExportRange,
-    private readonly timeZone: string,
-    private readonly dateOf: (instant: string) => string,
+    private readonly calendar: FinanceCalendar,
   ) {}
 
   header(): string {
@@ -124,7 +124,7 @@ export class JournalWriter {
     return [
       '; Astra ledger journal: a balanced transaction for every credit event that moves money,',
       '; made by replaying the event log (docs/finance.md has the chart of accounts).',
-      `; Events from ${from ?? 'the beginning'} (included) to ${to ?? 'the end'} (excluded); dates are days in ${this.timeZone}.`,
+      `; Events from ${from ?? 'the beginning'} (included) to ${to ?? 'the end'} (excluded); dates are days in ${this.calendar.timeZone}.`,
       "; Amounts are in each currency's major unit; cash is before Stripe's fees.",
       '',
       '',
@@ -149,7 +149,7 @@ export class JournalWriter {
     const postings = postingsOf(effect);
     if (postings.length === 0) return '';
     this.check(postings, entry.position);
-    let text = `${this.dateOf(entry.occurredAt)} (${entry.position}) ${oneLine(entry.description)}\n    ; ${tagsOf(entry)}\n`;
+    let text = `${this.calendar.dayOf(entry.occurredAt)} (${entry.position}) ${oneLine(entry.description)}\n    ; ${tagsOf(entry)}\n`;
     for (const posting of postings) {
       this.accounts.add(posting[0]);
       this.currencies.add(posting[1].currency);
@@ -186,7 +186,7 @@ export class JournalWriter {
     for (const [currency, minor] of equity)
       if (minor !== 0) opening.push([JOURNAL_ACCOUNTS.opening, { currency, minor }]);
     if (this.range.from !== null && opening.length) {
-      text += `${this.dateOf(this.range.from)} Opening balances\n    ; what the events before ${this.range.from} left\n`;
+      text += `${this.calendar.dayOf(this.range.from)} Opening balances\n    ; what the events before ${this.range.from} left\n`;
       for (const posting of opening) {
         this.accounts.add(posting[0]);
         this.currencies.add(posting[1].currency);

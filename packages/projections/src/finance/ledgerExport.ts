@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { AuditEntry, ExportFormat, LedgerExportRow, MoneyAmount } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import { stringify } from 'csv-stringify/sync';
+import { financeCalendar } from './calendar.ts';
 import { BOOKS_STREAMS, booksEventOf, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
 import { JournalWriter } from './journal.ts';
 
@@ -221,9 +222,6 @@ export const rangeTest = ({ from, to }: ExportRange) => {
   };
 };
 
-/** The day of an instant in UTC, `YYYY-MM-DD`. */
-const utcDate = (instant: string) => new Date(instant).toISOString().slice(0, 10);
-
 /**
  * One export: iterate it (once) for the body's chunks (UTF-8 bytes); read to its end, `rows`,
  * `bytes` and `sha256()` describe the body. Each chunk is produced when the reader asks for it, so
@@ -269,7 +267,7 @@ export class LedgerExport implements AsyncIterable<Buffer> {
     const csv = format === 'csv';
     const journal =
       format === 'journal'
-        ? new JournalWriter(this.options, this.options.timeZone ?? 'UTC', utcDate)
+        ? new JournalWriter(this.options, financeCalendar(this.options.timeZone))
         : null;
     if (csv) yield this.chunk(csvOf([[...LEDGER_EXPORT_COLUMNS]]));
     if (journal) yield this.chunk(journal.header());
@@ -288,7 +286,8 @@ export class LedgerExport implements AsyncIterable<Buffer> {
       this.events++;
       const at = occurredAtOf(recorded);
       if (!inRange(at)) {
-        if (journal && this.options.from !== null && beforeRange(at)) journal.carry(replayed.effect);
+        if (journal && this.options.from !== null && beforeRange(at))
+          journal.carry(replayed.effect);
         continue;
       }
       const entry = books.entryOf(replayed);

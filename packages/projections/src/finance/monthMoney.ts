@@ -1,6 +1,7 @@
 import { streamDecoders } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import { streamId } from '@astra/ledger';
+import { type FinanceCalendar, financeCalendar } from './calendar.ts';
 import { CREDIT_STREAMS, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
 
 /** One month's money in one currency (minor units), as the month report counts it. */
@@ -13,12 +14,6 @@ export interface MonthMoneyLine {
   refunds: number;
 }
 
-/** The month of UTC an instant falls in, `YYYY-MM` (as text for the ledger's canonical form). */
-const monthOf = (occurredAt: string) =>
-  occurredAt.length === 24 && occurredAt.charCodeAt(23) === 90 /* Z */
-    ? occurredAt.slice(0, 7)
-    : new Date(occurredAt).toISOString().slice(0, 7);
-
 /**
  * The money of every month so far, kept up to date by folding the log's new credit events into
  * the same books the month report replays (`CreditBooks`, the ledger's money fold), so a month's
@@ -26,8 +21,9 @@ const monthOf = (occurredAt: string) =>
  * replaying the whole log for each question.
  *
  * An event belongs to a month as the report places it: each account's events are taken in their
- * stream's order, and an event's month is the latest month of `occurredAt` its account has reached
- * so far (a clock that put a later event a moment earlier does not move it back a month).
+ * stream's order, and an event's month is the latest month of `occurredAt` (in the finance
+ * calendar's time zone) its account has reached so far (a clock that put a later event a moment
+ * earlier does not move it back a month).
  *
  * The first `catchUp` replays the whole log (as a report does); every later one reads only the
  * events appended since. Calls that overlap share one read.
@@ -43,7 +39,15 @@ export class MonthMoney {
   private readonly currencies = new Set<string>();
   private running: Promise<void> | null = null;
 
-  constructor(private readonly store: EventStore) {}
+  /** The finance calendar: the months are its months. */
+  readonly calendar: FinanceCalendar;
+
+  constructor(
+    private readonly store: EventStore,
+    timeZone = 'UTC',
+  ) {
+    this.calendar = financeCalendar(timeZone);
+  }
 
   /** The log position the figures are through (0: nothing read yet). */
   get through(): bigint {
@@ -86,7 +90,7 @@ export class MonthMoney {
         this.position = recorded.position;
         continue;
       }
-      const at = monthOf(occurredAtOf(recorded));
+      const at = this.calendar.monthOf(occurredAtOf(recorded));
       const was = this.reached.get(userId);
       const month = was !== undefined && was > at ? was : at;
       const event = streamDecoders.credits(recorded);

@@ -14,6 +14,7 @@ import {
   rollForward,
   streamId,
 } from '@astra/ledger';
+import { financeCalendar } from './calendar.ts';
 import { CREDIT_STREAMS, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
 import { csvOf, rangeTest } from './ledgerExport.ts';
 
@@ -24,20 +25,13 @@ import { csvOf, rangeTest } from './ledgerExport.ts';
  * deferred).
  *
  * Where an event falls: each account's events are taken in their stream's order, and an event
- * belongs to the period its `occurredAt` falls in (months of UTC, half open: the first instant of
- * the month is in it, the first of the next is not). An account's events never go back to an
- * earlier period: once one of its events is in the month (or after it), the later ones are too,
- * even if a clock put them a moment earlier. So each account is cut into before / in / after the
- * month where its own stream crosses each boundary, as a balance as of an instant is.
+ * belongs to the period its `occurredAt` falls in (months of the finance calendar's time zone,
+ * `calendar.ts`; half open: the first instant of the month is in it, the first of the next is
+ * not). An account's events never go back to an earlier period: once one of its events is in the
+ * month (or after it), the later ones are too, even if a clock put them a moment earlier. So each
+ * account is cut into before / in / after the month where its own stream crosses each boundary,
+ * as a balance as of an instant is.
  */
-
-/** The first instant of a `YYYY-MM` month and of the next (UTC, canonical ISO). */
-export const monthRange = (month: string) => {
-  const [year, m] = month.split('-').map(Number) as [number, number];
-  const from = new Date(Date.UTC(year, m - 1, 1)).toISOString();
-  const to = new Date(Date.UTC(year, m, 1)).toISOString();
-  return { from, to };
-};
 
 interface MoneyTotals {
   /** The month's recognized revenue by line of the books. */
@@ -69,9 +63,6 @@ const zeroMoney = (): MoneyTotals => ({
   adminDeductionsToDate: 0,
 });
 
-/** The month of UTC an instant falls in, `YYYY-MM`. */
-const monthOfInstant = (at: string) => new Date(at).toISOString().slice(0, 7);
-
 /** Revenue lines in the report's order: readings (by kind), voice, breakage, refunds. */
 const revenueLineOrder = (line: RevenueLine) =>
   line.startsWith('reading:')
@@ -82,9 +73,14 @@ const BEFORE = 0;
 const IN = 1;
 const AFTER = 2;
 
-/** The roll-forward of one month of UTC, by replaying the whole log. */
-export async function monthlyReport(store: EventStore, month: string): Promise<MonthlyReport> {
-  const { from, to } = monthRange(month);
+/** The roll-forward of one month of the finance calendar, by replaying the whole log. */
+export async function monthlyReport(
+  store: EventStore,
+  month: string,
+  timeZone = 'UTC',
+): Promise<MonthlyReport> {
+  const calendar = financeCalendar(timeZone);
+  const { from, to } = calendar.monthRange(month);
   const before = rangeTest({ from: null, to: from });
   const within = rangeTest({ from, to });
   // Each account's period so far (absent: before the month).
@@ -104,7 +100,7 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
     for (const { currency, valueMinor, paidAt } of account.values.values()) {
       const totals = moneyOf(currency);
       totals[key] += valueMinor;
-      const purchased = paidAt === null ? 'unknown' : monthOfInstant(paidAt);
+      const purchased = paidAt === null ? 'unknown' : calendar.monthOf(paidAt);
       let aged = totals.aging.get(purchased);
       if (!aged) {
         aged = { opening: 0, closing: 0 };
@@ -214,6 +210,7 @@ export async function monthlyReport(store: EventStore, month: string): Promise<M
     }));
   return {
     month,
+    timeZone,
     from,
     to,
     credits,
@@ -297,15 +294,20 @@ const MONEY_LINES: [
 ];
 
 /**
- * The report as CSV (csv-stringify): `month,section,line,currency,value`, credits (no currency),
- * then money by currency (minor units): the roll-forward, the month's revenue by line of the
- * books (section `revenue`), deferred revenue at the month's start and end by the month its
- * credits were paid for (sections `deferred_opening_by_purchase_month` and
- * `deferred_closing_by_purchase_month`, the purchase month as the line), then one `flag` line per
- * flag (its text as the value).
+ * The report as CSV (csv-stringify): `month,section,line,currency,value`, first the `period`
+ * (its `time_zone`, `from` and `to`), then credits (no currency), then money by currency (minor
+ * units): the roll-forward, the month's revenue by line of the books (section `revenue`),
+ * deferred revenue at the month's start and end by the month its credits were paid for (sections
+ * `deferred_opening_by_purchase_month` and `deferred_closing_by_purchase_month`, the purchase
+ * month as the line), then one `flag` line per flag (its text as the value).
  */
 export function monthlyReportCsv(report: MonthlyReport): string {
   const rows: (string | number)[][] = [[...MONTHLY_REPORT_COLUMNS]];
+  rows.push(
+    [report.month, 'period', 'time_zone', '', report.timeZone],
+    [report.month, 'period', 'from', '', report.from],
+    [report.month, 'period', 'to', '', report.to],
+  );
   for (const [key, line] of CREDIT_LINES)
     rows.push([report.month, 'credits', line, '', report.credits[key]]);
   for (const m of report.money)

@@ -7,7 +7,7 @@ import {
 import { Alert, Box, Heading, HStack, List, Stack, Table, Text } from '@chakra-ui/react';
 import { TableFrame } from './AuditStates';
 import { formatCount, formatMinor } from './adminFormat';
-import { formatMonth, formatSignedCredits } from './auditFormat';
+import { formatInstant, formatMonth, formatSignedCredits } from './auditFormat';
 
 type Movement = Exclude<
   keyof CreditRollForward,
@@ -41,7 +41,9 @@ export function CreditRollForwardTable({ report }: { report: MonthlyReport }) {
   return (
     <TableFrame label="Credit roll-forward table">
       <Table.Root size="sm">
-        <Table.Caption srOnly>Credits, {formatMonth(report.month)} (UTC)</Table.Caption>
+        <Table.Caption srOnly>
+          Credits, {formatMonth(report.month)} ({report.timeZone})
+        </Table.Caption>
         <Table.Header>
           <Table.Row>
             <Table.ColumnHeader>Line</Table.ColumnHeader>
@@ -134,7 +136,9 @@ export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
   return (
     <TableFrame label="Money roll-forward table">
       <Table.Root size="sm">
-        <Table.Caption srOnly>Money by currency, {formatMonth(report.month)} (UTC)</Table.Caption>
+        <Table.Caption srOnly>
+          Money by currency, {formatMonth(report.month)} ({report.timeZone})
+        </Table.Caption>
         <Table.Header>
           <Table.Row>
             <Table.ColumnHeader>Line</Table.ColumnHeader>
@@ -354,6 +358,24 @@ export function MovementsChart({ report }: { report: MonthlyReport }) {
         })}
       </List.Root>
     </Stack>
+  );
+}
+
+/**
+ * What the month is: a month of the finance time zone, from its first instant up to the next
+ * month's (each shown on that zone's clock and as the UTC instant the report and its CSV state).
+ */
+export function ReportPeriod({ report }: { report: MonthlyReport }) {
+  const instant = (iso: string) => (
+    <time dateTime={iso}>
+      {formatInstant(iso, report.timeZone)} ({iso})
+    </time>
+  );
+  return (
+    <Text fontSize="sm" color="fg.muted" data-testid="report-period">
+      {formatMonth(report.month)} in {report.timeZone}: from {instant(report.from)} up to{' '}
+      {instant(report.to)}, not included.
+    </Text>
   );
 }
 

@@ -40,6 +40,7 @@ import {
   MoneyRollForwardTable,
   MovementsChart,
   ReportFlags,
+  ReportPeriod,
   RevenueTable,
 } from './FinanceReport';
 
@@ -333,7 +334,7 @@ export function FinanceView() {
             </Heading>
             <Text fontSize="sm" color="fg.muted">
               The month's roll-forward, made by replaying the event log up to the month's end
-              (months of UTC).
+              (months of the finance time zone).
             </Text>
           </Stack>
           <HStack gap="2" align="flex-end" wrap="wrap">
@@ -376,6 +377,7 @@ export function FinanceView() {
         {report.isFetching && !report.currentData && <Skeleton h="64" rounded="lg" />}
         {report.currentData && (
           <Stack gap="5" aria-busy={report.isFetching}>
+            <ReportPeriod report={report.currentData} />
             <ReportFlags report={report.currentData} />
             <SimpleGrid columns={{ base: 1, lg: 2 }} gap="5" alignItems="start">
               <Stack gap="2" minW="0">

@@ -154,6 +154,7 @@ export function StatCards({ stats, isLoading, isError, onRetry }: StatCardsProps
         ? money(0)
         : lines.map((line) => formatMinor(minor(line), line.currency)).join(' · ');
   const monthName = formatMonth(monthMoney?.month ?? new Date().toISOString().slice(0, 7));
+  const zone = monthMoney?.timeZone ?? 'UTC';
   const newUsers = signups.reduce((sum, point) => sum + point.value, 0);
   const used30 = creditsUsed.reduce((sum, point) => sum + point.value, 0);
 
@@ -205,13 +206,13 @@ export function StatCards({ stats, isLoading, isError, onRetry }: StatCardsProps
         <StatCard
           label="Revenue"
           value={perCurrency((line) => line.recognizedMinor)}
-          help={`recognized in ${monthName} (UTC), as the month report`}
+          help={`recognized in ${monthName} (${zone}), as the month report`}
           chart={lines ? <MoneyLines lines={lines} /> : <Skeleton h="10" aria-hidden />}
         />
         <StatCard
           label="Cash collected"
           value={perCurrency((line) => line.cashNetMinor)}
-          help={`payments less refunds in ${monthName} (UTC)`}
+          help={`payments less refunds in ${monthName} (${zone})`}
           chart={
             <Sparkline
               values={revenueMinor.map((p) => p.value)}

@@ -136,11 +136,12 @@ export function fromLocalInput(value: string): string | undefined {
 }
 
 /**
- * An instant to the second with its time zone (the browser's), for tables:
+ * An instant to the second with its time zone (the browser's, or `timeZone`), for tables:
  * 'Mar 7, 2025, 14:03:09 GMT+1' ('… UTC' where the browser keeps UTC).
  */
-export const formatInstant = (iso: string) =>
+export const formatInstant = (iso: string, timeZone?: string) =>
   new Date(iso).toLocaleString('en-US', {
+    timeZone,
     year: 'numeric',
     month: 'short',
     day: 'numeric',

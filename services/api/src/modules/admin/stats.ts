@@ -4,7 +4,7 @@ import {
   adminStatsMoneySchema,
   adminStatsSchema,
 } from '@astra/contracts';
-import { monthRange, type ReadDb } from '@astra/projections';
+import type { ReadDb } from '@astra/projections';
 import { sql } from 'kysely';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
@@ -148,10 +148,12 @@ export const adminStatsRoutes = describedRouter(descriptors, (deps: AppDeps, rou
   });
   route('adminStatsMoney', requireUser, requireUnlockedAdmin, async (_req, res) => {
     await monthMoney.catchUp();
-    const month = clock().toISOString().slice(0, 7);
+    const { calendar } = monthMoney;
+    const month = calendar.monthOf(clock().toISOString());
     const answer: AdminStatsMoney = {
       month,
-      ...monthRange(month),
+      timeZone: calendar.timeZone,
+      ...calendar.monthRange(month),
       money: monthMoney.month(month).map((line) => ({
         currency: line.currency,
         recognizedMinor: line.recognized,

@@ -24,6 +24,12 @@ import { recordAdminAction, recordAdminActionAfter } from '../admin/adminRecords
 /** The trailer that carries the export body's SHA-256 (hex), after the last byte. */
 export const EXPORT_SHA256_TRAILER = 'X-Content-SHA256';
 
+/**
+ * The header that names the finance calendar's time zone (`FINANCE_TIME_ZONE`): the rows' times
+ * are UTC instants, and the month report's months are this zone's.
+ */
+export const FINANCE_TIME_ZONE_HEADER = 'X-Finance-Time-Zone';
+
 /** The export's query: the format and a half-open range (`from` before `to`), in canonical form. */
 export function exportQueryOf(query: unknown): { format: ExportFormat } & ExportRange {
   const parsed = ledgerExportQuerySchema.parse(query);
@@ -78,11 +84,15 @@ export const exportRoutes = describedRouter(descriptors, (deps: AppDeps, route) 
       type: 'AdminExportStarted',
       data: { format: query.format, from: query.from, to: query.to },
     });
-    const exported = new LedgerExport(store, query);
+    const exported = new LedgerExport(store, {
+      ...query,
+      timeZone: deps.config.FINANCE_TIME_ZONE,
+    });
     res.status(200);
     res.setHeader('Content-Type', exported.contentType);
     res.setHeader('Content-Disposition', `attachment; filename="${exported.filename}"`);
     res.setHeader('Cache-Control', 'no-store');
+    res.setHeader(FINANCE_TIME_ZONE_HEADER, deps.config.FINANCE_TIME_ZONE);
     // Chunked, with the body's SHA-256 after it: a body without the trailer did not finish.
     res.setHeader('Trailer', EXPORT_SHA256_TRAILER);
     async function* body() {
@@ -120,7 +130,10 @@ export const exportRoutes = describedRouter(descriptors, (deps: AppDeps, route) 
 
   route('adminLedgerExportChecksum', ...admin, async (req, res) => {
     const query = exportQueryOf(req.query);
-    const { sha256, rows, bytes } = await ledgerExportChecksum(store, query);
+    const { sha256, rows, bytes } = await ledgerExportChecksum(store, {
+      ...query,
+      timeZone: deps.config.FINANCE_TIME_ZONE,
+    });
     const answer: LedgerExportChecksum = {
       format: query.format,
       from: query.from,

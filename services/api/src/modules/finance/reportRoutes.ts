@@ -30,7 +30,7 @@ const descriptors = {
 export const reportRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
   route('adminMonthlyReport', requireUser, requireUnlockedAdmin, async (req, res) => {
     const { month, format } = monthlyReportQuerySchema.parse(req.query);
-    const report = await monthlyReport(deps.ledger.store, month);
+    const report = await monthlyReport(deps.ledger.store, month, deps.config.FINANCE_TIME_ZONE);
     res.setHeader('Cache-Control', 'no-store');
     // The body is made here, so its checksum is known before it is sent, and recorded first. The
     // CSV is the download; the JSON is the Finance page's view of the month, not recorded (every
