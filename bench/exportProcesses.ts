@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ExportFormat } from '@astra/contracts';
 
 /**
  * The ledger export measured as people run it: `npm run ledger:export` in its own process, and
@@ -59,7 +60,7 @@ export function drainElsewhere(url: string, cookie: string) {
 }
 
 /** `npm run ledger:export -- --format F` on a database: what the command says on stderr. */
-export function exportByCli(databaseUrl: string, format: 'csv' | 'jsonl') {
+export function exportByCli(databaseUrl: string, format: ExportFormat) {
   return new Promise<{ sha256: string; rows: number; bytes: number; seconds: number }>(
     (resolve, reject) => {
       const child = spawn('npm', ['run', '--silent', 'ledger:export', '--', '--format', format], {

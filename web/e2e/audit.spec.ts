@@ -361,6 +361,11 @@ test("finance: the month's roll-forward, and the CSV export hashes to the checks
   await expect(money.locator('tr[data-line="cashIn"]').getByText(/^\$[\d,]+\.\d\d$/)).toBeVisible();
   await expect(money.locator('tr[data-line="invariant"]').getByText('holds')).toBeVisible();
   await expect(admin.getByRole('list', { name: /^Movements of / })).toBeVisible();
+  // Revenue by line (what other tests spent: its figures are the API tests'), and the deferred
+  // revenue of the member's pack, bought this month.
+  await expect(admin.getByRole('heading', { name: 'Revenue by line' })).toBeVisible();
+  const aging = admin.getByRole('region', { name: 'Deferred revenue by purchase month table' });
+  await expect(aging.locator(`tr[data-line="${month}:closing"]`)).toBeVisible();
 
   // The CSV of the month (the default range): its SHA-256 is the one shown.
   const csv = admin.locator('[data-format="csv"]');
@@ -380,6 +385,14 @@ test("finance: the month's roll-forward, and the CSV export hashes to the checks
   await expect(admin.locator('[data-format="jsonl"]').getByTestId('checksum-jsonl')).toHaveText(
     /^[0-9a-f]{64}$/,
   );
+  // The journal of the month, for hledger: balanced transactions, dated in the finance zone.
+  const journal = admin.locator('[data-format="journal"]');
+  await expect(journal.getByTestId('checksum-journal')).toHaveText(/^[0-9a-f]{64}$/);
+  const journaling = admin.waitForEvent('download');
+  await journal.getByRole('link', { name: 'Download Journal (hledger)' }).click();
+  const journalText = await readFile((await (await journaling).path())!, 'utf8');
+  expect(journalText).toContain('dates are days in UTC');
+  expect(journalText).toMatch(/\n {4}assets:stripe:clearing +\d+\.\d\d USD\n/);
 
   // The month report as CSV.
   const reporting = admin.waitForEvent('download');

@@ -9,6 +9,7 @@ export {
 export * from './finance/balanceAt.ts';
 export * from './finance/calendar.ts';
 export * from './finance/creditLog.ts';
+export * from './finance/journal.ts';
 export * from './finance/ledgerExport.ts';
 export * from './finance/monthlyReport.ts';
 export * from './finance/monthMoney.ts';

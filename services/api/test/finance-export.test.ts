@@ -396,6 +396,24 @@ for (const storage of ['postgres', 'pglite'] as const) {
             expect(toStdout.stdout.equals(jsonl.body)).toBe(true);
             expect(toStdout.stderr.split('  ')[0]).toBe(jsonl.trailers['x-content-sha256']);
 
+            // The journal: the same bytes too, its dates in the finance time zone (UTC here).
+            const journalOut = await cli(
+              'ledger:export',
+              ['--format', 'journal', '--from', from, '--to', end],
+              env,
+            );
+            expect(journalOut.code, journalOut.stderr).toBe(0);
+            const journal = await rawGet(
+              server.url,
+              `/api/admin/exports/ledger?format=journal&${query}`,
+              admin.cookie,
+            );
+            expect(journal.headers['content-type']).toBe('text/plain; charset=utf-8');
+            expect(journal.headers['content-disposition']).toMatch(/\.journal"$/);
+            expect(journalOut.stdout.equals(journal.body)).toBe(true);
+            expect(journal.body.toString()).toContain('dates are days in UTC');
+            expect(journal.body.toString()).toContain('assets:stripe:clearing');
+
             const bad = await cli('ledger:export', ['--format', 'xml'], env);
             expect(bad.code).toBe(2);
             expect(bad.stderr).toMatch(/--format/);
