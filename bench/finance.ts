@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ExportFormat } from '@astra/contracts';
+import { type ExportFormat, personalData } from '@astra/contracts';
 import { openStorage } from '@astra/event-store';
 import { createThrowawayDatabase } from '@astra/event-store/testing';
 import {
@@ -212,7 +212,8 @@ export async function financeBenchmark() {
     .join(' / ');
   const database = await createThrowawayDatabase('astra_bench');
   const dataDir = await mkdtemp(join(tmpdir(), 'astra-bench-finance-'));
-  const storage = await openStorage({ databaseUrl: database.url, dataDir: null });
+  // With its personal data sealed, as the app and the CLIs open it (on an empty log: keys made).
+  const storage = await openStorage({ databaseUrl: database.url, dataDir: null, personalData });
   const db = databaseFor(storage.connection);
   let server: Awaited<ReturnType<typeof startAdminServer>>['server'] | undefined;
   try {

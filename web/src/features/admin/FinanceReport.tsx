@@ -104,6 +104,22 @@ export function CreditRollForwardTable({ report }: { report: MonthlyReport }) {
   );
 }
 
+/** The head of a money table: the line, then a column per currency of the report. */
+function CurrencyHeader({ report }: { report: MonthlyReport }) {
+  return (
+    <Table.Header>
+      <Table.Row>
+        <Table.ColumnHeader>Line</Table.ColumnHeader>
+        {report.money.map((money) => (
+          <Table.ColumnHeader key={money.currency} {...numeric}>
+            {money.currency.toUpperCase()}
+          </Table.ColumnHeader>
+        ))}
+      </Table.Row>
+    </Table.Header>
+  );
+}
+
 type MoneyFigure = Exclude<
   keyof MoneyRollForward,
   'currency' | 'revenue' | 'deferredByPurchaseMonth'
@@ -139,16 +155,7 @@ export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
         <Table.Caption srOnly>
           Money by currency, {formatMonth(report.month)} ({report.timeZone})
         </Table.Caption>
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeader>Line</Table.ColumnHeader>
-            {report.money.map((money) => (
-              <Table.ColumnHeader key={money.currency} {...numeric}>
-                {money.currency.toUpperCase()}
-              </Table.ColumnHeader>
-            ))}
-          </Table.Row>
-        </Table.Header>
+        <CurrencyHeader report={report} />
         <Table.Body>
           {MONEY_ROWS.map((row) => (
             <Table.Row
@@ -208,16 +215,7 @@ function MoneyGrid({
     <TableFrame label={label}>
       <Table.Root size="sm">
         <Table.Caption srOnly>{caption}</Table.Caption>
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeader>Line</Table.ColumnHeader>
-            {report.money.map((money) => (
-              <Table.ColumnHeader key={money.currency} {...numeric}>
-                {money.currency.toUpperCase()}
-              </Table.ColumnHeader>
-            ))}
-          </Table.Row>
-        </Table.Header>
+        <CurrencyHeader report={report} />
         <Table.Body>
           {rows.map((row) => (
             <Table.Row key={row.key} data-line={row.key}>
