@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CreditEvent, UserEvent } from '@astra/contracts';
-import { SCHEMA_VERSION } from '@astra/contracts';
+import { personalData, SCHEMA_VERSION } from '@astra/contracts';
 import { openStorage } from '@astra/event-store';
 import { createThrowawayDatabase } from '@astra/event-store/testing';
 import { streams } from '@astra/ledger';
@@ -129,7 +129,8 @@ async function timed(calls: number, call: () => Promise<void>) {
 export async function adminStatsBenchmark() {
   const database = await createThrowawayDatabase('astra_bench');
   const dataDir = await mkdtemp(join(tmpdir(), 'astra-bench-admin-'));
-  const storage = await openStorage({ databaseUrl: database.url, dataDir: null });
+  // As the API opens it (its data directory holds the keys' secret): keys made on the empty log.
+  const storage = await openStorage({ databaseUrl: database.url, dataDir, personalData });
   const db = databaseFor(storage.connection);
   let server: Awaited<ReturnType<typeof startAdminServer>>['server'] | undefined;
   try {

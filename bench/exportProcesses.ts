@@ -59,13 +59,16 @@ export function drainElsewhere(url: string, cookie: string) {
   });
 }
 
-/** `npm run ledger:export -- --format F` on a database: what the command says on stderr. */
-export function exportByCli(databaseUrl: string, format: ExportFormat) {
+/**
+ * `npm run ledger:export -- --format F` on a database (the data directory holds its keys' secret):
+ * what the command says on stderr.
+ */
+export function exportByCli(databaseUrl: string, format: ExportFormat, dataDir: string) {
   return new Promise<{ sha256: string; rows: number; bytes: number; seconds: number }>(
     (resolve, reject) => {
       const child = spawn('npm', ['run', '--silent', 'ledger:export', '--', '--format', format], {
         cwd: join(import.meta.dirname, '..'),
-        env: { ...process.env, DATABASE_URL: databaseUrl },
+        env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let stderr = '';
