@@ -331,11 +331,26 @@ function withForfeit(
     },
     money: before.money.map((m) => {
       const v = value.get(m.currency) ?? 0;
+      if (v === 0) return m;
+      // Breakage, on its line (before refunds); out of what this month's packs left deferred.
+      const others = m.revenue.filter((r) => r.line !== 'breakage:deletion');
+      const had = m.revenue.find((r) => r.line === 'breakage:deletion')?.minor ?? 0;
+      const breakage = { line: 'breakage:deletion' as const, minor: had + v };
+      const refunds = others.findIndex((r) => r.line === 'refunds');
       return {
         ...m,
         recognized: m.recognized + v,
         recognizedToDate: m.recognizedToDate + v,
         deferredClosing: m.deferredClosing - v,
+        revenue:
+          refunds < 0
+            ? [...others, breakage]
+            : [...others.slice(0, refunds), breakage, ...others.slice(refunds)],
+        deferredByPurchaseMonth: m.deferredByPurchaseMonth
+          .map((aged) =>
+            aged.purchased === monthNow() ? { ...aged, closing: aged.closing - v } : aged,
+          )
+          .filter((aged) => aged.opening !== 0 || aged.closing !== 0),
       };
     }),
     flags: before.flags,
