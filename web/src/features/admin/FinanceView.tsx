@@ -41,6 +41,7 @@ import {
   MovementsChart,
   ReportFlags,
   RevenueTable,
+  TaxByCountryTable,
 } from './FinanceReport';
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -401,6 +402,12 @@ export function FinanceView() {
                   Deferred revenue by purchase month
                 </Heading>
                 <DeferredAgingTable report={report.currentData} />
+              </Stack>
+              <Stack gap="2" minW="0">
+                <Heading as="h3" size="md">
+                  Tax by country and rate
+                </Heading>
+                <TaxByCountryTable report={report.currentData} />
               </Stack>
             </SimpleGrid>
             <Stack
