@@ -21,7 +21,8 @@ import { type CreditLot, type LotMoves, lotMovesOf } from '../credits/lots.ts';
  *   deduction**, a line of its own, never revenue from use (no reading was delivered, no money
  *   came in: a deduction is a correction, a chargeback held for review…);
  * - reversed (a refunded purchase taken back): the value leaves the lot and is recognized, and
- *   the refund's money is taken off recognized again, so a refund of unspent credits nets to 0;
+ *   the refund's money (net of its tax) is taken off recognized again, so a refund of unspent
+ *   credits nets to 0;
  * - given back (a refunded spend): the value returns to its lot and leaves recognized.
  *
  * A payment's tax (what Stripe computed in it) is never the lot's: it is **tax payable**, owed to

@@ -260,7 +260,7 @@ export function RevenueTable({ report }: { report: MonthlyReport }) {
   );
 }
 
-/** `Germany (DE), 19%`-like label of a tax line; Stripe may name no country or rate. */
+/** A tax line's label, `DE, 19%`; Stripe may name no country or rate. */
 const taxLabel = ({ country, ratePercent }: MoneyRollForward['taxByCountry'][number]) =>
   `${country ?? 'Unknown country'}, ${ratePercent === null ? 'unknown rate' : `${ratePercent}%`}`;
 
@@ -399,7 +399,7 @@ export function ReportFlags({ report }: { report: MonthlyReport }) {
       <HStack gap="2" fontSize="sm" color="fg.success" role="status">
         <Text>
           No flags: the roll-forward meets the balances replayed at the month's end, and cash =
-          recognized + admin deductions + deferred in every currency.
+          recognized + admin deductions + deferred + tax payable in every currency.
         </Text>
       </HStack>
     );
