@@ -426,8 +426,8 @@ describe('the local checkout records its own money like Stripe’s', () => {
       },
     });
     // No country: no tax, as with Stripe Tax off.
-    expect(grant.payment.tax).toBeUndefined();
-    expect(month.payment.tax).toBeUndefined();
+    expect(grant!.payment.tax).toBeUndefined();
+    expect(month!.payment.tax).toBeUndefined();
   });
 
   it('applies its tax table to the country the customer picks: the tax in the price, as Stripe Tax would', async () => {
