@@ -120,7 +120,10 @@ test.beforeAll(async ({ browser, playwright }) => {
   expect(checkout.ok()).toBe(true);
   const { url } = (await checkout.json()) as { url: string };
   const sessionId = url.split('/').pop()!;
-  expect((await member.post(`/api/checkout/local/${sessionId}/pay`)).ok()).toBe(true);
+  // Paid from Germany: the local checkout's table puts 19% VAT in the price.
+  expect(
+    (await member.post(`/api/checkout/local/${sessionId}/pay`, { data: { country: 'DE' } })).ok(),
+  ).toBe(true);
   await nextSecond();
   const adjusted = await admin.request.post(`/api/admin/users/${memberId}/credits`, {
     headers: { 'Idempotency-Key': randomUUID() },
@@ -360,6 +363,13 @@ test("finance: the month's roll-forward, and the CSV export hashes to the checks
   await expect(money.getByRole('columnheader', { name: 'USD' })).toBeVisible();
   await expect(money.locator('tr[data-line="cashIn"]').getByText(/^\$[\d,]+\.\d\d$/)).toBeVisible();
   await expect(money.locator('tr[data-line="invariant"]').getByText('holds')).toBeVisible();
+  await expect(
+    money.locator('tr[data-line="taxPayableClosing"]').getByText(/^\$[\d,]+\.\d\d$/),
+  ).toBeVisible();
+  const taxes = admin.getByRole('region', { name: 'Tax by country and rate table' });
+  await expect(
+    taxes.locator('tr[data-line="DE, 19%"]').getByText(/^\$[\d,]+\.\d\d$/),
+  ).toBeVisible();
   await expect(admin.getByRole('list', { name: /^Movements of / })).toBeVisible();
   // Revenue by line (what other tests spent: its figures are the API tests'), and the deferred
   // revenue of the member's pack, bought this month.

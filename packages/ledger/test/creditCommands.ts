@@ -23,8 +23,22 @@ export const creditCommand: fc.Arbitrary<CreditCommand> = fc.oneof(
       reason: fc.constant('Credit pack'),
       tierId: fc.constant(2),
       reference: fc.constant(null),
+      // Some with their payment and its tax (the state keeps it for the refunds' share).
+      taxed: fc.boolean(),
     })
-    .map((c) => ({ ...c, reference: { paymentIntentId: c.grantId.slice('checkout:'.length) } })),
+    .map(({ taxed, ...c }) => ({
+      ...c,
+      reference: { paymentIntentId: c.grantId.slice('checkout:'.length) },
+      ...(taxed
+        ? {
+            payment: {
+              amountMinor: PAID,
+              currency: 'usd',
+              tax: { amountMinor: 312, country: 'NL', ratePercent: 21 },
+            },
+          }
+        : {}),
+    })),
   fc.record({
     type: fc.constant('RefundPurchase' as const),
     paymentIntentId: payment,

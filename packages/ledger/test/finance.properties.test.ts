@@ -1,4 +1,10 @@
-import { type CreditEvent, type MoneyAmount, readingKinds } from '@astra/contracts';
+import {
+  type CreditEvent,
+  type CreditPayment,
+  type MoneyAmount,
+  readingKinds,
+  type TaxAmount,
+} from '@astra/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -20,23 +26,53 @@ import {
 /**
  * Random histories with money: packs paid in two currencies (odd amounts, so shares round),
  * paid subscription months, spends and their refunds, partial and whole refunds of purchases
- * (some before their purchase), admin adjustments and account deletion. Every event goes through
- * the money fold, and after each one: cash = recognized + admin deductions + deferred to the minor
- * unit in each currency, deferred is what the lots hold, and the fold's lots are the decider's.
+ * (some before their purchase), refunds of subscription months, admin adjustments and account
+ * deletion. Some payments record their tax (Stripe Tax), some none (old events). Every event goes
+ * through the money fold, and after each one: cash = recognized + admin deductions + deferred +
+ * tax payable to the minor unit in each currency, deferred is what the lots hold, and the fold's
+ * lots are the decider's.
  */
 const tiers: Tier[] = [
   { tierId: 1, tierName: 'Starter', creditsPerMonth: 60 },
   { tierId: 2, tierName: 'Explorer', creditsPerMonth: 120 },
 ];
 const now = new Date('2026-11-21T10:00:00Z');
-/** What each payment intent paid: odd amounts and two currencies. */
-const paid: Record<string, { amountMinor: number; currency: string }> = {
-  pi_0: { amountMinor: 1799, currency: 'eur' },
-  pi_1: { amountMinor: 999, currency: 'eur' },
+/** What each payment intent paid: odd amounts, two currencies, with tax or without (old). */
+const paid: Record<string, CreditPayment> = {
+  pi_0: {
+    amountMinor: 1799,
+    currency: 'eur',
+    tax: { amountMinor: 287, country: 'DE', ratePercent: 19 },
+  },
+  pi_1: {
+    amountMinor: 999,
+    currency: 'eur',
+    tax: { amountMinor: 173, country: 'IT', ratePercent: 22 },
+  },
   pi_2: { amountMinor: 4999, currency: 'usd' },
-  pi_3: { amountMinor: 7, currency: 'usd' },
+  pi_3: {
+    amountMinor: 7,
+    currency: 'usd',
+    tax: { amountMinor: 1, country: null, ratePercent: null },
+  },
   pi_4: { amountMinor: 0, currency: 'eur' },
+  pi_5: {
+    amountMinor: 1210,
+    currency: 'eur',
+    tax: { amountMinor: 0, country: 'US', ratePercent: 0 },
+  },
 };
+/** What a subscription month paid, by tier (the Starter's with tax, the Explorer's without). */
+const monthPaid: Record<number, CreditPayment> = {
+  1: {
+    amountMinor: 1301,
+    currency: 'eur',
+    tax: { amountMinor: 208, country: 'FR', ratePercent: 20 },
+  },
+  2: { amountMinor: 2203, currency: 'usd' },
+};
+const invoiceOf = (tierId: number, period: string) => `in_${tierId}_${period}`;
+const periodOf = (month: number) => `2026-${String(month).padStart(2, '0')}`;
 const paymentIntent = fc.constantFrom(...Object.keys(paid));
 
 const command: fc.Arbitrary<CreditCommand> = fc.oneof(
@@ -73,22 +109,43 @@ const command: fc.Arbitrary<CreditCommand> = fc.oneof(
       tier: fc.constantFrom(...tiers),
       month: fc.integer({ min: 1, max: 12 }),
       // Grants without a reference share a month's lot across subscriptions (and currencies).
-      reference: fc.constantFrom(null, { subscriptionId: 'sub_1' }),
+      referenced: fc.boolean(),
     })
     .map(
-      ({ tier, month, reference }): CreditCommand => ({
+      ({ tier, month, referenced }): CreditCommand => ({
         type: 'GrantMonthlyCredits',
         tier,
-        period: `2026-${String(month).padStart(2, '0')}`,
+        period: periodOf(month),
         trigger: 'renewal',
-        reference,
+        reference: referenced
+          ? { subscriptionId: 'sub_1', invoiceId: invoiceOf(tier.tierId, periodOf(month)) }
+          : null,
         now,
-        payment:
-          tier.tierId === 1
-            ? { amountMinor: 1301, currency: 'eur' }
-            : { amountMinor: 2203, currency: 'usd' },
+        payment: monthPaid[tier.tierId]!,
       }),
     ),
+  fc
+    .record({
+      tier: fc.constantFrom(...tiers),
+      month: fc.integer({ min: 1, max: 12 }),
+      subscriptionId: fc.constantFrom('sub_1', 'sub_2'),
+      share: fc.constantFrom(0.3, 0.5, 1),
+    })
+    .map(({ tier, month, subscriptionId, share }): CreditCommand => {
+      const { amountMinor, currency } = monthPaid[tier.tierId]!;
+      const invoiceId = invoiceOf(tier.tierId, periodOf(month));
+      return {
+        type: 'RecordPaymentRefund',
+        paymentIntentId: `pi_${invoiceId}`,
+        chargeId: `ch_${invoiceId}`,
+        refundedMinor: Math.round(amountMinor * share),
+        paidMinor: amountMinor,
+        currency,
+        invoiceId,
+        subscriptionId,
+        period: periodOf(month),
+      };
+    }),
   fc.constantFrom<CreditCommand>(
     { type: 'EndSubscription', reason: 'stripe' },
     { type: 'GrantFreeAllotment', amount: 10 },
@@ -123,7 +180,10 @@ const command: fc.Arbitrary<CreditCommand> = fc.oneof(
   }),
 );
 
-type Totals = Record<'cash' | 'recognized' | 'adminDeducted' | 'deferred', Map<string, number>>;
+type Totals = Record<
+  'cash' | 'recognized' | 'adminDeducted' | 'deferred' | 'taxPayable',
+  Map<string, number>
+>;
 const add = (sums: Map<string, number>, amounts: readonly MoneyAmount[]) => {
   for (const { currency, minor } of amounts) sums.set(currency, (sums.get(currency) ?? 0) + minor);
 };
@@ -154,7 +214,10 @@ const run = (commands: CreditCommand[], onEvent: (booked: Booked) => void = () =
     recognized: new Map(),
     adminDeducted: new Map(),
     deferred: new Map(),
+    taxPayable: new Map(),
   };
+  /** Tax payable by currency, country and rate. */
+  const taxes = new Map<string, number>();
   const paymentsIn = new Map<string, number>();
   let n = 0;
   for (const c of commands) {
@@ -175,16 +238,26 @@ const run = (commands: CreditCommand[], onEvent: (booked: Booked) => void = () =
       add(totals.recognized, effect.recognized);
       add(totals.adminDeducted, effect.adminDeducted);
       add(totals.deferred, effect.deferred);
+      add(totals.taxPayable, effect.taxPayable);
+      addTaxes(taxes, effect.taxPayable);
       checkBooks(state, money, totals);
     }
   }
-  return { state, money, totals, paymentsIn };
+  return { state, money, totals, paymentsIn, taxes };
+};
+
+const addTaxes = (sums: Map<string, number>, taxes: readonly TaxAmount[]) => {
+  for (const { currency, country, ratePercent, minor } of taxes) {
+    const key = `${currency} ${country} ${ratePercent}`;
+    sums.set(key, (sums.get(key) ?? 0) + minor);
+  }
 };
 
 const checkBooks = (state: CreditAccount, money: AccountMoney, totals: Totals) => {
-  // cash = recognized + admin deductions + deferred, to the minor unit, in each currency.
+  // cash = recognized + admin deductions + deferred + tax payable, to the minor unit, in each
+  // currency.
   const all = new Map(totals.recognized);
-  for (const part of [totals.adminDeducted, totals.deferred])
+  for (const part of [totals.adminDeducted, totals.deferred, totals.taxPayable])
     add(
       all,
       [...part].map(([currency, minor]) => ({ currency, minor })),
@@ -204,12 +277,77 @@ const checkBooks = (state: CreditAccount, money: AccountMoney, totals: Totals) =
 };
 
 describe('money on the ledger over random histories', () => {
-  it('keeps cash = recognized + admin deductions + deferred in each currency after every event', () => {
+  it('keeps cash = recognized + admin deductions + deferred + tax payable in each currency after every event', () => {
+    let taxed = 0;
     fc.assert(
       fc.property(fc.array(command, { minLength: 20, maxLength: 100 }), (commands) => {
-        run(commands);
+        run(commands, ({ event, effect }) => {
+          if (event.type === 'PaymentRefunded' && event.data.tax?.amountMinor) taxed++;
+          // Tax is never negative on a payment nor positive on a refund.
+          for (const { minor } of effect.taxPayable)
+            expect(Math.sign(minor)).toBe(effect.cash!.minor > 0 ? 1 : -1);
+        });
       }),
       { numRuns: 500 },
+    );
+    // Refunds gave tax back (the property is not vacuous; the next one refunds taxed payments
+    // many times over).
+    expect(taxed).toBeGreaterThan(0);
+  });
+
+  it('leaves no tax payable on a payment refunded in full, however its refunds came', () => {
+    fc.assert(
+      fc.property(
+        fc.array(command, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.constantFrom(19, 21, 25.5),
+        fc.uniqueArray(fc.double({ min: 0.01, max: 0.99, noNaN: true }), { maxLength: 4 }),
+        (history, amountMinor, ratePercent, shares) => {
+          const taxMinor = Math.round((amountMinor * ratePercent) / (100 + ratePercent));
+          const payment: CreditPayment = {
+            amountMinor,
+            currency: 'eur',
+            // A country no other payment has: its tax payable is this payment's alone.
+            tax: { amountMinor: taxMinor, country: 'SE', ratePercent },
+          };
+          const refunds = [...shares.sort(), 1].map(
+            (share): CreditCommand => ({
+              type: 'RefundPurchase',
+              paymentIntentId: 'pi_taxed',
+              chargeId: 'ch_taxed',
+              refundedMinor: Math.round(amountMinor * share),
+              paidMinor: amountMinor,
+              currency: 'eur',
+            }),
+          );
+          let given = 0;
+          const { taxes } = run(
+            [
+              ...history.filter((c) => c.type !== 'CloseAccount'),
+              {
+                type: 'GrantCredits',
+                grantId: 'checkout:pi_taxed',
+                kind: 'purchase',
+                amount: 50,
+                reason: 'Credit pack',
+                tierId: 2,
+                reference: { paymentIntentId: 'pi_taxed' },
+                payment,
+              },
+              ...refunds,
+            ],
+            ({ event }) => {
+              if (event.type !== 'PaymentRefunded' || event.data.paymentIntentId !== 'pi_taxed')
+                return;
+              expect(event.data.tax).toMatchObject({ country: 'SE', ratePercent });
+              given += event.data.tax!.amountMinor;
+            },
+          );
+          expect(given).toBe(taxMinor);
+          expect(taxes.get(`eur SE ${ratePercent}`) ?? 0).toBe(0);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 
@@ -218,14 +356,15 @@ describe('money on the ledger over random histories', () => {
       fc.property(fc.array(command, { minLength: 20, maxLength: 100 }), (commands) => {
         const { state, totals, paymentsIn } = run([...commands, { type: 'CloseAccount' }]);
         expect(state.balance).toBe(0);
-        // Nothing held: recognized and deducted are the cash kept, and no currency recognized or
-        // deducted more than came in.
+        // Nothing held: recognized, deducted and tax payable are the cash kept, and no currency
+        // recognized or deducted more than came in.
         expect(nonZero(totals.deferred)).toEqual({});
         const gone = new Map(totals.recognized);
-        add(
-          gone,
-          [...totals.adminDeducted].map(([currency, minor]) => ({ currency, minor })),
-        );
+        for (const part of [totals.adminDeducted, totals.taxPayable])
+          add(
+            gone,
+            [...part].map(([currency, minor]) => ({ currency, minor })),
+          );
         expect(nonZero(gone)).toEqual(nonZero(totals.cash));
         for (const [currency, minor] of totals.recognized)
           expect(minor).toBeLessThanOrEqual(paymentsIn.get(currency) ?? 0);

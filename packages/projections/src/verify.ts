@@ -35,8 +35,7 @@ export interface VerifyReport {
   /**
    * The money invariant per currency (minor units, alphabetical): cash to date (payments less
    * refunds) = recognized to date + admin deductions to date + deferred now (the value of the
-   * paid credits the accounts'
-   * lots hold). A difference is listed in `differences`.
+   * paid credits the accounts' lots hold) + tax payable. A difference is listed in `differences`.
    */
   money: MoneyInvariant[];
 }
@@ -49,6 +48,8 @@ export interface MoneyInvariant {
   adminDeductionsToDate: number;
   /** The value the lots hold at the end of the replay. */
   deferred: number;
+  /** Tax of payments less tax of refunds: owed to the authorities. */
+  taxPayable: number;
 }
 
 export interface VerifyOptions {
@@ -129,7 +130,7 @@ export async function verifyLedger(
   const bookedIn = (currency: string) => {
     let sums = booked.get(currency);
     if (!sums) {
-      sums = { cash: 0, recognized: 0, adminDeducted: 0, deferred: 0 };
+      sums = { cash: 0, recognized: 0, adminDeducted: 0, deferred: 0, taxPayable: 0 };
       booked.set(currency, sums);
     }
     return sums;
@@ -172,6 +173,7 @@ export async function verifyLedger(
     for (const { currency, minor } of effect.adminDeducted)
       bookedIn(currency).adminDeducted += minor;
     for (const { currency, minor } of effect.deferred) bookedIn(currency).deferred += minor;
+    for (const { currency, minor } of effect.taxPayable) bookedIn(currency).taxPayable += minor;
     if (event.position > snapshot.entriesAt) continue;
     expected.set(event.id, {
       userId,
@@ -272,11 +274,12 @@ interface BookedMoney {
   recognized: number;
   adminDeducted: number;
   deferred: number;
+  taxPayable: number;
 }
 
 /**
  * The money invariant in each currency: cash to date = recognized to date + admin deductions to
- * date + deferred, where
+ * date + deferred + tax payable, where
  * deferred is both the sum of the events' deferred effects and the value the lots hold at the
  * end (the two must agree, to the minor unit).
  */
@@ -293,16 +296,18 @@ function compareMoney(
   }
   const currencies = [...new Set([...booked.keys(), ...held.keys()])].sort();
   return currencies.map((currency) => {
-    const { cash, recognized, adminDeducted, deferred } = booked.get(currency) ?? {
+    const { cash, recognized, adminDeducted, deferred, taxPayable } = booked.get(currency) ?? {
       cash: 0,
       recognized: 0,
       adminDeducted: 0,
       deferred: 0,
+      taxPayable: 0,
     };
     const lots = held.get(currency) ?? 0;
-    if (cash !== recognized + adminDeducted + deferred) {
+    const accounted = recognized + adminDeducted + deferred + taxPayable;
+    if (cash !== accounted) {
       differences.push(
-        `money ${currency}: cash to date ${cash} ≠ recognized to date ${recognized} + admin deductions to date ${adminDeducted} + deferred ${deferred} (minor units, off by ${cash - recognized - adminDeducted - deferred})`,
+        `money ${currency}: cash to date ${cash} ≠ recognized to date ${recognized} + admin deductions to date ${adminDeducted} + deferred ${deferred} + tax payable ${taxPayable} (minor units, off by ${cash - accounted})`,
       );
     }
     if (deferred !== lots) {
@@ -316,6 +321,7 @@ function compareMoney(
       recognizedToDate: recognized,
       adminDeductionsToDate: adminDeducted,
       deferred: lots,
+      taxPayable,
     };
   });
 }

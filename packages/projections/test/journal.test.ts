@@ -25,7 +25,7 @@ const journalOf = async (store: EventStore, month: string, timeZone: string) => 
 const run = (args: string[], journal: string) =>
   execFileSync('hledger', ['-f', '-', ...args], { input: journal, encoding: 'utf8' });
 
-/** `hledger balance` of the whole file: account → currency → minor units. */
+/** `hledger balance` of the whole file: account → currency → minor units (and the accounts). */
 const balancesOf = (journal: string) => {
   const csv = run(['balance', '--flat', '--layout=bare', '--no-total', '-O', 'csv'], journal);
   const balances = new Map<string, Map<string, number>>();
@@ -38,7 +38,8 @@ const balancesOf = (journal: string) => {
     if (!balances.has(account!)) balances.set(account!, new Map());
     balances.get(account!)!.set(currency, minor);
   }
-  return (account: string, currency: string) => balances.get(account)?.get(currency) ?? 0;
+  const balance = (account: string, currency: string) => balances.get(account)?.get(currency) ?? 0;
+  return Object.assign(balance, { accounts: [...balances.keys()] });
 };
 
 /** The journal's balances are the report's figures, in each currency (`0 - x`: never −0). */
@@ -55,6 +56,12 @@ const expectJournalMeetsReport = (journal: string, report: MonthlyReport) => {
         : `revenue:${line}`;
       expect(balance(account, c), `${c} ${line}`).toBe(0 - minor);
     }
+    // Tax owed, by country and rate: all of it is the report's closing tax payable.
+    const taxAccounts = balance.accounts.filter((a) => a.startsWith('liabilities:tax payable:'));
+    expect(
+      taxAccounts.reduce((sum, account) => sum + balance(account, c), 0),
+      c,
+    ).toBe(0 - m.taxPayableClosing);
     // What the months before left: revenue and deductions to date before this month.
     expect(balance('equity:opening balances', c), c).toBe(
       0 - (m.recognizedToDate - m.recognized + m.adminDeductionsToDate - m.adminDeductions),
@@ -78,6 +85,7 @@ describe.runIf(hledger)('The ledger journal, read by hledger', () => {
             const report = await monthlyReport(storage.store, month, timeZone);
             expect(report.flags).toEqual([]);
             expect(report.money.length).toBeGreaterThan(0);
+            expect(journal).toContain('liabilities:tax payable:DE:19%');
             expectJournalMeetsReport(journal, report);
             // The same range gives the same bytes.
             expect(await journalOf(storage.store, month, timeZone)).toBe(journal);

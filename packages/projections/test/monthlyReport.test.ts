@@ -8,7 +8,7 @@ import {
   streams,
 } from '@astra/ledger';
 import { expect, it } from 'vitest';
-import { MonthMoney, monthlyReport } from '../src/index.ts';
+import { flagsOf, MonthMoney, monthlyReport } from '../src/index.ts';
 import { onEachDatabase } from './databases.ts';
 import { freshStorage, metadataAt, randomHistory } from './support.ts';
 
@@ -136,4 +136,57 @@ onEachDatabase('The monthly report', (kind) => {
     expect(await figures('2026-01', 'UTC')).toMatchObject({ spentReadings: 30, recognized: 540 });
     expect(await figures('2026-02', 'UTC')).toMatchObject({ purchased: 40, cashIn: 900 });
   });
+});
+
+it('flags a currency whose cash is not recognized + admin deductions + deferred + tax payable', () => {
+  const credits = {
+    opening: 0,
+    purchased: 100,
+    subscriptionGrants: 0,
+    free: 0,
+    adminAdjustments: 0,
+    spentReadings: 0,
+    spentVoice: 0,
+    spendsRefunded: 0,
+    forfeitedRollover: 0,
+    forfeitedDeletion: 0,
+    reversed: 0,
+    closing: 100,
+    balancesAtClose: 100,
+    difference: 0,
+  };
+  // A payment of 1210 with 210 of tax: the lot holds 1000, 210 is owed.
+  const money = {
+    currency: 'eur',
+    deferredOpening: 0,
+    cashIn: 1210,
+    refunds: 0,
+    recognized: 0,
+    adminDeductions: 0,
+    deferredClosing: 1000,
+    cashToDate: 1210,
+    recognizedToDate: 0,
+    adminDeductionsToDate: 0,
+    taxPayableOpening: 0,
+    taxIn: 210,
+    taxOut: 0,
+    taxPayableClosing: 210,
+    taxByCountry: [{ country: 'NL', ratePercent: 21, minor: 210 }],
+    revenue: [],
+    deferredByPurchaseMonth: [{ purchased: '2026-01', opening: 0, closing: 1000 }],
+  };
+  expect(flagsOf(credits, [money])).toEqual([]);
+  // The tax booked as if it were the lot's: cash no longer meets, nor does the roll.
+  expect(
+    flagsOf(credits, [
+      {
+        ...money,
+        deferredClosing: 1210,
+        deferredByPurchaseMonth: [{ purchased: '2026-01', opening: 0, closing: 1210 }],
+      },
+    ]),
+  ).toEqual([
+    'eur: cash to date 1210 ≠ recognized to date 0 + admin deductions to date 0 + deferred 1210 + tax payable 210 (off by -210)',
+    "eur: deferred opening 0 + cash in 1210 − refunds 0 − recognized 0 − admin deductions 0 − tax (210 in, 0 out) = 1000, but the lots hold 1210 at the month's end",
+  ]);
 });

@@ -245,8 +245,14 @@ export async function randomHistory(
         reason: 'Credit pack',
         tierId: 2,
         reference: { checkoutSessionId: `cs_${i}`, paymentIntentId: `pi_${userId}_${i % 7}` },
-        // What Stripe took (no extra random draw: the seeded histories stay as they were).
-        payment: { amountMinor: 1799, currency: i % 5 === 0 ? 'eur' : 'usd' },
+        // What Stripe took, VAT included for some (no extra random draw: the seeded histories
+        // stay as they were).
+        payment: {
+          amountMinor: 1799,
+          currency: i % 5 === 0 ? 'eur' : 'usd',
+          ...(i % 3 === 0 ? { tax: { amountMinor: 287, country: 'DE', ratePercent: 19 } } : {}),
+          ...(i % 3 === 1 ? { tax: { amountMinor: 300, country: 'FR', ratePercent: 20 } } : {}),
+        },
       });
     } else if (roll < 0.72) {
       await run('credits', userId, {

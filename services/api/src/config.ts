@@ -137,6 +137,12 @@ export const configSchema = z
     STRIPE_API_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
     STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
     /**
+     * `on`: Stripe computes the tax of each checkout (Stripe Tax, `automatic_tax`), from the
+     * billing address it collects; our prices are then tax inclusive. Stripe Tax must be set up
+     * in the Stripe account (origin address, registrations).
+     */
+    STRIPE_AUTOMATIC_TAX: z.enum(['on', 'off']).default('off'),
+    /**
      * Where the product's e-mails leave: `smtp://user:password@host:587` (STARTTLS when the
      * server offers it) or `smtps://…:465`. Without it (development) nothing leaves the machine:
      * the messages are kept for the development mailbox (/dev/mail).

@@ -148,7 +148,9 @@ export async function startServer(
       stripe,
       webhookSecret,
       pricing,
-      gateway: localCheckout ?? stripeGateway(stripe),
+      gateway:
+        localCheckout ??
+        stripeGateway(stripe, { automaticTax: config.STRIPE_AUTOMATIC_TAX === 'on' }),
       localCheckout,
     },
     mail: {

@@ -24,8 +24,10 @@ import {
   HISTORY,
   jsonLines,
   rawGet,
+  signed,
   startFinanceServer,
 } from './financeHistory.ts';
+import { deliver, packCheckout, refundedCharge } from './stripeWebhooks.ts';
 import type { Client, TestServer } from './support.ts';
 
 /** The same instant one millisecond earlier or later. */
@@ -187,6 +189,12 @@ for (const storage of ['postgres', 'pglite'] as const) {
             cashToDate: 1500,
             recognizedToDate: 0,
             adminDeductionsToDate: 120,
+            // No payment of this history recorded a tax (automatic tax off).
+            taxPayableOpening: 0,
+            taxIn: 0,
+            taxOut: 0,
+            taxPayableClosing: 0,
+            taxByCountry: [],
             revenue: [],
             // Paid this month, all still owed but the deduction.
             deferredByPurchaseMonth: [{ purchased: month, opening: 0, closing: 1380 }],
@@ -205,6 +213,11 @@ for (const storage of ['postgres', 'pglite'] as const) {
             cashToDate: 1259,
             recognizedToDate: 90,
             adminDeductionsToDate: 35,
+            taxPayableOpening: 0,
+            taxIn: 0,
+            taxOut: 0,
+            taxPayableClosing: 0,
+            taxByCountry: [],
             revenue: [
               // Two life path readings (90 each), one given back.
               { line: 'reading:life-path', minor: 90 },
@@ -328,6 +341,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
             recognizedToDate: 0,
             adminDeductionsToDate: 120,
             deferred: 1380,
+            taxPayable: 0,
           },
           {
             currency: 'usd',
@@ -335,6 +349,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
             recognizedToDate: 90,
             adminDeductionsToDate: 35,
             deferred: 1134,
+            taxPayable: 0,
           },
         ]);
       });
@@ -346,7 +361,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
           const verified = await cli('ledger:verify', [], env);
           expect(verified.code, verified.stdout.toString()).toBe(0);
           expect(verified.stdout.toString()).toContain(
-            'Money in usd (minor units): cash to date 1259 = recognized to date 90 + admin deductions to date 35 + deferred now 1134',
+            'Money in usd (minor units): cash to date 1259 = recognized to date 90 + admin deductions to date 35 + deferred now 1134 + tax payable 0',
           );
           const month = rowsOf(ada.id)[0]!.occurredAt.slice(0, 7);
           const csv = await cli('ledger:report', ['--month', month, '--format', 'csv'], env);
@@ -488,6 +503,74 @@ for (const storage of ['postgres', 'pglite'] as const) {
           state: { wrong: true },
         });
         expect(await userBalanceAt(store, snapshots, id, last)).toEqual(first[0]);
+      });
+
+      it('reports the tax of payments and refunds: what is payable, and the month’s by country and rate', async () => {
+        // Two packs in pounds (a currency of its own: nothing else here has tax), their tax in
+        // them, and half of one refunded.
+        const { id } = await member('taxed');
+        const pack = (amountTotal: number, tax: number, country: string, percentage: number) => ({
+          ...packCheckout(id, 2, { amountTotal, currency: 'gbp' }),
+          total_details: {
+            amount_tax: tax,
+            breakdown: { taxes: [{ amount: tax, rate: { percentage } }] },
+          },
+          customer_details: { address: { country } },
+        });
+        const dutch = pack(1210, 210, 'NL', 21);
+        for (const session of [dutch, pack(1190, 190, 'DE', 19)])
+          await deliver(server, signed('checkout.session.completed', session));
+        const refund = {
+          ...refundedCharge(id, dutch.payment_intent, 1210, 605),
+          currency: 'gbp',
+        };
+        expect((await deliver(server, signed('charge.refunded', refund))).body.outcome).toBe(
+          'reversed',
+        );
+        const rows = jsonLines(
+          (await rawGet(server.url, '/api/admin/exports/ledger?format=jsonl', admin.cookie)).body,
+        ).filter((r) => r.userId === id);
+        const month = rows.at(-1)!.occurredAt.slice(0, 7);
+        const report = (await admin.get<MonthlyReport>(`/api/admin/reports/monthly?month=${month}`))
+          .body;
+        expect(report.flags).toEqual([]);
+        // The lots hold the packs net of tax, 1000 each; the refund's 605 is 105 of tax and the
+        // 500 that the 50 reversed credits were worth, so nothing is recognized.
+        expect(report.money.find((m) => m.currency === 'gbp')).toMatchObject({
+          cashIn: 2400,
+          refunds: 605,
+          recognized: 0,
+          deferredClosing: 1500,
+          cashToDate: 1795,
+          taxPayableOpening: 0,
+          taxIn: 400,
+          taxOut: 105,
+          taxPayableClosing: 295,
+          taxByCountry: [
+            { country: 'DE', ratePercent: 19, minor: 190 },
+            { country: 'NL', ratePercent: 21, minor: 105 },
+          ],
+        });
+        const csv = await admin
+          .unchecked()
+          .get(`/api/admin/reports/monthly?month=${month}&format=csv`);
+        admin.checked();
+        const lines = parseCsv(csv.body as string).filter((l) => l[3] === 'gbp');
+        expect(lines.filter((l) => l[1] === 'tax_by_country')).toEqual([
+          [month, 'tax_by_country', 'DE:19', 'gbp', '190'],
+          [month, 'tax_by_country', 'NL:21', 'gbp', '105'],
+        ]);
+        expect(lines.find((l) => l[2] === 'tax_payable_closing')?.[4]).toBe('295');
+        const verified = await verifyLedger(server.deps.ledger.store, server.deps.db);
+        expect(verified.differences).toEqual([]);
+        expect(verified.money.find((m) => m.currency === 'gbp')).toEqual({
+          currency: 'gbp',
+          cashToDate: 1795,
+          recognizedToDate: 0,
+          adminDeductionsToDate: 0,
+          deferred: 1500,
+          taxPayable: 295,
+        });
       });
     });
   });

@@ -12,7 +12,8 @@ import { type Client, caughtUp, startTestServer, type TestServer } from './suppo
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../../..');
 const WEBHOOK_SECRET = 'whsec_test_finance_secret';
-const signed = webhookSigner(WEBHOOK_SECRET);
+/** Stripe events signed for the finance server's webhook. */
+export const signed = webhookSigner(WEBHOOK_SECRET);
 const lifePath = { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1990-12-10' };
 /** An admin's reason written to pass for Stripe ids in a `key=value; …` cause. */
 export const FORGED = 'Chargeback pending review; paymentIntentId=pi_FAKE; chargeId=ch_FAKE';

@@ -5,7 +5,13 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 import { grantDueMonths } from '../src/modules/payments/renewals.ts';
 import { invoice, member, signed, WEBHOOK_SECRET } from './paymentsFixtures.ts';
 import { deliver, me } from './stripeWebhooks.ts';
-import { caughtUp, OPERATOR_SETTINGS, startTestServer, type TestServer } from './support.ts';
+import {
+  caughtUp,
+  OPERATOR_SETTINGS,
+  startStripeDouble,
+  startTestServer,
+  type TestServer,
+} from './support.ts';
 
 describe('checkout, subscriptions and renewals through the API (local checkout, our clock)', () => {
   let server: TestServer;
@@ -295,6 +301,9 @@ describe('checkout through Stripe’s API (a loopback server standing in for it)
       success_url: 'https://astra.example/success?session_id={CHECKOUT_SESSION_ID}',
       cancel_url: 'https://astra.example/cancel',
     });
+    // STRIPE_AUTOMATIC_TAX is off by default: Stripe computes no tax.
+    expect(form.has('automatic_tax[enabled]')).toBe(false);
+    expect(form.has('line_items[0][price_data][tax_behavior]')).toBe(false);
 
     // The webhook makes the subscription; the status page then finds its credits.
     await deliver(
@@ -320,7 +329,55 @@ describe('checkout through Stripe’s API (a loopback server standing in for it)
   });
 });
 
+describe('checkout with STRIPE_AUTOMATIC_TAX=on (Stripe’s API, a loopback double)', () => {
+  let server: TestServer;
+  let double: Awaited<ReturnType<typeof startStripeDouble>>;
+  beforeAll(async () => {
+    double = await startStripeDouble(({ method, path }) =>
+      method === 'POST' && path === '/v1/checkout/sessions'
+        ? { id: 'cs_test_taxed', object: 'checkout.session', url: 'https://checkout.stripe.test/t' }
+        : undefined,
+    );
+    server = await startTestServer({
+      STRIPE_SECRET_KEY: 'sk_test_loopback',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_AUTOMATIC_TAX: 'on',
+      PUBLIC_URL: 'https://astra.example',
+      ...double.env,
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await double?.close();
+  });
+
+  it('asks Stripe to compute the tax from the billing address it collects, in our tax-inclusive prices', async () => {
+    const { client } = await member(server);
+    for (const isSubscription of [false, true]) {
+      const answer = await client.post('/api/checkout', { tierId: 2, isSubscription });
+      expect(answer.body.sessionId).toBe('cs_test_taxed');
+    }
+    const forms = double.requests
+      .filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions')
+      .map((r) => Object.fromEntries(r.body));
+    expect(forms).toHaveLength(2);
+    for (const form of forms) {
+      expect(form).toMatchObject({
+        'automatic_tax[enabled]': 'true',
+        billing_address_collection: 'required',
+        'line_items[0][price_data][tax_behavior]': 'inclusive',
+      });
+    }
+  });
+});
+
 describe('configuration', () => {
+  it('reads STRIPE_AUTOMATIC_TAX as on or off, off by default', () => {
+    expect(loadConfig({}).STRIPE_AUTOMATIC_TAX).toBe('off');
+    expect(loadConfig({ STRIPE_AUTOMATIC_TAX: 'on' }).STRIPE_AUTOMATIC_TAX).toBe('on');
+    expect(() => loadConfig({ STRIPE_AUTOMATIC_TAX: 'yes' })).toThrow(/STRIPE_AUTOMATIC_TAX/);
+  });
+
   it('refuses production without Stripe: the local checkout page is for development', () => {
     const production = {
       NODE_ENV: 'production',

@@ -232,6 +232,92 @@ describe('money on the ledger: what was paid, and the Stripe ids behind it', () 
     ]);
   });
 
+  it('records the tax Stripe computed in a pack and in a month, and gives its share back with each refund', async () => {
+    const { id } = await member(server);
+    const paymentIntent = `pi_${uid()}`;
+    const session = {
+      ...packCheckout(id, 2, { paymentIntent, amountTotal: 1799, currency: 'eur' }),
+      total_details: {
+        amount_discount: 0,
+        amount_shipping: 0,
+        amount_tax: 287,
+        breakdown: { discounts: [], taxes: [{ amount: 287, rate: { percentage: 19 } }] },
+      },
+      customer_details: { address: { country: 'DE' } },
+    };
+    expect(
+      (await deliver(server, signed('checkout.session.completed', session))).body.outcome,
+    ).toBe('granted');
+    const tax = { country: 'DE', ratePercent: 19 };
+    expect((await eventsOf(server, id, 'CreditsGranted'))[0]!.payment).toEqual({
+      amountMinor: 1799,
+      currency: 'eur',
+      tax: { amountMinor: 287, ...tax },
+    });
+    // A third refunded, then the rest: the tax's share of each, all of it in the end.
+    for (const refunded of [600, 1799]) {
+      const charge = { ...refundedCharge(id, paymentIntent, 1799, refunded), currency: 'eur' };
+      await deliver(server, signed('charge.refunded', charge));
+    }
+    expect(
+      (await eventsOf(server, id, 'PaymentRefunded')).map((e) => [e.amountMinor, e.tax]),
+    ).toEqual([
+      [600, { amountMinor: 95, ...tax }],
+      [1199, { amountMinor: 192, ...tax }],
+    ]);
+
+    // A month's invoice: its taxes added up, the rate of an expanded tax rate, the address's country.
+    const subscriptionId = `sub_${uid()}`;
+    const invoice = {
+      ...paidInvoice(id, 1, subscriptionId, '2026-11-21T10:00:00Z', { amountPaid: 1190 }),
+      total_taxes: [
+        {
+          amount: 190,
+          tax_behavior: 'inclusive',
+          tax_rate_details: { tax_rate: { id: 'txr_1', percentage: 19 } },
+          taxability_reason: 'standard_rated',
+          taxable_amount: 1000,
+          type: 'tax_rate_details',
+        },
+      ],
+      customer_address: { country: 'AT' },
+    };
+    await deliver(server, signed('invoice.paid', invoice));
+    // An unexpanded rate (only its id) gives no rate.
+    const unexpanded = {
+      ...paidInvoice(id, 1, subscriptionId, '2026-12-21T10:00:00Z', { amountPaid: 1200 }),
+      total_taxes: [{ amount: 200, tax_rate_details: { tax_rate: 'txr_2' } }],
+      customer_address: { country: 'AT' },
+    };
+    await deliver(server, signed('invoice.paid', unexpanded));
+    expect((await eventsOf(server, id, 'MonthlyCreditsGranted')).map((e) => e.payment.tax)).toEqual(
+      [
+        { amountMinor: 190, country: 'AT', ratePercent: 19 },
+        { amountMinor: 200, country: 'AT', ratePercent: null },
+      ],
+    );
+  });
+
+  it('refuses a tax that is more than the amount paid, recording no credit', async () => {
+    const { id } = await member(server);
+    const session = {
+      ...packCheckout(id, 2, { amountTotal: 100 }),
+      total_details: { amount_tax: 101 },
+    };
+    expect(
+      (await deliver(server, signed('checkout.session.completed', session))).body.outcome,
+    ).toBe('refused: invalid data.object.total_details.amount_tax');
+    const invoice = {
+      ...paidInvoice(id, 1, `sub_${uid()}`, '2026-11-21T10:00:00Z', { amountPaid: 100 }),
+      total_taxes: [{ amount: 60 }, { amount: 41 }],
+    };
+    expect((await deliver(server, signed('invoice.paid', invoice))).body.outcome).toBe(
+      'refused: invalid data.object.total_taxes',
+    );
+    expect(await eventsOf(server, id, 'CreditsGranted')).toEqual([]);
+    expect(await eventsOf(server, id, 'MonthlyCreditsGranted')).toEqual([]);
+  });
+
   it('takes the charge of an older API version’s invoice, and no payment id the invoice does not name', async () => {
     const { id } = await member(server);
     const subscriptionId = `sub_${uid()}`;
@@ -338,6 +424,43 @@ describe('the local checkout records its own money like Stripe’s', () => {
         subscriptionId: expect.stringMatching(/^sub_local_/),
         paymentIntentId: expect.stringMatching(/^pi_local_/),
       },
+    });
+    // No country: no tax, as with Stripe Tax off.
+    expect(grant!.payment.tax).toBeUndefined();
+    expect(month!.payment.tax).toBeUndefined();
+  });
+
+  it('applies its tax table to the country the customer picks: the tax in the price, as Stripe Tax would', async () => {
+    const { client, id } = await member(server);
+    const pay = async (tierId: number, isSubscription: boolean, body: unknown) => {
+      const checkout = await client.post('/api/checkout', { tierId, isSubscription });
+      return client.post(`/api/checkout/local/${checkout.body.sessionId}/pay`, body);
+    };
+    const refused = await pay(2, false, { country: 'germany' });
+    expect(refused).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(refused.body.fields.map((f: { field: string }) => f.field)).toEqual(['country']);
+    expect(await eventsOf(server, id, 'CreditsGranted')).toEqual([]);
+
+    expect((await pay(2, false, { country: 'DE' })).status).toBe(200);
+    expect((await pay(2, false, { country: 'US' })).status).toBe(200);
+    expect((await pay(1, true, { country: 'FR' })).status).toBe(200);
+    // 17.99 with 19% in it is 2.87 of tax; the US has none; 9.99 with 20% in it is 1.67.
+    expect((await eventsOf(server, id, 'CreditsGranted')).map((e) => e.payment)).toEqual([
+      {
+        amountMinor: 1799,
+        currency: 'usd',
+        tax: { amountMinor: 287, country: 'DE', ratePercent: 19 },
+      },
+      {
+        amountMinor: 1799,
+        currency: 'usd',
+        tax: { amountMinor: 0, country: 'US', ratePercent: 0 },
+      },
+    ]);
+    expect((await eventsOf(server, id, 'MonthlyCreditsGranted'))[0]!.payment).toEqual({
+      amountMinor: 999,
+      currency: 'usd',
+      tax: { amountMinor: 167, country: 'FR', ratePercent: 20 },
     });
   });
 });

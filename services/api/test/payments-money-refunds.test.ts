@@ -499,6 +499,29 @@ describe('refunds of subscription payments, through Stripe’s API (a loopback d
     ]);
   });
 
+  it('gives back the tax of a taxed month with its refunds, all of it with the last', async () => {
+    const { id } = await member(server);
+    const { invoice, paymentIntent } = await paidMonth(id);
+    const taxed = {
+      ...invoice,
+      total_taxes: [{ amount: 160, tax_rate_details: { tax_rate: { percentage: 19 } } }],
+      customer_address: { country: 'DE' },
+    };
+    invoices.set(paymentIntent, taxed);
+    await deliver(server, signed('invoice.paid', taxed));
+    const partial = refundedInvoiceCharge(paymentIntent, 999, 500);
+    await deliver(server, signed('charge.refunded', partial));
+    await deliver(server, signed('charge.refunded', { ...partial, amount_refunded: 999 }));
+    const tax = { country: 'DE', ratePercent: 19 };
+    // 160 × 500 ÷ 999 = 80.08…: 80, then the rest, 80.
+    expect(
+      (await eventsOf(server, id, 'PaymentRefunded')).map((e) => [e.amountMinor, e.tax]),
+    ).toEqual([
+      [500, { amountMinor: 80, ...tax }],
+      [499, { amountMinor: 80, ...tax }],
+    ]);
+  });
+
   it('fetches the invoice when Stripe lists it by id only', async () => {
     const { id } = await member(server);
     const { invoice, paymentIntent } = await paidMonth(id);

@@ -7,6 +7,13 @@ import { openProjectionStorage, runCli } from './storage.ts';
 
 const formatSchema = z.enum(['text', 'csv', 'json']);
 
+/** `DE at 19%`; `unknown country`, `unknown rate` where Stripe named none. */
+const taxLabel = ({
+  country,
+  ratePercent,
+}: MonthlyReport['money'][number]['taxByCountry'][number]) =>
+  `${country ?? 'unknown country'} at ${ratePercent === null ? 'unknown rate' : `${ratePercent}%`}`;
+
 /** The report as people read it in a terminal: one line a figure. */
 function reportText(report: MonthlyReport): string {
   const c = report.credits;
@@ -40,11 +47,20 @@ function reportText(report: MonthlyReport): string {
       line('− refunds', m.refunds),
       line('− recognized (from use)', m.recognized),
       line('− admin deductions', m.adminDeductions),
+      line('− tax (in less out)', m.taxIn - m.taxOut),
       line('= deferred at the end', m.deferredClosing),
       line('cash to date', m.cashToDate),
       line('recognized to date', m.recognizedToDate),
       line('admin deductions to date', m.adminDeductionsToDate),
+      '',
+      `Tax payable in ${m.currency} (minor units)`,
+      line('owed at the start', m.taxPayableOpening),
+      line('+ collected (payments)', m.taxIn),
+      line('− given back (refunds)', m.taxOut),
+      line('= owed at the end', m.taxPayableClosing),
     );
+    if (m.taxByCountry.length) lines.push('', `Tax in ${m.currency} by country and rate`);
+    for (const tax of m.taxByCountry) lines.push(line(taxLabel(tax), tax.minor));
     if (m.revenue.length) lines.push('', `Recognized in ${m.currency} by line`);
     for (const { line: revenue, minor } of m.revenue)
       lines.push(line(revenueLineLabel(revenue), minor));

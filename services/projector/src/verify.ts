@@ -26,7 +26,8 @@ async function recordResult(db: Kysely<unknown>, ok: boolean, printed: string[])
 /**
  * `npm run ledger:verify`: replays every credit stream and compares it with `profiles` and
  * `ledger_entries`, checks the money invariant in each currency (cash to date = recognized to
- * date + admin deductions to date + deferred now, and the events' deferred = the value the lots hold), and checks that every
+ * date + admin deductions to date + deferred now + tax payable, and the events' deferred = the
+ * value the lots hold), and checks that every
  * projection has reached the log's head. Exits 0 when
  * all agree, 1 listing every difference and every projection left behind, 2 when it cannot run.
  */
@@ -47,11 +48,12 @@ await runCli(async () => {
       );
     }
     // The money invariant, per currency: cash to date = recognized to date + admin
-    // deductions to date + deferred now.
+    // deductions to date + deferred now + tax payable.
     for (const m of report.money) {
-      const holds = m.cashToDate === m.recognizedToDate + m.adminDeductionsToDate + m.deferred;
+      const holds =
+        m.cashToDate === m.recognizedToDate + m.adminDeductionsToDate + m.deferred + m.taxPayable;
       print(
-        `Money in ${m.currency} (minor units): cash to date ${m.cashToDate} ${holds ? '=' : '≠'} recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred now ${m.deferred}`,
+        `Money in ${m.currency} (minor units): cash to date ${m.cashToDate} ${holds ? '=' : '≠'} recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred now ${m.deferred} + tax payable ${m.taxPayable}`,
       );
     }
     const { count, credits } = report.voiceReactivations;

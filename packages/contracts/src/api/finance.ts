@@ -14,6 +14,13 @@ import { readingKindRecords } from './readingKinds.ts';
 export const moneyAmountSchema = z.object({ currency: z.string(), minor: z.number().int() });
 export type MoneyAmount = z.infer<typeof moneyAmountSchema>;
 
+/** Tax in one currency at one country and rate (`PaymentTax`'s; null: Stripe named none). */
+export const taxAmountSchema = moneyAmountSchema.extend({
+  country: z.string().nullable(),
+  ratePercent: z.number().nullable(),
+});
+export type TaxAmount = z.infer<typeof taxAmountSchema>;
+
 /**
  * The line of the books recognized revenue goes to: a reading's kind (`reading:natal-chart`;
  * `reading:app-7` for an app id no shipped kind has, `reading:unknown` for old spends naming none),
@@ -225,11 +232,28 @@ export const moneyRollForwardSchema = z.object({
   deferredClosing: z.number().int(),
   /**
    * Since the log began: cash in − refunds, and the check
-   * cash = recognized + admin deductions + deferred.
+   * cash = recognized + admin deductions + deferred + tax payable.
    */
   cashToDate: z.number().int(),
   recognizedToDate: z.number().int(),
   adminDeductionsToDate: z.number().int(),
+  /**
+   * Tax collected for the authorities (the tax part of payments, less that of refunds): owed at
+   * the month's start, collected in the month, given back by its refunds, owed at its end. Since
+   * the log began, cash = recognized + admin deductions + deferred + tax payable.
+   */
+  taxPayableOpening: z.number().int(),
+  taxIn: z.number().int(),
+  taxOut: z.number().int(),
+  taxPayableClosing: z.number().int(),
+  /** The month's tax (collected less refunded) by the customer's country and the rate. */
+  taxByCountry: z.array(
+    z.object({
+      country: z.string().nullable(),
+      ratePercent: z.number().nullable(),
+      minor: z.number().int(),
+    }),
+  ),
   /** The month's `recognized` by line of the books (they add up to it). */
   revenue: z.array(z.object({ line: revenueLineSchema, minor: z.number().int() })),
   /**

@@ -88,6 +88,33 @@ export const localCheckoutSessionSchema = z.object({
   status: z.enum(['open', 'paid', 'canceled']),
 });
 export type LocalCheckoutSession = z.infer<typeof localCheckoutSessionSchema>;
+/**
+ * The local checkout's tax table (development without Stripe), standing in for Stripe Tax: a few
+ * EU countries' standard VAT rates, in percent; any other country pays 0. Prices include it.
+ */
+export const LOCAL_CHECKOUT_TAX_RATES: Readonly<Record<string, number>> = {
+  AT: 20,
+  BE: 21,
+  DE: 19,
+  ES: 21,
+  FR: 20,
+  IE: 23,
+  IT: 22,
+  NL: 21,
+  PL: 23,
+  SE: 25,
+};
+/**
+ * `POST /api/checkout/local/:id/pay` (optional body): the customer's country, for the tax
+ * (`LOCAL_CHECKOUT_TAX_RATES`); without one the payment records no tax, as with Stripe Tax off.
+ */
+export const localCheckoutPaySchema = z.object({
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'must be a country code, two capital letters (ISO 3166-1 alpha-2)')
+    .optional(),
+});
+export type LocalCheckoutPay = z.infer<typeof localCheckoutPaySchema>;
 /** `POST /api/checkout/local/:id/pay` and `/cancel`: where the browser goes next. */
 export const localCheckoutResultSchema = z.object({ redirectUrl: z.string() });
 export type LocalCheckoutResult = z.infer<typeof localCheckoutResultSchema>;

@@ -28,14 +28,39 @@ const stripeRefund = z.object({
 });
 
 /**
- * The money Stripe took for a grant, from Stripe's own object (a checkout session's
- * `amount_total`, an invoice's `amount_paid`), never from our price table. Absent on old events
- * and on grants nobody paid for.
+ * The tax in a payment's (or a refund's) amount, as Stripe computed it: the amount (minor units,
+ * part of the gross amount), the customer's country (ISO 3166-1 alpha-2, upper case; null when
+ * Stripe names none) and the rate in percent (null when Stripe gives none). Absent on old events:
+ * their tax is unknown and reads as 0. The country is not marked `personal()`: a country alone
+ * names nobody, and the tax records it belongs to must be kept for years (EU VAT/OSS), erasure or
+ * not, so it must not become a tombstone.
  */
-export const creditPaymentSchema = z.object({
+export const paymentTaxSchema = z.object({
   amountMinor: z.number().int().nonnegative(),
-  currency: z.string(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .nullable(),
+  ratePercent: z.number().nonnegative().max(100).nullable(),
 });
+export type PaymentTax = z.infer<typeof paymentTaxSchema>;
+
+/**
+ * The money Stripe took for a grant, from Stripe's own object (a checkout session's
+ * `amount_total`, an invoice's `amount_paid`), never from our price table: the gross amount,
+ * tax included (`tax`, when Stripe computed one). Absent on old events and on grants nobody paid
+ * for.
+ */
+export const creditPaymentSchema = z
+  .object({
+    amountMinor: z.number().int().nonnegative(),
+    currency: z.string(),
+    tax: paymentTaxSchema.optional(),
+  })
+  .refine((payment) => (payment.tax?.amountMinor ?? 0) <= payment.amountMinor, {
+    path: ['tax', 'amountMinor'],
+    message: 'is more than the amount',
+  });
 export type CreditPayment = z.infer<typeof creditPaymentSchema>;
 
 export const creditEventSchemas = {
@@ -128,7 +153,9 @@ export const creditEventSchemas = {
    * (whether or not a credit moves): `amountMinor` is this refund's new money (`refundedMinor`
    * less what was recorded before for the payment), `refundedMinor` the cumulative total.
    * `invoiceId` and `subscriptionId` name the subscription invoice a refunded payment paid
-   * (absent on a pack's refunds and on old events).
+   * (absent on a pack's refunds and on old events). `tax` is this refund's share of the payment's
+   * tax (part of `amountMinor`), with its country and rate: absent when the payment recorded no
+   * tax (or was not on the stream yet).
    */
   PaymentRefunded: z.object({
     paymentIntentId: z.string(),
@@ -138,6 +165,7 @@ export const creditEventSchemas = {
     currency: z.string(),
     invoiceId: z.string().optional(),
     subscriptionId: z.string().optional(),
+    tax: paymentTaxSchema.optional(),
   }),
   /** A refund whose purchase is not on the stream yet: the purchase, when it lands, is reversed. */
   PurchaseRefundPending: stripeRefund,

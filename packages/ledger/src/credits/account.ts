@@ -1,4 +1,4 @@
-import type { CreditEvent, CreditEventOf } from '@astra/contracts';
+import type { CreditEvent, CreditEventOf, PaymentTax } from '@astra/contracts';
 import { balanceChange, grantedBy } from './balance.ts';
 import { type CreditLots, type LotTake, lotsAfter, lotsToTake } from './lots.ts';
 
@@ -38,6 +38,12 @@ export interface Purchase {
 
 export type PendingRefund = CreditEventOf<'PurchaseRefundPending'>['data'];
 
+/** A payment that recorded its tax: what was paid (gross) and the tax in it, for its refunds. */
+export interface TaxedPayment {
+  paidMinor: number;
+  tax: PaymentTax;
+}
+
 export interface PendingCheckout {
   sessionId: string;
   url: string;
@@ -72,6 +78,11 @@ export interface CreditAccount {
    * count by the refund their reversal or pending refund names.
    */
   refundedMinor: Readonly<Record<string, number>>;
+  /**
+   * Payments that recorded their tax, by the id their refunds name: a pack's payment intent, a
+   * subscription month's invoice. A refund's share of the tax is worked out from it.
+   */
+  paymentTaxes: Readonly<Record<string, TaxedPayment>>;
   recentSpends: readonly RecentSpend[];
   subscription: Subscription | null;
   /** An open subscription checkout: no second one while it runs. */
@@ -102,6 +113,7 @@ export const initialCreditAccount = (): CreditAccount => ({
   purchases: new Map(),
   pendingRefunds: {},
   refundedMinor: {},
+  paymentTaxes: {},
   recentSpends: [],
   subscription: null,
   pendingCheckout: null,
@@ -118,6 +130,16 @@ const withRefunded = (
   refundedMinor > (recorded[paymentIntentId] ?? 0)
     ? { ...recorded, [paymentIntentId]: refundedMinor }
     : recorded;
+
+/** The payment taxes with a grant's payment added, when it recorded its tax and names its id. */
+const withPaymentTax = (
+  taxes: Readonly<Record<string, TaxedPayment>>,
+  payment: CreditEventOf<'CreditsGranted'>['data']['payment'],
+  id: string | undefined,
+): Readonly<Record<string, TaxedPayment>> =>
+  payment?.tax && id
+    ? { ...taxes, [id]: { paidMinor: payment.amountMinor, tax: payment.tax } }
+    : taxes;
 
 /**
  * A change to what `evolve` makes of the events (or to `CreditAccount`) takes a new
@@ -145,6 +167,11 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
               granted: event.data.amount,
               reversed: 0,
             }),
+            paymentTaxes: withPaymentTax(
+              state.paymentTaxes,
+              event.data.payment,
+              event.data.reference?.paymentIntentId,
+            ),
           }
         : { ...next, grantIds: new Set(state.grantIds).add(event.data.grantId) };
     case 'PurchaseReversed': {
@@ -228,6 +255,11 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
           ...state.grantedMonths,
           monthKey(state.subscription?.subscriptionId ?? null, event.data.period),
         ],
+        paymentTaxes: withPaymentTax(
+          state.paymentTaxes,
+          event.data.payment,
+          event.data.reference?.invoiceId,
+        ),
         subscription: state.subscription && {
           ...state.subscription,
           nextRenewalDate: event.data.nextRenewalDate,

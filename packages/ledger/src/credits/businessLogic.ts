@@ -1,6 +1,13 @@
 import type { CreditEvent, CreditEventOf, CreditPayment } from '@astra/contracts';
 import { firstDayOfNextMonth, isoDay, monthOf } from '../dates.ts';
-import { type CreditAccount, evolve, monthKey, type Purchase, wasGranted } from './account.ts';
+import {
+  type CreditAccount,
+  evolve,
+  monthKey,
+  type Purchase,
+  type TaxedPayment,
+  wasGranted,
+} from './account.ts';
 import {
   type Cmd,
   type CreditCommand,
@@ -324,6 +331,7 @@ const refundMoney = (
 ): CreditEvent[] => {
   const recorded = state.refundedMinor[refund.paymentIntentId] ?? 0;
   if (refund.refundedMinor <= recorded) return [];
+  const taxed = state.paymentTaxes[invoice?.invoiceId ?? refund.paymentIntentId];
   return [
     {
       type: 'PaymentRefunded',
@@ -334,10 +342,29 @@ const refundMoney = (
         refundedMinor: refund.refundedMinor,
         currency: refund.currency,
         ...invoice,
+        ...(taxed
+          ? {
+              tax: {
+                ...taxed.tax,
+                amountMinor:
+                  taxRefunded(taxed, refund.refundedMinor) - taxRefunded(taxed, recorded),
+              },
+            }
+          : {}),
       },
     },
   ];
 };
+
+/**
+ * The tax that a payment's refunds have given back once its refunded total is `refundedMinor`:
+ * the tax's share of it, rounded down, so that a full refund gives back exactly all the tax (each
+ * refund records what this grew by).
+ */
+const taxRefunded = ({ paidMinor, tax }: TaxedPayment, refundedMinor: number) =>
+  refundedMinor >= paidMinor
+    ? tax.amountMinor
+    : Number((BigInt(tax.amountMinor) * BigInt(refundedMinor)) / BigInt(paidMinor));
 
 const refundPurchase = (command: Cmd<'RefundPurchase'>, state: CreditAccount): CreditEvent[] => {
   requireOpen(state);

@@ -5,6 +5,7 @@ import type {
   Purchase,
   RecentSpend,
   Subscription,
+  TaxedPayment,
 } from './account.ts';
 import type { CreditLot } from './lots.ts';
 
@@ -20,7 +21,7 @@ import type { CreditLot } from './lots.ts';
  * A change to `CreditAccount` or to `evolve` takes a new `CREDIT_ACCOUNT_SNAPSHOT_VERSION`: the
  * snapshots of the old one are ignored and the streams replayed (and snapshotted again).
  */
-export const CREDIT_ACCOUNT_SNAPSHOT_VERSION = 2;
+export const CREDIT_ACCOUNT_SNAPSHOT_VERSION = 3;
 
 type StoredPurchase = [
   grantId: string,
@@ -42,6 +43,7 @@ export interface StoredCreditAccount {
   purchases: string;
   pendingRefunds: [string, PendingRefund][];
   refundedMinor: [string, number | null][];
+  paymentTaxes: [string, TaxedPayment][];
   recentSpends: RecentSpend[];
   subscription: Subscription | null;
   pendingCheckout: PendingCheckout | null;
@@ -68,6 +70,7 @@ export const encodeCreditAccount = (account: CreditAccount): StoredCreditAccount
     paymentIntentId,
     Number.isFinite(minor) ? minor : null,
   ]),
+  paymentTaxes: Object.entries(account.paymentTaxes),
   recentSpends: [...account.recentSpends],
   subscription: account.subscription,
   pendingCheckout: account.pendingCheckout,
@@ -92,6 +95,7 @@ export const decodeCreditAccount = (stored: StoredCreditAccount): CreditAccount 
       minor ?? Number.POSITIVE_INFINITY,
     ]),
   ),
+  paymentTaxes: Object.fromEntries(stored.paymentTaxes),
   recentSpends: stored.recentSpends,
   subscription: stored.subscription,
   pendingCheckout: stored.pendingCheckout,

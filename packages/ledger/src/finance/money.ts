@@ -2,8 +2,10 @@ import {
   type CreditEvent,
   type LotTake,
   type MoneyAmount,
+  type PaymentTax,
   type RevenueLine,
   readingKindOfApp,
+  type TaxAmount,
 } from '@astra/contracts';
 import { REFUNDABLE_SPENDS } from '../credits/account.ts';
 import { balanceChange } from '../credits/balance.ts';
@@ -19,11 +21,18 @@ import { type CreditLot, type LotMoves, lotMovesOf } from '../credits/lots.ts';
  *   deduction**, a line of its own, never revenue from use (no reading was delivered, no money
  *   came in: a deduction is a correction, a chargeback held for review…);
  * - reversed (a refunded purchase taken back): the value leaves the lot and is recognized, and
- *   the refund's money is taken off recognized again, so a refund of unspent credits nets to 0;
+ *   the refund's money (net of its tax) is taken off recognized again, so a refund of unspent
+ *   credits nets to 0;
  * - given back (a refunded spend): the value returns to its lot and leaves recognized.
  *
- * Cash is payments less refunds; **deferred** is the value still held. Every event keeps
- * cash = recognized + admin deductions + deferred, to the minor unit, in each currency.
+ * A payment's tax (what Stripe computed in it) is never the lot's: it is **tax payable**, owed to
+ * the authorities (by currency, country and rate), and the lot holds the rest (net of tax). A
+ * refund gives back its share of the tax: that part leaves tax payable, only the rest leaves
+ * recognized.
+ *
+ * Cash is payments less refunds (gross, tax included); **deferred** is the value still held. Every
+ * event keeps cash = recognized + admin deductions + deferred + tax payable, to the minor unit, in
+ * each currency.
  */
 
 /**
@@ -101,6 +110,8 @@ export interface MoneyEffect {
   /** Value of paid credits an admin's deduction took (+): out of deferred, not recognized. */
   adminDeducted: readonly MoneyAmount[];
   deferred: readonly MoneyAmount[];
+  /** Tax owed for a payment (+) or given back with a refund (−), by country and rate. */
+  taxPayable: readonly TaxAmount[];
 }
 
 const noEffect: MoneyEffect = {
@@ -110,7 +121,21 @@ const noEffect: MoneyEffect = {
   revenue: [],
   adminDeducted: [],
   deferred: [],
+  taxPayable: [],
 };
+
+/** Tax of a payment or refund as the books hold it, signed (none when it names no tax). */
+const taxOf = (currency: string, tax: PaymentTax | undefined, sign: 1 | -1): TaxAmount[] =>
+  tax?.amountMinor
+    ? [
+        {
+          currency,
+          country: tax.country,
+          ratePercent: tax.ratePercent,
+          minor: sign * tax.amountMinor,
+        },
+      ]
+    : [];
 
 /** Amounts summed by currency, in first-seen order, zeros dropped. */
 export const byCurrency = (amounts: readonly MoneyAmount[]): MoneyAmount[] => {
@@ -272,13 +297,17 @@ export const bookMoney = (
 
   const payment = paymentOf(event);
   if (payment) {
-    const value = { currency: payment.currency, minor: payment.amountMinor };
+    const { currency, amountMinor, tax } = payment;
+    // The lot holds what was paid net of tax; the tax is owed, never earned.
+    const net = amountMinor - (tax?.amountMinor ?? 0);
     const lot = moves.added[0]?.lot;
-    if (lot)
-      changeValues(account.values, [
-        { lot, currency: value.currency, valueMinor: value.minor, paidAt: at ?? null },
-      ]);
-    return { ...noEffect, cash: value, deferred: [value] };
+    if (lot) changeValues(account.values, [{ lot, currency, valueMinor: net, paidAt: at ?? null }]);
+    return {
+      ...noEffect,
+      cash: { currency, minor: amountMinor },
+      deferred: byCurrency([{ currency, minor: net }]),
+      taxPayable: taxOf(currency, tax, 1),
+    };
   }
 
   if (event.type === 'SpendRefunded') {
@@ -338,14 +367,16 @@ export const bookMoney = (
   const grown = refund.refundedMinor - (account.refundedMinor.get(refund.paymentIntentId) ?? 0);
   if (grown <= 0) return taken;
   account.refundedMinor.set(refund.paymentIntentId, refund.refundedMinor);
-  // The money goes back off recognized: a reversal just added its credits' value there, so a
-  // refund of unspent credits nets to nothing recognized.
-  const out = { currency: refund.currency, minor: -grown };
+  // The refund's tax leaves tax payable; the rest goes back off recognized: a reversal just added
+  // its credits' value there, so a refund of unspent credits nets to nothing recognized.
+  const tax = event.type === 'PaymentRefunded' ? event.data.tax : undefined;
+  const net = { currency: refund.currency, minor: -(grown - (tax?.amountMinor ?? 0)) };
   return {
     ...taken,
-    cash: out,
-    recognized: byCurrency([...taken.recognized, out]),
-    revenue: [...taken.revenue, { line: 'refunds', ...out }],
+    cash: { currency: refund.currency, minor: -grown },
+    recognized: byCurrency([...taken.recognized, net]),
+    revenue: net.minor ? [...taken.revenue, { line: 'refunds', ...net }] : taken.revenue,
+    taxPayable: taxOf(refund.currency, tax, -1),
   };
 };
 
@@ -359,7 +390,7 @@ export const deferredOf = (account: AccountMoney): MoneyAmount[] =>
  * The shape `AccountMoney` is kept in (snapshots): its maps as entry lists. A change to
  * `AccountMoney` or to the fold takes a new `ACCOUNT_MONEY_VERSION`, so old snapshots are ignored.
  */
-export const ACCOUNT_MONEY_VERSION = 2;
+export const ACCOUNT_MONEY_VERSION = 3;
 
 export interface StoredAccountMoney {
   balance: number;

@@ -1,4 +1,4 @@
-import type { AuditEntry, MoneyAmount, RevenueLine } from '@astra/contracts';
+import type { AuditEntry, MoneyAmount, RevenueLine, TaxAmount } from '@astra/contracts';
 import type { MoneyEffect } from '@astra/ledger';
 import type { FinanceCalendar } from './calendar.ts';
 import type { ExportRange } from './ledgerExport.ts';
@@ -7,12 +7,14 @@ import type { ExportRange } from './ledgerExport.ts';
  * The ledger as a double-entry journal (hledger / ledger-cli text): one balanced transaction per
  * credit event that moves money, its postings read off the money fold's effect (`MoneyEffect`),
  * so the rules live in one place and the journal cannot disagree with the report. In each
- * currency an event's cash = recognized + admin deductions + deferred change, so every
- * transaction balances by construction (and is checked here before it is written).
+ * currency an event's cash = recognized + admin deductions + deferred change + tax payable
+ * change, so every transaction balances by construction (and is checked here before it is
+ * written).
  *
  * The chart of accounts (docs/finance.md):
  * - `assets:stripe:clearing`: money Stripe took for us, before its fees (payments +, refunds −);
- * - `liabilities:deferred revenue`: the value of paid credits customers hold;
+ * - `liabilities:deferred revenue`: the value of paid credits customers hold (net of tax);
+ * - `liabilities:tax payable:{country}:{rate}`: tax collected with payments, less refunds';
  * - `revenue:readings:{kind}`, `revenue:voice`: paid credits used;
  * - `revenue:breakage:rollover`, `revenue:breakage:deletion`: paid credits forfeited;
  * - `revenue:refunds`: the value of refunded credits taken back, less the money refunded;
@@ -30,6 +32,10 @@ export const JOURNAL_ACCOUNTS = {
 /** The account a revenue line is booked to: `reading:natal-chart` → `revenue:readings:natal-chart`. */
 export const revenueAccount = (line: RevenueLine) =>
   line.startsWith('reading:') ? `revenue:readings:${line.slice(8)}` : `revenue:${line}`;
+
+/** Where tax is owed: `liabilities:tax payable:DE:19%` (`unknown` where Stripe named none). */
+export const taxAccount = ({ country, ratePercent }: TaxAmount) =>
+  `liabilities:tax payable:${country ?? 'unknown'}:${ratePercent === null ? 'unknown' : `${ratePercent}%`}`;
 
 /** The journal's account types (hledger's `type:` tag): assets, liabilities, equity, revenue. */
 const accountType = (account: string) =>
@@ -97,6 +103,7 @@ export function postingsOf(effect: MoneyEffect): Posting[] {
   for (const amount of effect.deferred) post(JOURNAL_ACCOUNTS.deferred, amount, -1);
   for (const { line, ...amount } of effect.revenue) post(revenueAccount(line), amount, -1);
   for (const amount of effect.adminDeducted) post(JOURNAL_ACCOUNTS.adminDeductions, amount, -1);
+  for (const tax of effect.taxPayable) post(taxAccount(tax), tax, -1);
   return [...sums.values()].filter(([, amount]) => amount.minor !== 0);
 }
 

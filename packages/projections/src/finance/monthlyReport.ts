@@ -47,11 +47,22 @@ interface MoneyTotals {
   cashToDate: number;
   recognizedToDate: number;
   adminDeductionsToDate: number;
+  taxPayableOpening: number;
+  taxIn: number;
+  taxOut: number;
+  taxPayableClosing: number;
+  /** The month's tax by country and rate (`taxKey`). */
+  taxes: Map<string, TaxByCountry>;
 }
+
+type TaxByCountry = MoneyRollForward['taxByCountry'][number];
+const taxKey = ({ country, ratePercent }: Omit<TaxByCountry, 'minor'>) =>
+  `${country} ${ratePercent}`;
 
 const zeroMoney = (): MoneyTotals => ({
   revenue: new Map(),
   aging: new Map(),
+  taxes: new Map(),
   deferredOpening: 0,
   cashIn: 0,
   refunds: 0,
@@ -61,6 +72,10 @@ const zeroMoney = (): MoneyTotals => ({
   cashToDate: 0,
   recognizedToDate: 0,
   adminDeductionsToDate: 0,
+  taxPayableOpening: 0,
+  taxIn: 0,
+  taxOut: 0,
+  taxPayableClosing: 0,
 });
 
 /** Revenue lines in the report's order: readings (by kind), voice, breakage, refunds. */
@@ -152,7 +167,7 @@ export async function monthlyReport(
     }
     const event = streamDecoders.credits(recorded);
     if (books.missesSpend(event)) await books.restoreSpend(event);
-    const { cash, recognized, revenue, adminDeducted } = books.book(userId, event);
+    const { cash, recognized, revenue, adminDeducted, taxPayable } = books.book(userId, event);
     replayed++;
     through = recorded.position;
     if (cash) {
@@ -177,6 +192,19 @@ export async function monthlyReport(
       addEach(adminDeducted, 'adminDeductionsToDate');
       if (now === IN) addEach(adminDeducted, 'adminDeductions');
     }
+    for (const { currency, country, ratePercent, minor } of taxPayable) {
+      const totals = moneyOf(currency);
+      totals.taxPayableClosing += minor;
+      if (now === BEFORE) totals.taxPayableOpening += minor;
+      else {
+        if (minor > 0) totals.taxIn += minor;
+        else totals.taxOut -= minor;
+        const key = taxKey({ country, ratePercent });
+        const tax = totals.taxes.get(key) ?? { country, ratePercent, minor: 0 };
+        tax.minor += minor;
+        totals.taxes.set(key, tax);
+      }
+    }
     if (now === IN) moved = rollForward(moved, event);
   }
 
@@ -197,9 +225,14 @@ export async function monthlyReport(
 
   const moneyLines: MoneyRollForward[] = [...money]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([currency, { revenue, aging, ...totals }]) => ({
+    .map(([currency, { revenue, aging, taxes, ...totals }]) => ({
       currency,
       ...totals,
+      taxByCountry: [...taxes.values()].sort(
+        (a, b) =>
+          (a.country ?? '~').localeCompare(b.country ?? '~') ||
+          (a.ratePercent ?? -1) - (b.ratePercent ?? -1),
+      ),
       revenue: [...revenue]
         .sort(([a], [b]) => revenueLineOrder(a) - revenueLineOrder(b) || (a < b ? -1 : 1))
         .map(([line, minor]) => ({ line, minor })),
@@ -230,10 +263,11 @@ export function flagsOf(credits: CreditRollForward, money: readonly MoneyRollFor
     );
   }
   for (const m of money) {
-    const accounted = m.recognizedToDate + m.adminDeductionsToDate + m.deferredClosing;
+    const accounted =
+      m.recognizedToDate + m.adminDeductionsToDate + m.deferredClosing + m.taxPayableClosing;
     if (m.cashToDate !== accounted) {
       flags.push(
-        `${m.currency}: cash to date ${m.cashToDate} ≠ recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred ${m.deferredClosing} (off by ${m.cashToDate - accounted})`,
+        `${m.currency}: cash to date ${m.cashToDate} ≠ recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred ${m.deferredClosing} + tax payable ${m.taxPayableClosing} (off by ${m.cashToDate - accounted})`,
       );
     }
     const byLine = m.revenue.reduce((sum, line) => sum + line.minor, 0);
@@ -248,10 +282,16 @@ export function flagsOf(credits: CreditRollForward, money: readonly MoneyRollFor
         `${m.currency}: deferred by purchase month adds up to ${aged}, not deferred closing ${m.deferredClosing}`,
       );
     }
-    const rolled = m.deferredOpening + m.cashIn - m.refunds - m.recognized - m.adminDeductions;
+    const rolled =
+      m.deferredOpening +
+      m.cashIn -
+      m.refunds -
+      m.recognized -
+      m.adminDeductions -
+      (m.taxIn - m.taxOut);
     if (rolled !== m.deferredClosing) {
       flags.push(
-        `${m.currency}: deferred opening ${m.deferredOpening} + cash in ${m.cashIn} − refunds ${m.refunds} − recognized ${m.recognized} − admin deductions ${m.adminDeductions} = ${rolled}, but the lots hold ${m.deferredClosing} at the month's end`,
+        `${m.currency}: deferred opening ${m.deferredOpening} + cash in ${m.cashIn} − refunds ${m.refunds} − recognized ${m.recognized} − admin deductions ${m.adminDeductions} − tax (${m.taxIn} in, ${m.taxOut} out) = ${rolled}, but the lots hold ${m.deferredClosing} at the month's end`,
       );
     }
   }
@@ -279,7 +319,7 @@ const CREDIT_LINES: [keyof CreditRollForward, string][] = [
 ];
 
 const MONEY_LINES: [
-  keyof Omit<MoneyRollForward, 'currency' | 'revenue' | 'deferredByPurchaseMonth'>,
+  keyof Omit<MoneyRollForward, 'currency' | 'revenue' | 'deferredByPurchaseMonth' | 'taxByCountry'>,
   string,
 ][] = [
   ['deferredOpening', 'deferred_opening'],
@@ -291,13 +331,22 @@ const MONEY_LINES: [
   ['cashToDate', 'cash_to_date'],
   ['recognizedToDate', 'recognized_to_date'],
   ['adminDeductionsToDate', 'admin_deductions_to_date'],
+  ['taxPayableOpening', 'tax_payable_opening'],
+  ['taxIn', 'tax_in'],
+  ['taxOut', 'tax_out'],
+  ['taxPayableClosing', 'tax_payable_closing'],
 ];
+
+/** A `tax_by_country` CSV line: `DE:19` (the country, the rate in percent; `unknown` for none). */
+const taxLine = ({ country, ratePercent }: TaxByCountry) =>
+  `${country ?? 'unknown'}:${ratePercent ?? 'unknown'}`;
 
 /**
  * The report as CSV (csv-stringify): `month,section,line,currency,value`, first the `period`
  * (its `time_zone`, `from` and `to`), then credits (no currency), then money by currency (minor
- * units): the roll-forward, the month's revenue by line of the books (section `revenue`),
- * deferred revenue at the month's start and end by the month its credits were paid for (sections
+ * units): the roll-forward, the month's revenue by line of the books (section `revenue`), the
+ * month's tax by country and rate (section `tax_by_country`, the line `DE:19`), deferred revenue
+ * at the month's start and end by the month its credits were paid for (sections
  * `deferred_opening_by_purchase_month` and `deferred_closing_by_purchase_month`, the purchase
  * month as the line), then one `flag` line per flag (its text as the value).
  */
@@ -316,6 +365,9 @@ export function monthlyReportCsv(report: MonthlyReport): string {
   for (const m of report.money)
     for (const { line, minor } of m.revenue)
       rows.push([report.month, 'revenue', line, m.currency, minor]);
+  for (const m of report.money)
+    for (const tax of m.taxByCountry)
+      rows.push([report.month, 'tax_by_country', taxLine(tax), m.currency, tax.minor]);
   for (const side of ['opening', 'closing'] as const)
     for (const m of report.money)
       for (const aged of m.deferredByPurchaseMonth)

@@ -122,7 +122,7 @@ function CurrencyHeader({ report }: { report: MonthlyReport }) {
 
 type MoneyFigure = Exclude<
   keyof MoneyRollForward,
-  'currency' | 'revenue' | 'deferredByPurchaseMonth'
+  'currency' | 'revenue' | 'deferredByPurchaseMonth' | 'taxByCountry'
 >;
 
 const MONEY_ROWS: { key: MoneyFigure; label: string }[] = [
@@ -131,15 +131,19 @@ const MONEY_ROWS: { key: MoneyFigure; label: string }[] = [
   { key: 'refunds', label: '− Refunds' },
   { key: 'recognized', label: '− Recognized from use (paid credits spent, forfeited, reversed)' },
   { key: 'adminDeductions', label: '− Admin deductions (paid credits admins took away)' },
+  { key: 'taxIn', label: '− Tax collected (in payments)' },
+  { key: 'taxOut', label: '+ Tax given back (in refunds)' },
   { key: 'deferredClosing', label: '= Deferred revenue, closing' },
   { key: 'cashToDate', label: 'Cash to date (payments − refunds)' },
   { key: 'recognizedToDate', label: 'Recognized to date' },
   { key: 'adminDeductionsToDate', label: 'Admin deductions to date' },
+  { key: 'taxPayableOpening', label: 'Tax payable, opening' },
+  { key: 'taxPayableClosing', label: 'Tax payable, closing (owed to the authorities)' },
 ];
 
 /**
  * The money of the month per currency, and the check cash to date = recognized + admin
- * deductions + deferred.
+ * deductions + deferred + tax payable.
  */
 export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
   if (report.money.length === 0) {
@@ -173,14 +177,15 @@ export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
           ))}
           <Table.Row data-line="invariant">
             <Table.Cell whiteSpace="normal">
-              Cash to date = recognized to date + admin deductions to date + deferred
+              Cash to date = recognized to date + admin deductions to date + deferred + tax payable
             </Table.Cell>
             {report.money.map((money) => {
               const gap =
                 money.cashToDate -
                 money.recognizedToDate -
                 money.adminDeductionsToDate -
-                money.deferredClosing;
+                money.deferredClosing -
+                money.taxPayableClosing;
               return (
                 <Table.Cell
                   key={money.currency}
@@ -252,6 +257,36 @@ export function RevenueTable({ report }: { report: MonthlyReport }) {
         key: line,
         label: revenueLineLabel(line),
         value: (money) => money.revenue.find((r) => r.line === line)?.minor ?? 0,
+      }))}
+    />
+  );
+}
+
+/** A tax line's label, `DE, 19%`; Stripe may name no country or rate. */
+const taxLabel = ({ country, ratePercent }: MoneyRollForward['taxByCountry'][number]) =>
+  `${country ?? 'Unknown country'}, ${ratePercent === null ? 'unknown rate' : `${ratePercent}%`}`;
+
+/** The month's tax (collected less given back) by the customer's country and the rate: for the VAT/OSS return. */
+export function TaxByCountryTable({ report }: { report: MonthlyReport }) {
+  const taxes = new Map(
+    report.money.flatMap((money) => money.taxByCountry.map((tax) => [taxLabel(tax), tax] as const)),
+  );
+  if (taxes.size === 0) {
+    return (
+      <Text color="fg.muted" fontSize="sm">
+        No tax was collected or given back this month.
+      </Text>
+    );
+  }
+  return (
+    <MoneyGrid
+      report={report}
+      label="Tax by country and rate table"
+      caption={`Tax by country and rate, ${formatMonth(report.month)}`}
+      rows={[...taxes.keys()].map((label) => ({
+        key: label,
+        label,
+        value: (money) => money.taxByCountry.find((tax) => taxLabel(tax) === label)?.minor ?? 0,
       }))}
     />
   );
@@ -384,7 +419,7 @@ export function ReportFlags({ report }: { report: MonthlyReport }) {
       <HStack gap="2" fontSize="sm" color="fg.success" role="status">
         <Text>
           No flags: the roll-forward meets the balances replayed at the month's end, and cash =
-          recognized + admin deductions + deferred in every currency.
+          recognized + admin deductions + deferred + tax payable in every currency.
         </Text>
       </HStack>
     );

@@ -42,6 +42,7 @@ import {
   ReportFlags,
   ReportPeriod,
   RevenueTable,
+  TaxByCountryTable,
 } from './FinanceReport';
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -408,6 +409,12 @@ export function FinanceView() {
                   Deferred revenue by purchase month
                 </Heading>
                 <DeferredAgingTable report={report.currentData} />
+              </Stack>
+              <Stack gap="2" minW="0">
+                <Heading as="h3" size="md">
+                  Tax by country and rate
+                </Heading>
+                <TaxByCountryTable report={report.currentData} />
               </Stack>
             </SimpleGrid>
             <Stack

@@ -1,7 +1,22 @@
-import { type LocalCheckoutSession, subscriptionMessages } from '@astra/contracts';
-import { Alert, Badge, Button, DataList, Heading, HStack, Stack, Text } from '@chakra-ui/react';
+import {
+  LOCAL_CHECKOUT_TAX_RATES,
+  type LocalCheckoutSession,
+  subscriptionMessages,
+} from '@astra/contracts';
+import {
+  Alert,
+  Badge,
+  Button,
+  DataList,
+  Field,
+  Heading,
+  HStack,
+  NativeSelect,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
 import { FlaskConical } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { describeApiError } from '../../app/apiErrors';
 import { LinkButton } from '../../ui/LinkButton';
@@ -105,6 +120,8 @@ function OpenCheckout({ session }: { session: LocalCheckoutSession }) {
   const [pay, { isLoading: paying }] = usePayLocalCheckoutMutation();
   const [cancel, { isLoading: canceling }] = useCancelLocalCheckoutMutation();
   const price = formatPrice(session.price, session.currency);
+  // The customer's country sets the tax in the price, as Stripe Tax would ('' records none).
+  const [country, setCountry] = useState('');
 
   const finish = async (action: () => Promise<{ redirectUrl: string }>) => {
     try {
@@ -144,9 +161,32 @@ function OpenCheckout({ session }: { session: LocalCheckoutSession }) {
           </DataList.ItemValue>
         </DataList.Item>
       </DataList.Root>
+      <Field.Root maxW="sm">
+        <Field.Label>Country (for the tax)</Field.Label>
+        <NativeSelect.Root size="sm">
+          <NativeSelect.Field
+            name="country"
+            value={country}
+            onChange={(event) => setCountry(event.target.value)}
+          >
+            <option value="">No tax (as with Stripe Tax off)</option>
+            {Object.entries(LOCAL_CHECKOUT_TAX_RATES).map(([code, rate]) => (
+              <option key={code} value={code}>
+                {code}: VAT {rate}%
+              </option>
+            ))}
+            <option value="US">US: no VAT (0%)</option>
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>
+      </Field.Root>
       <HStack gap="3" wrap="wrap">
         <Button
-          onClick={() => finish(() => pay(session.sessionId).unwrap())}
+          onClick={() =>
+            finish(() =>
+              pay({ sessionId: session.sessionId, ...(country ? { country } : {}) }).unwrap(),
+            )
+          }
           loading={paying}
           loadingText="Paying..."
           disabled={canceling}

@@ -2,6 +2,7 @@ import type {
   CheckoutRequest,
   CheckoutResponse,
   CheckoutStatus,
+  LocalCheckoutPay,
   LocalCheckoutResult,
   LocalCheckoutSession,
 } from '@astra/contracts';
@@ -27,13 +28,16 @@ export const checkoutApi = api.injectEndpoints({
       query: (sessionId) => `/checkout/local/${sessionPath(sessionId)}`,
     }),
     /** The server then delivers a signed webhook to itself: the credits land a moment later. */
-    payLocalCheckout: build.mutation<LocalCheckoutResult, string>({
-      query: (sessionId) => ({
-        url: `/checkout/local/${sessionPath(sessionId)}/pay`,
-        method: 'POST',
-      }),
-      invalidatesTags: [...MONEY_TAGS],
-    }),
+    payLocalCheckout: build.mutation<LocalCheckoutResult, { sessionId: string } & LocalCheckoutPay>(
+      {
+        query: ({ sessionId, ...body }) => ({
+          url: `/checkout/local/${sessionPath(sessionId)}/pay`,
+          method: 'POST',
+          body,
+        }),
+        invalidatesTags: [...MONEY_TAGS],
+      },
+    ),
     cancelLocalCheckout: build.mutation<LocalCheckoutResult, string>({
       query: (sessionId) => ({
         url: `/checkout/local/${sessionPath(sessionId)}/cancel`,

@@ -173,9 +173,10 @@ export function verifyReportLines(report: VerifyReport): { ok: boolean; lines: s
     );
   }
   for (const m of report.money ?? []) {
-    const holds = m.cashToDate === m.recognizedToDate + m.adminDeductionsToDate + m.deferred;
+    const holds =
+      m.cashToDate === m.recognizedToDate + m.adminDeductionsToDate + m.deferred + m.taxPayable;
     lines.push(
-      `Money in ${m.currency} (minor units): cash to date ${m.cashToDate} ${holds ? '=' : '≠'} recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred now ${m.deferred}`,
+      `Money in ${m.currency} (minor units): cash to date ${m.cashToDate} ${holds ? '=' : '≠'} recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred now ${m.deferred} + tax payable ${m.taxPayable}`,
     );
   }
   const { count, credits } = report.voiceReactivations;

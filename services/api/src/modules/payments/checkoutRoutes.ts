@@ -5,6 +5,7 @@ import {
   checkoutResponseSchema,
   checkoutSessionIdSchema,
   checkoutStatusSchema,
+  localCheckoutPaySchema,
   localCheckoutResultSchema,
   localCheckoutSessionSchema,
   pricingResponseSchema,
@@ -242,6 +243,7 @@ const localPages = {
     tag: 'Payments',
     summary: 'The local checkout page: pays (sends our webhook what Stripe would)',
     auth: 'user',
+    body: json(localCheckoutPaySchema, false),
     responses: ok(localCheckoutResultSchema),
     errors: [
       notFoundWhen('No open checkout session (unknown, already paid or cancelled)'),
@@ -282,7 +284,8 @@ export const localCheckoutRoutes = describedRouter(localPages, (gateway: LocalCh
 
   route('localCheckoutPay', requireUser, async (req, res) => {
     const id = sessionIdOf(req.params.id, 'No open checkout session');
-    const paid = await gateway.pay(id, req.user!.id);
+    const { country } = localCheckoutPaySchema.parse(req.body ?? {});
+    const paid = await gateway.pay(id, req.user!.id, country ?? null);
     if (paid === 'paying')
       throw new HttpError(409, 'payment_in_progress', 'This checkout is being paid already.');
     if (paid !== 'paid') throw notFound('No open checkout session');

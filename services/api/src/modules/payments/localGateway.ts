@@ -5,6 +5,7 @@ import { offerOf, type PricingSettings, type TierOffer } from './pricing.ts';
 import {
   completedCheckoutSession,
   expiredCheckoutSession,
+  localTaxOf,
   newLocalIds,
   paidInvoice,
   stripeEventOf,
@@ -22,7 +23,8 @@ export interface LocalCheckout extends PaymentGateway {
     sessionId: string,
     userId: string,
   ): Promise<{ offer: TierOffer; status: 'open' | 'paid' | 'canceled' } | undefined>;
-  pay(sessionId: string, userId: string): Promise<LocalPayment>;
+  /** `country`: the customer's, for the tax (`LOCAL_CHECKOUT_TAX_RATES`); null records none. */
+  pay(sessionId: string, userId: string, country: string | null): Promise<LocalPayment>;
   cancel(sessionId: string, userId: string): Promise<boolean>;
 }
 
@@ -87,7 +89,7 @@ export function localGateway(
       return row && offer && { offer, status: row.status === 'paying' ? 'open' : row.status };
     },
 
-    async pay(sessionId, userId) {
+    async pay(sessionId, userId, country) {
       // One payment per session, whatever the concurrency: the first to move it from 'open' to
       // 'paying' pays; everyone else finds it no longer open. The payment's ids are fixed at the
       // first claim, so a retry after a failed delivery pays the same purchase, never a second.
@@ -121,7 +123,13 @@ export function localGateway(
           await reopen();
           return 'not_open';
         }
-        const purchase = { sessionId, userId, offer, metadata: checkoutMetadata(userId, offer) };
+        const purchase = {
+          sessionId,
+          userId,
+          offer,
+          metadata: checkoutMetadata(userId, offer),
+          tax: country === null ? null : localTaxOf(offer.priceMinor, country),
+        };
         const subscription = offer.billingType === 'subscription';
         const ids = {
           paymentIntentId: subscription ? null : claimed.payment_intent_id,

@@ -15,7 +15,9 @@ import {
   invoicePaymentOf,
   invoiceReference,
   invoiceShape,
+  invoiceTaxOf,
   paymentOf,
+  sessionTaxOf,
 } from './stripeObjects.ts';
 
 /**
@@ -120,7 +122,7 @@ async function checkoutPaid(
           ...(customerId ? { customerId } : {}),
           stripeEventId: eventId,
         },
-        ...paymentOf(session.amount_total, session.currency),
+        ...paymentOf(session.amount_total, session.currency, sessionTaxOf(session)),
       },
     ],
     outcome: doneOr('granted', 'already granted'),
@@ -170,7 +172,7 @@ async function invoicePaid(
     ...(periodEnd && periodEnd > periodStart
       ? { nextRenewalDate: isoDay(new Date(periodEnd * 1000)) }
       : {}),
-    ...paymentOf(invoice.amount_paid, invoice.currency),
+    ...paymentOf(invoice.amount_paid, invoice.currency, invoiceTaxOf(invoice)),
   });
   return {
     objectId: invoice.id,

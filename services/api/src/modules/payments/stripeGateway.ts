@@ -10,8 +10,16 @@ const codeOf = (error: unknown) => (error as { code?: string } | null)?.code;
 const idOf = (value: string | { id: string } | null | undefined) =>
   typeof value === 'string' ? value : (value?.id ?? null);
 
+/** How checkouts are made: `automaticTax`, Stripe computes the tax (STRIPE_AUTOMATIC_TAX). */
+export interface StripeCheckoutOptions {
+  automaticTax: boolean;
+}
+
 /** Checkout, session look-ups, plan changes, cancellation and refunds through Stripe's API. */
-export function stripeGateway(stripe: Stripe): PaymentGateway {
+export function stripeGateway(
+  stripe: Stripe,
+  { automaticTax }: StripeCheckoutOptions = { automaticTax: false },
+): PaymentGateway {
   /** The invoice's payment when the event did not name it (`payments` is not always included). */
   async function paymentOf(payment: InvoicePayment) {
     if (payment.paymentIntentId || payment.chargeId) return payment;
@@ -57,9 +65,15 @@ export function stripeGateway(stripe: Stripe): PaymentGateway {
                     name: `${offer.tierName}: ${offer.creditsIncluded} credits${subscription ? ' a month' : ''}`,
                   },
                   ...(subscription ? { recurring: { interval: 'month' as const } } : {}),
+                  // Our prices are what the customer pays: the tax is in them.
+                  ...(automaticTax ? { tax_behavior: 'inclusive' as const } : {}),
                 },
               },
         ],
+        // The tax follows the customer's country: Stripe needs their billing address for it.
+        ...(automaticTax
+          ? { automatic_tax: { enabled: true }, billing_address_collection: 'required' as const }
+          : {}),
         metadata,
         ...(subscription
           ? { subscription_data: { metadata } }

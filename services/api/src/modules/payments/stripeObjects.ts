@@ -1,4 +1,4 @@
-import { MAX_INT4, uuidIdSchema } from '@astra/contracts';
+import { MAX_INT4, type PaymentTax, uuidIdSchema } from '@astra/contracts';
 import { monthOf } from '@astra/ledger';
 import type Stripe from 'stripe';
 import { z } from 'zod';
@@ -40,6 +40,16 @@ const metadata = z
 const minor = z.number().int().min(0).max(MAX_INT4);
 /** An ISO currency code as Stripe writes it (lower case). */
 const currency = z.string().regex(/^[a-z]{3}$/);
+/** A country as Stripe writes it (ISO 3166-1 alpha-2). */
+const country = z
+  .string()
+  .regex(/^[A-Z]{2}$/)
+  .nullish();
+/** A tax rate's percentage (Stripe's `rate.percentage`, `tax_rate.percentage`). */
+const percentage = z.number().min(0).max(100).nullish();
+/** A tax rate object, when Stripe expanded it (else its id). */
+const taxRate = z.union([z.string(), z.looseObject({ percentage })]).nullish();
+const addressCountry = z.looseObject({ country }).nullish();
 /** Unix seconds up to 9999-12-31 (a later date is no ISO date). */
 const unixSeconds = z.number().min(0).max(253_402_300_799).nullish();
 const sessionShape = z.looseObject({
@@ -52,6 +62,17 @@ const sessionShape = z.looseObject({
   customer: reference,
   amount_total: minor.nullish(),
   currency: currency.nullish(),
+  total_details: z
+    .looseObject({
+      amount_tax: minor.nullish(),
+      breakdown: z
+        .looseObject({
+          taxes: z.array(z.looseObject({ rate: taxRate })).nullish(),
+        })
+        .nullish(),
+    })
+    .nullish(),
+  customer_details: z.looseObject({ address: addressCountry }).nullish(),
 });
 const subscriptionShape = z.looseObject({
   id: stripeObjectId,
@@ -81,6 +102,15 @@ export const invoiceShape = z.looseObject({
   period_end: unixSeconds,
   amount_paid: minor.nullish(),
   currency: currency.nullish(),
+  total_taxes: z
+    .array(
+      z.looseObject({
+        amount: minor,
+        tax_rate_details: z.looseObject({ tax_rate: taxRate }).nullish(),
+      }),
+    )
+    .nullish(),
+  customer_address: addressCountry,
   payments: z
     .looseObject({
       data: z
@@ -97,11 +127,21 @@ export const invoiceShape = z.looseObject({
   charge: reference,
   customer: reference,
 });
+const paidSessionShape = sessionShape.refine(
+  (session) => (session.total_details?.amount_tax ?? 0) <= (session.amount_total ?? 0),
+  { path: ['total_details', 'amount_tax'], message: 'is more than the total' },
+);
+const paidInvoiceShape = invoiceShape.refine(
+  (invoice) =>
+    (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0) <=
+    (invoice.amount_paid ?? 0),
+  { path: ['total_taxes'], message: 'add up to more than the amount paid' },
+);
 const objectShapes: Record<string, z.ZodType> = {
-  'checkout.session.completed': sessionShape,
-  'checkout.session.async_payment_succeeded': sessionShape,
+  'checkout.session.completed': paidSessionShape,
+  'checkout.session.async_payment_succeeded': paidSessionShape,
   'checkout.session.expired': sessionShape,
-  'invoice.paid': invoiceShape,
+  'invoice.paid': paidInvoiceShape,
   'invoice.payment_failed': invoiceShape.and(
     z.looseObject({ amount_due: minor.nullish(), next_payment_attempt: unixSeconds }),
   ),
@@ -194,11 +234,42 @@ export const invoiceReference = (invoice: Stripe.Invoice, subscriptionId: string
   };
 };
 
+/** A tax rate's percentage, when Stripe expanded the rate (an id alone says none). */
+const percentageOf = (rate: string | { percentage?: number | null } | null | undefined) =>
+  typeof rate === 'object' && typeof rate?.percentage === 'number' ? rate.percentage : null;
+
+/** A checkout session's tax: `total_details.amount_tax`, the customer's country, the rate. */
+export const sessionTaxOf = (session: Stripe.Checkout.Session): PaymentTax | undefined => {
+  const amountMinor = session.total_details?.amount_tax;
+  if (typeof amountMinor !== 'number') return undefined;
+  return {
+    amountMinor,
+    country: session.customer_details?.address?.country ?? null,
+    ratePercent: percentageOf(session.total_details?.breakdown?.taxes?.[0]?.rate),
+  };
+};
+
+/** An invoice's tax: its `total_taxes` added up, the customer's country, the (first) rate. */
+export const invoiceTaxOf = (invoice: Stripe.Invoice): PaymentTax | undefined => {
+  const taxes = invoice.total_taxes;
+  if (!taxes) return undefined;
+  return {
+    amountMinor: taxes.reduce((sum, tax) => sum + tax.amount, 0),
+    country: invoice.customer_address?.country ?? null,
+    ratePercent: percentageOf(taxes[0]?.tax_rate_details?.tax_rate),
+  };
+};
+
 /**
  * The money of a paid Stripe object as the ledger records it: Stripe's amount and currency
- * (a session's `amount_total`, an invoice's `amount_paid`), never our price table's.
+ * (a session's `amount_total`, an invoice's `amount_paid`), never our price table's, and the tax
+ * in it when Stripe computed one.
  */
 export const paymentOf = (
   amountMinor: number | null | undefined,
   code: string | null | undefined,
-) => (typeof amountMinor === 'number' && code ? { payment: { amountMinor, currency: code } } : {});
+  tax: PaymentTax | undefined,
+) =>
+  typeof amountMinor === 'number' && code
+    ? { payment: { amountMinor, currency: code, ...(tax ? { tax } : {}) } }
+    : {};

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LOCAL_CHECKOUT_TAX_RATES, type PaymentTax } from '@astra/contracts';
 import type { TierOffer } from './pricing.ts';
 
 /**
@@ -27,10 +28,32 @@ export interface LocalPurchase {
   userId: string;
   offer: TierOffer;
   metadata: Record<string, string>;
+  /** The tax in the price, as Stripe Tax would compute it; null: none computed (tax off). */
+  tax: LocalTax | null;
 }
 
+export type LocalTax = PaymentTax & { country: string; ratePercent: number };
+
+/** The tax in a tax-inclusive price for a country, by the local table (0 where it has none). */
+export const localTaxOf = (priceMinor: number, country: string): LocalTax => {
+  const ratePercent = LOCAL_CHECKOUT_TAX_RATES[country] ?? 0;
+  return {
+    amountMinor: Math.round((priceMinor * ratePercent) / (100 + ratePercent)),
+    country,
+    ratePercent,
+  };
+};
+
+/** A tax rate object as Stripe expands it. */
+const taxRate = (tax: LocalTax) => ({
+  object: 'tax_rate',
+  country: tax.country,
+  percentage: tax.ratePercent,
+  inclusive: true,
+});
+
 export function completedCheckoutSession(
-  { sessionId, userId, offer, metadata }: LocalPurchase,
+  { sessionId, userId, offer, metadata, tax }: LocalPurchase,
   ids: { paymentIntentId: string | null; subscriptionId: string | null },
 ) {
   return {
@@ -45,11 +68,25 @@ export function completedCheckoutSession(
     currency: offer.currency,
     payment_intent: ids.paymentIntentId,
     subscription: ids.subscriptionId,
+    ...(tax
+      ? {
+          total_details: {
+            amount_discount: 0,
+            amount_shipping: 0,
+            amount_tax: tax.amountMinor,
+            breakdown: {
+              discounts: [],
+              taxes: [{ amount: tax.amountMinor, rate: taxRate(tax) }],
+            },
+          },
+          customer_details: { address: { country: tax.country } },
+        }
+      : {}),
   };
 }
 
 export function paidInvoice(
-  { offer, metadata }: LocalPurchase,
+  { offer, metadata, tax }: LocalPurchase,
   subscriptionId: string,
   periodStart: Date,
 ) {
@@ -67,6 +104,19 @@ export function paidInvoice(
     currency: offer.currency,
     period_start: period.start,
     period_end: period.end,
+    ...(tax
+      ? {
+          total_taxes: [
+            {
+              amount: tax.amountMinor,
+              tax_behavior: 'inclusive',
+              tax_rate_details: { tax_rate: taxRate(tax) },
+              type: 'tax_rate_details',
+            },
+          ],
+          customer_address: { country: tax.country },
+        }
+      : {}),
     parent: {
       type: 'subscription_details',
       quote_details: null,
