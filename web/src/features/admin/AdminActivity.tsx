@@ -42,6 +42,7 @@ const ACTION_LABEL: Record<AdminActivityType, string> = {
   AdminVerifyRun: 'Ran ledger verification',
   AdminRebuildStarted: 'Started a rebuild of the read models',
   CreditsAdjusted: 'Adjusted credits',
+  MonthClosed: 'Closed a finance month',
   UserBlocked: 'Blocked a user',
   UserUnblocked: 'Unblocked a user',
   UserRoleChanged: 'Changed a role',
