@@ -12,6 +12,7 @@ import {
   streamDecoders,
 } from '@astra/contracts';
 import { CommandHandler } from '@astra/event-store';
+import { postgresForTests } from '@astra/event-store/testing';
 import {
   type CreditAccount,
   type CreditCommand,
@@ -21,6 +22,7 @@ import {
 import { financeCalendar } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../packages/projections/test/csv.ts';
+import { cli } from './financeHistory.ts';
 import { type Client, startTestServer, type TestServer, until } from './support.ts';
 
 const ZONE = 'Europe/Berlin';
@@ -31,6 +33,8 @@ const withoutClosedRows = (csv: string) =>
     .split(/(?<=\n)/)
     .filter((line) => !/^[^,]*,period,closed_/.test(line))
     .join('');
+
+const postgres = Boolean(await postgresForTests());
 
 describe('closing a month', () => {
   let server: TestServer;
@@ -263,6 +267,24 @@ describe('closing a month', () => {
     expect(await dashboardMoney('2026-03')).toEqual(reportMoney(march));
     expect(await dashboardMoney('2026-02')).toEqual(reportMoney(closedFebruary));
   });
+
+  it.runIf(postgres)(
+    '`npm run ledger:report` gives a closed month as closed, in its own time zone, and the adjustments',
+    async () => {
+      const env = { DATABASE_URL: server.databaseUrl!, DATA_DIR: server.dataDir };
+      const january = await cli(
+        'ledger:report',
+        ['--month', '2026-01', '--format', 'csv', '--time-zone', 'UTC'],
+        env,
+      );
+      expect(january.code, january.stderr).toBe(0);
+      expect(january.stdout.toString()).toBe(await csv('2026-01'));
+      const march = await cli('ledger:report', ['--month', '2026-03'], env);
+      expect(march.stdout.toString()).toMatch(
+        /\nDated adjustments \(recorded after their month was closed\)\n {2}2026-01-28T12:00:00\.000Z {2}position \d+ {2}CreditsSpent\n/,
+      );
+    },
+  );
 
   it('puts each close on the admin activity list', async () => {
     const items = await until('the closes on the activity list', async () => {

@@ -332,11 +332,11 @@ const MONEY_LINES: [
 /**
  * The report as CSV (csv-stringify): `month,section,line,currency,value`, first the `period`
  * (its `time_zone`, `from` and `to`; for a closed month then `closed_at`, `closed_by` (the
- * admin's id), `closed_through` and `closed_sha256`, the rows its checksum leaves out), then credits (no currency), then money by currency (minor
- * units): the roll-forward, the month's revenue by line of the books (section `revenue`),
- * deferred revenue at the month's start and end by the month its credits were paid for (sections
- * `deferred_opening_by_purchase_month` and `deferred_closing_by_purchase_month`, the purchase
- * month as the line), the month's dated adjustments (section `adjustment`, the event's log
+ * admin's id), `closed_through` and `closed_sha256`, the rows its checksum leaves out), then
+ * credits (no currency), then money by currency (minor units): the roll-forward, the month's
+ * revenue by line of the books (section `revenue`), deferred revenue at the month's start and end
+ * by the month its credits were paid for (sections `deferred_opening_by_purchase_month` and
+ * `deferred_closing_by_purchase_month`, the purchase month as the line), the month's dated adjustments (section `adjustment`, the event's log
  * position as the line, its time as the value), then one `flag` line per flag (its text as the
  * value).
  */

@@ -79,8 +79,8 @@ const SHOWN: { id: string; label: string; types?: AdminActivityType[] }[] = [
   },
   {
     id: 'operations',
-    label: 'Operations (verify, rebuild)',
-    types: ['AdminVerifyRun', 'AdminRebuildStarted'],
+    label: 'Operations (verify, rebuild, month closes)',
+    types: ['AdminVerifyRun', 'AdminRebuildStarted', 'MonthClosed'],
   },
   {
     id: 'sessions',
@@ -90,7 +90,10 @@ const SHOWN: { id: string; label: string; types?: AdminActivityType[] }[] = [
   {
     id: 'commands',
     label: 'Commands on users',
-    types: [...ADMIN_COMMAND_TYPES, ...ADMIN_DELETION_TYPES],
+    types: [
+      ...ADMIN_COMMAND_TYPES.filter((type) => type !== 'MonthClosed'),
+      ...ADMIN_DELETION_TYPES,
+    ],
   },
 ];
 

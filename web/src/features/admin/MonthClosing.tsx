@@ -54,7 +54,7 @@ export function MonthClosing({ report }: { report: MonthlyReport }) {
             SHA-256 of the CSV as closed (through position {through})
           </DataList.ItemLabel>
           <DataList.ItemValue>
-            <Code size="sm" variant="surface" wordBreak="break-all">
+            <Code size="sm" variant="surface" wordBreak="break-all" data-testid="closed-sha256">
               {sha256}
             </Code>
           </DataList.ItemValue>
