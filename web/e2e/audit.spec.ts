@@ -417,6 +417,52 @@ test("finance: the month's roll-forward, and the CSV export hashes to the checks
   await screenshot(admin, 'audit-finance');
 });
 
+test('finance: an admin closes last month; its report says so, and the CSV as closed hashes to the checksum shown', async () => {
+  await section('Finance').click();
+  await admin.getByRole('button', { name: 'Previous month' }).click();
+  const now = new Date();
+  const previous = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1))
+    .toISOString()
+    .slice(0, 7);
+  await expect(admin.getByLabel('Month', { exact: true })).toHaveValue(previous);
+  await admin.getByRole('button', { name: 'Close month' }).click();
+  const dialog = admin.getByRole('alertdialog');
+  await expect(dialog.getByText(/Its report is frozen as it stands now/)).toBeVisible();
+  await expectAccessible(admin);
+  await dialog.getByRole('button', { name: 'Close month' }).click();
+  await expect(dialog).toBeHidden();
+
+  const closed = admin.getByTestId('month-closed');
+  await expect(closed.getByText(ADMIN_EMAIL)).toBeVisible();
+  await expect(closed.locator('time')).toHaveText(/E[SD]T$/);
+  const checksum = closed.getByTestId('closed-sha256');
+  await expect(checksum).toHaveText(/^[0-9a-f]{64}$/);
+  await expect(admin.getByRole('button', { name: 'Close month' })).toHaveCount(0);
+  await screenshot(admin, 'audit-finance-closed');
+
+  // The report's CSV states the close; without those lines it is the CSV that was closed.
+  const reporting = admin.waitForEvent('download');
+  await admin.getByRole('link', { name: 'Download month report (CSV)' }).click();
+  const report = await readFile((await (await reporting).path())!, 'utf8');
+  expect(report).toContain(`${previous},period,closed_sha256,,${await checksum.textContent()}`);
+  const asClosed = report
+    .split(/(?<=\n)/)
+    .filter((line) => !line.startsWith(`${previous},period,closed_`))
+    .join('');
+  expect(createHash('sha256').update(asClosed).digest('hex')).toBe(await checksum.textContent());
+
+  await section('Activity').click();
+  const close = admin
+    .getByRole('list', { name: 'Admin activity entries' })
+    .locator('li[data-action="MonthClosed"]');
+  await expect(close).toHaveCount(1);
+  await expect(close.getByText('Closed a finance month')).toBeVisible();
+  await expect(close.getByText(ADMIN_EMAIL)).toBeVisible();
+  await expect(
+    close.getByText(new RegExp(`^Closed the month ${previous} \\(UTC\\)`)),
+  ).toBeVisible();
+});
+
 test('admin activity records the downloads with their admin; the chosen group is in the address', async () => {
   await section('Activity').click();
   await admin.getByLabel('Show').selectOption('access');

@@ -18,6 +18,7 @@ export * from './api/tarot.ts';
 export * from './api/voice.ts';
 export * from './events/credits.ts';
 export * from './events/decode.ts';
+export * from './events/finance.ts';
 export * from './events/ledgerLabels.ts';
 export * from './events/metadata.ts';
 export * from './events/payments.ts';

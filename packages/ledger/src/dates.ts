@@ -13,3 +13,9 @@ export const daysUntil = (day: string, now: Date) =>
 
 export const addDays = (instant: Date, days: number) =>
   new Date(instant.getTime() + days * 86_400_000);
+
+/** The month after a `YYYY-MM` month. */
+export const nextMonth = (month: string) => {
+  const next = Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7));
+  return `${String(Math.floor(next / 12)).padStart(4, '0')}-${String((next % 12) + 1).padStart(2, '0')}`;
+};

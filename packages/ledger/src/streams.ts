@@ -3,6 +3,7 @@ import { type Decoded, type StoredEvent, streamDecoders } from '@astra/contracts
 import { creditAccountDecider } from './credits/index.ts';
 import type { Decider } from './decider.ts';
 import { feedbackDecider } from './feedback/feedback.ts';
+import { financeMonthsDecider } from './finance/monthClosing.ts';
 import { stripeEventDecider } from './payments/stripeEvent.ts';
 import { readingDecider } from './readings/index.ts';
 import { emailRegistryDecider } from './registration/emailRegistry.ts';
@@ -85,6 +86,13 @@ export const streamKinds = {
     decider: feedbackDecider,
     decode: streamDecoders.feedback,
     cacheSize: 100,
+  }),
+  // The months finance closed: one short stream, decided one close at a time.
+  financeMonths: single({
+    category: 'finance-months',
+    decider: financeMonthsDecider,
+    decode: streamDecoders.financeMonths,
+    cacheSize: 1,
   }),
 };
 

@@ -8,6 +8,7 @@ export {
 } from './database.ts';
 export * from './finance/balanceAt.ts';
 export * from './finance/calendar.ts';
+export * from './finance/closedMonths.ts';
 export * from './finance/creditLog.ts';
 export * from './finance/journal.ts';
 export * from './finance/ledgerExport.ts';

@@ -235,6 +235,13 @@ function requestCases(known: Known): fc.Arbitrary<Case> {
       'POST',
     ),
     get(ids.map((id) => `/api/admin/users/${id}/ledger`)),
+    get(fc.constant('/api/admin/finance/months')),
+    get(
+      hostileSegment(['2026-01', '2999-12']).map(
+        (month) => `/api/admin/finance/months/${month}/close`,
+      ),
+      'POST',
+    ),
     fc.tuple(ids, mutated({ amount: 5, reason: 'Fuzz' })).map(([id, body]) => ({
       who: 'admin' as Who,
       method: 'POST',

@@ -518,6 +518,11 @@ const notProducedHere = [
   'GET /api/admin/exports/ledger 400 invalid_request',
   'GET /api/admin/exports/ledger/checksum 400 invalid_request',
   'GET /api/admin/reports/monthly 400 invalid_request',
+  // Closing a month: services/api/test/finance-closing.test.ts makes each of them.
+  'POST /api/admin/finance/months/{month}/close 400 invalid_request',
+  'POST /api/admin/finance/months/{month}/close 409 month_closed',
+  'POST /api/admin/finance/months/{month}/close 409 month_not_ended',
+  'POST /api/admin/finance/months/{month}/close 409 month_not_next',
   'GET /api/admin/balance 400 invalid_request',
   'GET /api/admin/users/{id}/balance 400 invalid_request',
   'GET /api/admin/users/{id}/balance 404 not_found',

@@ -69,6 +69,16 @@ function reportText(report: MonthlyReport): string {
     for (const aged of m.deferredByPurchaseMonth)
       lines.push(line(aged.purchased, `${aged.opening} → ${aged.closing}`));
   }
+  if (report.closed)
+    lines.splice(
+      1,
+      0,
+      `Closed at ${report.closed.closedAt} by ${report.closed.adminId}: its CSV (without the closed_ lines) has SHA-256 ${report.closed.sha256}`,
+    );
+  if (report.adjustments.length)
+    lines.push('', 'Dated adjustments (recorded after their month was closed)');
+  for (const { occurredAt, position, type } of report.adjustments)
+    lines.push(`  ${occurredAt}  position ${position}  ${type}`);
   lines.push('', report.flags.length ? 'FLAGS' : 'No flags: every figure meets.');
   for (const flag of report.flags) lines.push(`  FLAG ${flag}`);
   return `${lines.join('\n')}\n`;

@@ -266,6 +266,41 @@ export const moneyRollForwardSchema = z.object({
 });
 export type MoneyRollForward = z.infer<typeof moneyRollForwardSchema>;
 
+/** An event booked in a later month than its own, because its month was closed when it came. */
+export const datedAdjustmentSchema = z.object({
+  /** Its log position, and when it happened (in a closed month). */
+  position: z.string(),
+  occurredAt: z.string(),
+  type: z.string(),
+});
+export type DatedAdjustment = z.infer<typeof datedAdjustmentSchema>;
+
+/**
+ * A closed month (the `MonthClosed` event): who closed it when, in which time zone, and its
+ * report: made through the log position `through`, its CSV's SHA-256 (without the `closed_*`
+ * rows, see docs/finance.md).
+ */
+export const closedMonthSchema = z.object({
+  month: z.string(),
+  timeZone: z.string(),
+  through: z.string(),
+  sha256: z.string(),
+  adminId: z.string(),
+  closedAt: z.string(),
+});
+export type ClosedMonth = z.infer<typeof closedMonthSchema>;
+
+/** `POST /api/admin/finance/months/{month}/close`: the path's month. */
+export const closeMonthParamsSchema = z.object({ month: monthSchema });
+
+/** `GET /api/admin/finance/months`: the closed months, oldest first, with who closed each. */
+export const closedMonthsSchema = z.object({
+  items: z.array(closedMonthSchema.extend({ adminEmail: z.string().nullable() })),
+  /** The month the next close must be (months close in order); null: none closed yet. */
+  next: z.string().nullable(),
+});
+export type ClosedMonths = z.infer<typeof closedMonthsSchema>;
+
 /** `GET /api/admin/reports/monthly?month=YYYY-MM`. */
 export const monthlyReportSchema = z.object({
   month: z.string(),
@@ -282,6 +317,13 @@ export const monthlyReportSchema = z.object({
   eventsReplayed: z.number().int(),
   /** The log position the report was made through. */
   through: z.string(),
+  /**
+   * Dated adjustments: events recorded after an earlier month was closed whose time falls in a
+   * closed month, booked in this month (the first one open then) and counted in its figures.
+   */
+  adjustments: z.array(datedAdjustmentSchema),
+  /** The month's close (null: it is open): its report is then the one made through `through`. */
+  closed: closedMonthSchema.nullable(),
 });
 export type MonthlyReport = z.infer<typeof monthlyReportSchema>;
 
@@ -371,6 +413,7 @@ export const ADMIN_OWN_STREAM_TYPES = [
 /** What only an admin does: these count whenever their actor is an admin. */
 export const ADMIN_COMMAND_TYPES = [
   'CreditsAdjusted',
+  'MonthClosed',
   'UserBlocked',
   'UserUnblocked',
   'UserRoleChanged',

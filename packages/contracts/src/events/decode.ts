@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { creditEventSchemas } from './credits.ts';
+import { financeMonthEventSchemas } from './finance.ts';
 import { SCHEMA_VERSION } from './metadata.ts';
 import { stripeEventSchemas } from './payments.ts';
 import { dataSubjectOf, personalFieldsOf } from './personal.ts';
@@ -58,6 +59,7 @@ const streamEventSchemas = {
   admins: adminRegistryEventSchemas,
   stripe: stripeEventSchemas,
   feedback: feedbackEventSchemas,
+  financeMonths: financeMonthEventSchemas,
 } as const;
 type StreamFamilies = typeof streamEventSchemas;
 type StreamFamily = keyof StreamFamilies;
@@ -71,6 +73,7 @@ const familyNames: Record<StreamFamily, string> = {
   admins: 'an event of the admins stream',
   stripe: 'an event of a stripe- stream',
   feedback: 'an event of a feedback- stream',
+  financeMonths: 'an event of the finance-months stream',
 };
 type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (
   all: infer I,

@@ -1,7 +1,8 @@
-import { streamDecoders } from '@astra/contracts';
+import { type MonthClosed, streamDecoders } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import { streamId } from '@astra/ledger';
 import { type FinanceCalendar, financeCalendar } from './calendar.ts';
+import { closedMonthsOf, openMonthAt } from './closedMonths.ts';
 import { CREDIT_STREAMS, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
 
 /** One month's money in one currency (minor units), as the month report counts it. */
@@ -23,10 +24,13 @@ export interface MonthMoneyLine {
  * An event belongs to a month as the report places it: each account's events are taken in their
  * stream's order, and an event's month is the latest month of `occurredAt` (in the finance
  * calendar's time zone) its account has reached so far (a clock that put a later event a moment
- * earlier does not move it back a month).
+ * earlier does not move it back a month), and one recorded after a close whose month is closed is
+ * in the first month open then (a dated adjustment).
  *
  * The first `catchUp` replays the whole log (as a report does); every later one reads only the
- * events appended since. Calls that overlap share one read.
+ * events appended since, unless a new close reaches back before what was read (a close made
+ * while its month's late events were being read): then it replays the log again, once a month at
+ * most. Calls that overlap share one read.
  */
 export class MonthMoney {
   private books: CreditBooks | null = null;
@@ -38,6 +42,7 @@ export class MonthMoney {
   /** Every currency the log has money in (the report names each, even at 0). */
   private readonly currencies = new Set<string>();
   private running: Promise<void> | null = null;
+  private closed: MonthClosed[] = [];
 
   /** The finance calendar: the months are its months. */
   readonly calendar: FinanceCalendar;
@@ -78,6 +83,16 @@ export class MonthMoney {
   }
 
   private async read() {
+    const closed = await closedMonthsOf(this.store);
+    if (closed.slice(this.closed.length).some((close) => BigInt(close.through) < this.position)) {
+      this.books = null;
+      this.position = 0n;
+      this.reached.clear();
+      this.months.clear();
+      this.currencies.clear();
+    }
+    this.closed = closed;
+    const openAt = openMonthAt(closed);
     this.books ??= await CreditBooks.forLog(this.store);
     const books = this.books;
     for await (const recorded of this.store.readAll({
@@ -90,7 +105,9 @@ export class MonthMoney {
         this.position = recorded.position;
         continue;
       }
-      const at = this.calendar.monthOf(occurredAtOf(recorded));
+      const own = this.calendar.monthOf(occurredAtOf(recorded));
+      const open = openAt(recorded.position);
+      const at = open !== null && open > own ? open : own;
       const was = this.reached.get(userId);
       const month = was !== undefined && was > at ? was : at;
       const event = streamDecoders.credits(recorded);

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import {
   type CreditRollForward,
+  type DatedAdjustment,
   type MoneyAmount,
   type MoneyRollForward,
   type MonthlyReport,
@@ -15,6 +17,7 @@ import {
   streamId,
 } from '@astra/ledger';
 import { financeCalendar } from './calendar.ts';
+import { closedMonthsOf, openMonthAt } from './closedMonths.ts';
 import { CREDIT_STREAMS, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
 import { csvOf, rangeTest } from './ledgerExport.ts';
 
@@ -31,6 +34,11 @@ import { csvOf, rangeTest } from './ledgerExport.ts';
  * month (or after it), the later ones are too, even if a clock put them a moment earlier. So each
  * account is cut into before / in / after the month where its own stream crosses each boundary,
  * as a balance as of an instant is.
+ *
+ * Closed months (`closedMonths.ts`): the report of a closed month is the one made through its
+ * close's log position, in its close's time zone, so it stays as it was. An event recorded after
+ * a close whose time falls in a closed month is booked in the first month open then, as a dated
+ * adjustment: counted there, and listed in that month's `adjustments`.
  */
 
 interface MoneyTotals {
@@ -88,12 +96,22 @@ const BEFORE = 0;
 const IN = 1;
 const AFTER = 2;
 
-/** The roll-forward of one month of the finance calendar, by replaying the whole log. */
+/**
+ * The roll-forward of one month of the finance calendar, by replaying the whole log (`upTo`: only
+ * the log up to that position, as a close makes it; a closed month's is its close's).
+ */
 export async function monthlyReport(
   store: EventStore,
   month: string,
-  timeZone = 'UTC',
+  financeTimeZone = 'UTC',
+  { upTo = null }: { upTo?: bigint | null } = {},
 ): Promise<MonthlyReport> {
+  const closedMonths = await closedMonthsOf(store);
+  const closed = closedMonths.find((each) => each.month === month) ?? null;
+  const timeZone = closed?.timeZone ?? financeTimeZone;
+  const bound = closed ? BigInt(closed.through) : upTo;
+  const openAt = openMonthAt(closedMonths);
+  const adjustments: DatedAdjustment[] = [];
   const calendar = financeCalendar(timeZone);
   const { from, to } = calendar.monthRange(month);
   const before = rangeTest({ from: null, to: from });
@@ -146,11 +164,18 @@ export async function monthlyReport(
     elideFrom: to,
     filter: CREDIT_STREAMS,
   })) {
+    if (bound !== null && recorded.position > bound) break;
     const userId = streamId(recorded.stream, 'credits');
     if (userId === null) continue;
     const was = period.get(userId) ?? BEFORE;
     if (was === AFTER) continue;
-    const at = recorded.elided ? null : occurredAtOf(recorded);
+    const occurredAt = recorded.elided ? null : occurredAtOf(recorded);
+    // Recorded after a close with a time in a closed month: booked at the first open month's start.
+    const open = openAt(recorded.position);
+    const openFrom = open === null ? null : calendar.monthRange(open).from;
+    const late =
+      occurredAt !== null && openFrom !== null && Date.parse(occurredAt) < Date.parse(openFrom);
+    const at = late ? openFrom : occurredAt;
     const now = at === null ? AFTER : Math.max(was, before(at) ? BEFORE : within(at) ? IN : AFTER);
     if (now !== was) {
       period.set(userId, now);
@@ -206,6 +231,8 @@ export async function monthlyReport(
       }
     }
     if (now === IN) moved = rollForward(moved, event);
+    if (now === IN && late)
+      adjustments.push({ position: String(recorded.position), occurredAt, type: recorded.type });
   }
 
   // Accounts that had nothing in the month: their opening is what they held all along.
@@ -251,6 +278,15 @@ export async function monthlyReport(
     flags: flagsOf(credits, moneyLines),
     eventsReplayed: replayed,
     through: String(through),
+    adjustments,
+    closed: closed && {
+      month,
+      timeZone,
+      through: closed.through,
+      sha256: closed.sha256,
+      adminId: closed.adminId,
+      closedAt: closed.closedAt,
+    },
   };
 }
 
@@ -343,12 +379,15 @@ const taxLine = ({ country, ratePercent }: TaxByCountry) =>
 
 /**
  * The report as CSV (csv-stringify): `month,section,line,currency,value`, first the `period`
- * (its `time_zone`, `from` and `to`), then credits (no currency), then money by currency (minor
- * units): the roll-forward, the month's revenue by line of the books (section `revenue`), the
- * month's tax by country and rate (section `tax_by_country`, the line `DE:19`), deferred revenue
- * at the month's start and end by the month its credits were paid for (sections
- * `deferred_opening_by_purchase_month` and `deferred_closing_by_purchase_month`, the purchase
- * month as the line), then one `flag` line per flag (its text as the value).
+ * (its `time_zone`, `from` and `to`; for a closed month then `closed_at`, `closed_by` (the
+ * admin's id), `closed_through` and `closed_sha256`, the rows its checksum leaves out), then
+ * credits (no currency), then money by currency (minor units): the roll-forward, the month's
+ * revenue by line of the books (section `revenue`), the month's tax by country and rate (section
+ * `tax_by_country`, the line `DE:19`), deferred revenue at the month's start and end by the month
+ * its credits were paid for (sections `deferred_opening_by_purchase_month` and
+ * `deferred_closing_by_purchase_month`, the purchase month as the line), the month's dated
+ * adjustments (section `adjustment`, the event's log position as the line, its time as the
+ * value), then one `flag` line per flag (its text as the value).
  */
 export function monthlyReportCsv(report: MonthlyReport): string {
   const rows: (string | number)[][] = [[...MONTHLY_REPORT_COLUMNS]];
@@ -357,6 +396,13 @@ export function monthlyReportCsv(report: MonthlyReport): string {
     [report.month, 'period', 'from', '', report.from],
     [report.month, 'period', 'to', '', report.to],
   );
+  if (report.closed)
+    rows.push(
+      [report.month, 'period', 'closed_at', '', report.closed.closedAt],
+      [report.month, 'period', 'closed_by', '', report.closed.adminId],
+      [report.month, 'period', 'closed_through', '', report.closed.through],
+      [report.month, 'period', 'closed_sha256', '', report.closed.sha256],
+    );
   for (const [key, line] of CREDIT_LINES)
     rows.push([report.month, 'credits', line, '', report.credits[key]]);
   for (const m of report.money)
@@ -378,6 +424,18 @@ export function monthlyReportCsv(report: MonthlyReport): string {
           m.currency,
           aged[side],
         ]);
+  for (const { position, occurredAt } of report.adjustments)
+    rows.push([report.month, 'adjustment', position, '', occurredAt]);
   for (const flag of report.flags) rows.push([report.month, 'flag', 'flag', '', flag]);
   return csvOf(rows);
 }
+
+/**
+ * The SHA-256 (hex) a close records: of the report's CSV without its `closed_*` rows, which it
+ * cannot hold (they carry the checksum). So the CSV of a closed month, those rows left out, is
+ * byte for byte the one that was closed.
+ */
+export const monthlyReportChecksum = (report: MonthlyReport) =>
+  createHash('sha256')
+    .update(monthlyReportCsv({ ...report, closed: null }))
+    .digest('hex');

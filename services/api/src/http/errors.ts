@@ -43,6 +43,9 @@ const statusOfDomainError: Record<DomainErrorCode, number> = {
   admin_required: 403,
   self_action: 409,
   last_admin: 409,
+  month_closed: 409,
+  month_not_ended: 409,
+  month_not_next: 409,
   // State conflicts that routes usually answer themselves, with more to say.
   balance_changed: 409,
   reading_completed: 409,

@@ -42,6 +42,7 @@ const ACTION_LABEL: Record<AdminActivityType, string> = {
   AdminVerifyRun: 'Ran ledger verification',
   AdminRebuildStarted: 'Started a rebuild of the read models',
   CreditsAdjusted: 'Adjusted credits',
+  MonthClosed: 'Closed a finance month',
   UserBlocked: 'Blocked a user',
   UserUnblocked: 'Unblocked a user',
   UserRoleChanged: 'Changed a role',
@@ -78,8 +79,8 @@ const SHOWN: { id: string; label: string; types?: AdminActivityType[] }[] = [
   },
   {
     id: 'operations',
-    label: 'Operations (verify, rebuild)',
-    types: ['AdminVerifyRun', 'AdminRebuildStarted'],
+    label: 'Operations (verify, rebuild, month closes)',
+    types: ['AdminVerifyRun', 'AdminRebuildStarted', 'MonthClosed'],
   },
   {
     id: 'sessions',
@@ -89,7 +90,10 @@ const SHOWN: { id: string; label: string; types?: AdminActivityType[] }[] = [
   {
     id: 'commands',
     label: 'Commands on users',
-    types: [...ADMIN_COMMAND_TYPES, ...ADMIN_DELETION_TYPES],
+    types: [
+      ...ADMIN_COMMAND_TYPES.filter((type) => type !== 'MonthClosed'),
+      ...ADMIN_DELETION_TYPES,
+    ],
   },
 ];
 

@@ -44,6 +44,7 @@ import {
   RevenueTable,
   TaxByCountryTable,
 } from './FinanceReport';
+import { MonthClosing } from './MonthClosing';
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
@@ -379,6 +380,7 @@ export function FinanceView() {
         {report.currentData && (
           <Stack gap="5" aria-busy={report.isFetching}>
             <ReportPeriod report={report.currentData} />
+            <MonthClosing report={report.currentData} />
             <ReportFlags report={report.currentData} />
             <SimpleGrid columns={{ base: 1, lg: 2 }} gap="5" alignItems="start">
               <Stack gap="2" minW="0">

@@ -1,5 +1,7 @@
 import type {
   AdminActivityPage,
+  ClosedMonth,
+  ClosedMonths,
   ExportFormat,
   LedgerExplorerPage,
   LedgerExportChecksum,
@@ -42,6 +44,7 @@ const USER_PAGE = 100;
 const PROJECTIONS = 'AdminProjections' as const;
 const monthTag = (month: string) => ({ type: 'AdminFinance' as const, id: month });
 const CHECKSUMS = { type: 'AdminFinance', id: 'CHECKSUM' } as const;
+const CLOSED_MONTHS = { type: 'AdminFinance', id: 'CLOSED' } as const;
 
 /** A query string without the filters that are not set. */
 const params = (values: Record<string, string | number | undefined>): Record<string, string> =>
@@ -108,6 +111,19 @@ export const auditApi = adminApi.injectEndpoints({
       query: (month) => ({ url: '/admin/reports/monthly', params: { month } }),
       providesTags: (_result, _error, month) => [monthTag(month)],
     }),
+    getClosedMonths: build.query<ClosedMonths, void>({
+      query: () => '/admin/finance/months',
+      providesTags: [CLOSED_MONTHS],
+    }),
+    /** Closes a month: its report now says so, and the close is on the activity list. */
+    closeMonth: build.mutation<ClosedMonth, string>({
+      query: (month) => ({
+        url: `/admin/finance/months/${encodeURIComponent(month)}/close`,
+        method: 'POST',
+      }),
+      invalidatesTags: (_result, error, month) =>
+        error ? [] : [monthTag(month), CLOSED_MONTHS, ACTIVITY_LIST],
+    }),
     getExportChecksum: build.query<LedgerExportChecksum, ExportRange & { format: ExportFormat }>({
       query: ({ format, from, to }) => ({
         url: '/admin/exports/ledger/checksum',
@@ -152,6 +168,8 @@ export const {
   useGetTotalBalanceAtQuery,
   useGetAdminActivityQuery,
   useGetMonthlyReportQuery,
+  useGetClosedMonthsQuery,
+  useCloseMonthMutation,
   useGetExportChecksumQuery,
   useGetProjectionsQuery,
   useRebuildProjectionsMutation,

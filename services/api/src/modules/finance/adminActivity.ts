@@ -71,6 +71,8 @@ export const activityDetail = (recorded: RecordedEvent): string => {
       return exportDetail(event.data);
     case 'AdminVerifyRun':
       return `Ran ledger:verify (run at ${event.data.at}): ${event.data.ok ? 'ok' : 'problems found'}`;
+    case 'MonthClosed':
+      return `Closed the month ${event.data.month} (${event.data.timeZone}) through position ${event.data.through}: report SHA-256 ${event.data.sha256}`;
     case 'AdminRebuildStarted':
       return `Started a rebuild of the read models (run ${event.data.rebuildId}, ${event.data.target} events in the log)`;
     case 'UserBlocked':

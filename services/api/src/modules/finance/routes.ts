@@ -1,6 +1,7 @@
 import { combinedRouter } from '../../http/routeDescriptors.ts';
 import { auditRoutes } from './auditRoutes.ts';
 import { balanceRoutes } from './balanceRoutes.ts';
+import { closingRoutes } from './closingRoutes.ts';
 import { exportRoutes } from './exportRoutes.ts';
 import { projectionsRoutes } from './projectionsRoutes.ts';
 import { reportRoutes } from './reportRoutes.ts';
@@ -14,5 +15,6 @@ export const financeRoutes = combinedRouter(
   balanceRoutes,
   exportRoutes,
   reportRoutes,
+  closingRoutes,
   projectionsRoutes,
 );
