@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type CreditEvent, streamDecoders } from '@astra/contracts';
-import { CommandHandler, type EventStore } from '@astra/event-store';
-import {
-  type CreditAccount,
-  type CreditCommand,
-  creditAccountDecider,
-  streams,
-} from '@astra/ledger';
+import type { EventStore } from '@astra/event-store';
+import type { CreditCommand } from '@astra/ledger';
 import { expect, it } from 'vitest';
 import { flagsOf, MonthMoney, monthlyReport } from '../src/index.ts';
 import { onEachDatabase } from './databases.ts';
-import { freshStorage, metadataAt, randomHistory } from './support.ts';
+import { creditsAt, freshStorage, randomHistory, readingSpend } from './support.ts';
 
 /** The store read whole: `readAll` without the `elideFrom` hint. */
 const readingWhole = (store: EventStore): EventStore => ({
@@ -65,15 +59,8 @@ onEachDatabase('The monthly report', (kind) => {
   it('counts an event in the month of the finance time zone, as the dashboard’s money does', async () => {
     const { store } = await open();
     const userId = randomUUID();
-    const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider, {
-      decode: streamDecoders.credits,
-    });
-    const at = (instant: string, command: CreditCommand) =>
-      credits.handle(
-        streams.credits(userId),
-        (account) => creditAccountDecider.decide(command, account),
-        metadataAt(new Date(instant)),
-      );
+    const run = creditsAt(store);
+    const at = (instant: string, command: CreditCommand) => run(instant, command, userId);
     const pack = (amount: number, amountMinor: number): CreditCommand => ({
       type: 'GrantCredits',
       grantId: randomUUID(),
@@ -84,15 +71,7 @@ onEachDatabase('The monthly report', (kind) => {
       reference: { checkoutSessionId: `cs_${randomUUID()}` },
       payment: { amountMinor, currency: 'usd' },
     });
-    const spend = (amount: number): CreditCommand => ({
-      type: 'SpendCredits',
-      spendId: randomUUID(),
-      amount,
-      purpose: 'reading',
-      description: 'A reading',
-      appId: 3,
-      readingId: null,
-    });
+    const spend = readingSpend;
     await at('2026-01-10T12:00:00.000Z', { type: 'OpenAccount', userId });
     // 100 credits for $18.00: 18 cents a credit.
     await at('2026-01-10T12:00:00.000Z', pack(100, 1800));

@@ -73,6 +73,37 @@ export const metadataAt = (
   schemaVersion: SCHEMA_VERSION,
 });
 
+/**
+ * Runs credit commands on members' accounts as the API would, each as if it happened at an
+ * instant: `at(instant, command, userId)` appends what the decider decides and answers the log
+ * position of its last event (a refusal throws, as in the API).
+ */
+export function creditsAt(store: EventStore) {
+  const credits = new CommandHandler<CreditAccount, CreditEvent>(store, creditAccountDecider, {
+    decode: streamDecoders.credits,
+  });
+  return async (instant: string, command: CreditCommand, userId: string): Promise<bigint> => {
+    const { position } = await credits.handle(
+      streams.credits(userId),
+      (account) => creditAccountDecider.decide(command, account),
+      metadataAt(new Date(instant)),
+    );
+    if (position === null) throw new Error('The command appended nothing');
+    return position;
+  };
+}
+
+/** A spend of `amount` credits on a Tarot Traditional reading (app 3). */
+export const readingSpend = (amount: number): CreditCommand => ({
+  type: 'SpendCredits',
+  spendId: randomUUID(),
+  amount,
+  purpose: 'reading',
+  description: 'A reading',
+  appId: 3,
+  readingId: null,
+});
+
 /** Deterministic pseudo-random numbers (mulberry32), so a failing history can be replayed. */
 export const seeded = (seed: number) => () => {
   seed = (seed + 0x6d2b79f5) | 0;

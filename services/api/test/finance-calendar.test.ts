@@ -3,22 +3,11 @@
  * dashboard's money are months of Berlin and say so; a zone that does not exist stops the start.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type AdminStatsMoney,
-  type CreditEvent,
-  type MonthlyReport,
-  SCHEMA_VERSION,
-  streamDecoders,
-} from '@astra/contracts';
-import { CommandHandler } from '@astra/event-store';
-import {
-  type CreditAccount,
-  type CreditCommand,
-  creditAccountDecider,
-  streams,
-} from '@astra/ledger';
+import type { AdminStatsMoney, MonthlyReport } from '@astra/contracts';
+import type { CreditCommand } from '@astra/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../packages/projections/test/csv.ts';
+import { creditsAt, readingSpend } from '../../../packages/projections/test/support.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { type Client, startTestServer, type TestServer } from './support.ts';
 
@@ -43,32 +32,9 @@ describe('FINANCE_TIME_ZONE', () => {
       await admin.signInAsAdmin();
       // One account's purchase and two spends either side of midnight in Berlin (23:00 UTC).
       const userId = randomUUID();
-      const credits = new CommandHandler<CreditAccount, CreditEvent>(
-        server.deps.ledger.store,
-        creditAccountDecider,
-        { decode: streamDecoders.credits },
-      );
-      const at = (instant: string, command: CreditCommand) =>
-        credits.handle(
-          streams.credits(userId),
-          (account) => creditAccountDecider.decide(command, account),
-          {
-            occurredAt: instant,
-            actor: { kind: 'system' },
-            correlationId: randomUUID(),
-            causationId: null,
-            schemaVersion: SCHEMA_VERSION,
-          },
-        );
-      const spend = (amount: number): CreditCommand => ({
-        type: 'SpendCredits',
-        spendId: randomUUID(),
-        amount,
-        purpose: 'reading',
-        description: 'A reading',
-        appId: 3,
-        readingId: null,
-      });
+      const run = creditsAt(server.deps.ledger.store);
+      const at = (instant: string, command: CreditCommand) => run(instant, command, userId);
+      const spend = readingSpend;
       await at('2026-01-10T12:00:00.000Z', { type: 'OpenAccount', userId });
       await at('2026-01-10T12:00:00.000Z', {
         type: 'GrantCredits',

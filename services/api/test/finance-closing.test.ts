@@ -3,25 +3,13 @@
  * and late events booked in the first open month as dated adjustments (report and dashboard alike).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  type AdminActivityPage,
-  type ClosedMonths,
-  type CreditEvent,
-  type MonthlyReport,
-  SCHEMA_VERSION,
-  streamDecoders,
-} from '@astra/contracts';
-import { CommandHandler } from '@astra/event-store';
+import type { AdminActivityPage, ClosedMonths, MonthlyReport } from '@astra/contracts';
 import { postgresForTests } from '@astra/event-store/testing';
-import {
-  type CreditAccount,
-  type CreditCommand,
-  creditAccountDecider,
-  streams,
-} from '@astra/ledger';
+import type { CreditCommand } from '@astra/ledger';
 import { financeCalendar } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../packages/projections/test/csv.ts';
+import { creditsAt, readingSpend } from '../../../packages/projections/test/support.ts';
 import { cli } from './financeHistory.ts';
 import { type Client, startTestServer, type TestServer, until } from './support.ts';
 
@@ -45,15 +33,7 @@ describe('closing a month', () => {
   const januaryOnly = randomUUID();
   /** Appends a credit command to a member's account as if it happened at `instant`. */
   let at: (instant: string, command: CreditCommand, user?: string) => Promise<bigint>;
-  const spend = (amount: number): CreditCommand => ({
-    type: 'SpendCredits',
-    spendId: randomUUID(),
-    amount,
-    purpose: 'reading',
-    description: 'A reading',
-    appId: 3,
-    readingId: null,
-  });
+  const spend = readingSpend;
 
   /** The close's answer: a `ClosedMonth`, or a refusal. */
   const close = (month: string, headers: Record<string, string> = {}) =>
@@ -85,26 +65,8 @@ describe('closing a month', () => {
     server = await startTestServer({ FINANCE_TIME_ZONE: ZONE });
     admin = server.client();
     adminId = (await admin.signInAsAdmin()).id;
-    const credits = new CommandHandler<CreditAccount, CreditEvent>(
-      server.deps.ledger.store,
-      creditAccountDecider,
-      { decode: streamDecoders.credits },
-    );
-    at = async (instant, command, user = userId) => {
-      const { position } = await credits.handle(
-        streams.credits(user),
-        (account) => creditAccountDecider.decide(command, account),
-        {
-          occurredAt: instant,
-          actor: { kind: 'system' },
-          correlationId: randomUUID(),
-          causationId: null,
-          schemaVersion: SCHEMA_VERSION,
-        },
-      );
-      if (position === null) throw new Error('The command appended nothing');
-      return position;
-    };
+    const run = creditsAt(server.deps.ledger.store);
+    at = (instant, command, user = userId) => run(instant, command, user);
     await at('2026-01-10T12:00:00.000Z', { type: 'OpenAccount', userId });
     await at('2026-01-10T12:00:00.000Z', {
       type: 'GrantCredits',

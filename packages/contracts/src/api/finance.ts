@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { creditEventTypes } from '../events/credits.ts';
+import { financeMonthEventSchemas } from '../events/finance.ts';
 import { ADMIN_RECORD_TYPES } from '../events/users.ts';
 import { uuidIdSchema } from './common.ts';
 import { reactorStatusSchema } from './mail.ts';
@@ -276,18 +277,11 @@ export const datedAdjustmentSchema = z.object({
 export type DatedAdjustment = z.infer<typeof datedAdjustmentSchema>;
 
 /**
- * A closed month (the `MonthClosed` event): who closed it when, in which time zone, and its
- * report: made through the log position `through`, its CSV's SHA-256 (without the `closed_*`
- * rows, see docs/finance.md).
+ * A closed month: its `MonthClosed` event but the request's id (who closed it when, in which time
+ * zone, and its report: made through the log position `through`, its CSV's SHA-256 without the
+ * `closed_*` rows, see docs/finance.md).
  */
-export const closedMonthSchema = z.object({
-  month: z.string(),
-  timeZone: z.string(),
-  through: z.string(),
-  sha256: z.string(),
-  adminId: z.string(),
-  closedAt: z.string(),
-});
+export const closedMonthSchema = financeMonthEventSchemas.MonthClosed.omit({ closeId: true });
 export type ClosedMonth = z.infer<typeof closedMonthSchema>;
 
 /** `POST /api/admin/finance/months/{month}/close`: the path's month. */
