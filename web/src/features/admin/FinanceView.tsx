@@ -13,7 +13,7 @@ import {
   Text,
 } from '@chakra-ui/react';
 import { ChevronLeft, ChevronRight, Download, RefreshCw } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { Surface } from '../../ui/Surface';
 import { QueryError } from './AuditStates';
 import { formatCount } from './adminFormat';
@@ -312,10 +312,23 @@ function TotalBalanceCard() {
   );
 }
 
+/** A part of the month report under its heading. */
+function ReportPart({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Stack gap="2" minW="0">
+      <Heading as="h3" size="md">
+        {title}
+      </Heading>
+      {children}
+    </Stack>
+  );
+}
+
 /**
  * Finance: the month's roll-forward by replay (credits and money per currency) with its flags
- * first, a chart of the movements, the month report as CSV, the ledger export with checksums, and
- * the total balance as of any instant.
+ * first, a chart of the movements, revenue by line, deferred revenue by purchase month, tax by
+ * country, closing the month, the month report as CSV, the ledger export (CSV, JSON lines, the
+ * journal) with checksums, and the total balance as of any instant.
  */
 export function FinanceView() {
   const [month, setMonth] = useState(currentUtcMonth);
@@ -393,31 +406,19 @@ export function FinanceView() {
                 <MovementsChart report={report.currentData} />
               </Stack>
             </SimpleGrid>
-            <Stack gap="2" minW="0">
-              <Heading as="h3" size="md">
-                Money
-              </Heading>
+            <ReportPart title="Money">
               <MoneyRollForwardTable report={report.currentData} />
-            </Stack>
+            </ReportPart>
             <SimpleGrid columns={{ base: 1, lg: 2 }} gap="5" alignItems="start">
-              <Stack gap="2" minW="0">
-                <Heading as="h3" size="md">
-                  Revenue by line
-                </Heading>
+              <ReportPart title="Revenue by line">
                 <RevenueTable report={report.currentData} />
-              </Stack>
-              <Stack gap="2" minW="0">
-                <Heading as="h3" size="md">
-                  Deferred revenue by purchase month
-                </Heading>
+              </ReportPart>
+              <ReportPart title="Deferred revenue by purchase month">
                 <DeferredAgingTable report={report.currentData} />
-              </Stack>
-              <Stack gap="2" minW="0">
-                <Heading as="h3" size="md">
-                  Tax by country and rate
-                </Heading>
+              </ReportPart>
+              <ReportPart title="Tax by country and rate">
                 <TaxByCountryTable report={report.currentData} />
-              </Stack>
+              </ReportPart>
             </SimpleGrid>
             <Stack
               direction={{ base: 'column', md: 'row' }}
