@@ -26,4 +26,9 @@ export { Projector, type ProjectorOptions } from './projector.ts';
 export type { ProjectionStatus, ProjectorLogger } from './projectorStatus.ts';
 export { type RebuildReport, rebuildReadModels } from './rebuild.ts';
 export type * from './schema.ts';
-export { type VerifyOptions, type VerifyReport, verifyLedger } from './verify.ts';
+export {
+  moneyInvariantLine,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyLedger,
+} from './verify.ts';

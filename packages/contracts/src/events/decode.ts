@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { creditEventSchemas } from './credits.ts';
 import { SCHEMA_VERSION } from './metadata.ts';
-import { stripeEventSchemas } from './payments.ts';
+import { stripeBalanceEventSchemas, stripeEventSchemas } from './payments.ts';
 import { dataSubjectOf, personalFieldsOf } from './personal.ts';
 import { readingEventSchemas } from './readings.ts';
 import {
@@ -57,6 +57,7 @@ const streamEventSchemas = {
   freeAllotment: freeAllotmentEventSchemas,
   admins: adminRegistryEventSchemas,
   stripe: stripeEventSchemas,
+  stripeBalance: stripeBalanceEventSchemas,
   feedback: feedbackEventSchemas,
 } as const;
 type StreamFamilies = typeof streamEventSchemas;
@@ -70,6 +71,7 @@ const familyNames: Record<StreamFamily, string> = {
   freeAllotment: 'an event of a free-allotment- stream',
   admins: 'an event of the admins stream',
   stripe: 'an event of a stripe- stream',
+  stripeBalance: 'an event of the stripe-balance stream',
   feedback: 'an event of a feedback- stream',
 };
 type UnionToIntersection<U> = (U extends unknown ? (each: U) => void : never) extends (
