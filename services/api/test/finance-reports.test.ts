@@ -194,6 +194,11 @@ for (const storage of ['postgres', 'pglite'] as const) {
             taxIn: 0,
             taxOut: 0,
             taxPayableClosing: 0,
+            // No payout yet.
+            fees: 0,
+            paidOut: 0,
+            feesToDate: 0,
+            paidOutToDate: 0,
             taxByCountry: [],
             revenue: [],
             // Paid this month, all still owed but the deduction.
@@ -217,6 +222,11 @@ for (const storage of ['postgres', 'pglite'] as const) {
             taxIn: 0,
             taxOut: 0,
             taxPayableClosing: 0,
+            // No payout yet.
+            fees: 0,
+            paidOut: 0,
+            feesToDate: 0,
+            paidOutToDate: 0,
             taxByCountry: [],
             revenue: [
               // Two life path readings (90 each), one given back.

@@ -3,7 +3,10 @@ import { verifyLedger } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { member, signed, WEBHOOK_SECRET } from './paymentsFixtures.ts';
 import { deliver, packCheckout, uid } from './stripeWebhooks.ts';
-import { startStripeDouble, startTestServer, type TestServer } from './support.ts';
+import { type Client, startStripeDouble, startTestServer, type TestServer } from './support.ts';
+
+/** The app's clock: every event of these tests happens in November 2026. */
+const now = new Date('2026-11-25T12:00:00Z');
 
 const payout = (id: string, status: 'paid' | 'failed', amount = 1600) => ({
   id,
@@ -46,6 +49,7 @@ const listed: Record<string, ReturnType<typeof transaction>[]> = {
 
 describe('payouts: fees and money to the bank, from the payout’s balance transactions', () => {
   let server: TestServer;
+  let admin: Client;
   let double: Awaited<ReturnType<typeof startStripeDouble>>;
   beforeAll(async () => {
     double = await startStripeDouble(({ method, path }) => {
@@ -61,12 +65,18 @@ describe('payouts: fees and money to the bank, from the payout’s balance trans
         has_more: from + 2 < all.length,
       };
     });
-    server = await startTestServer({
-      STRIPE_SECRET_KEY: 'sk_test_loopback',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      PUBLIC_URL: 'https://astra.example',
-      ...double.env,
-    });
+    server = await startTestServer(
+      {
+        STRIPE_SECRET_KEY: 'sk_test_loopback',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        PUBLIC_URL: 'https://astra.example',
+        ...double.env,
+      },
+      undefined,
+      { clock: () => now },
+    );
+    admin = server.client();
+    await admin.signInAsAdmin();
   });
   afterAll(async () => {
     await server?.close();
@@ -78,6 +88,12 @@ describe('payouts: fees and money to the bank, from the payout’s balance trans
     for await (const event of server.deps.ledger.store.readStream('stripe-balance'))
       events.push({ type: event.type, data: event.data });
     return events;
+  };
+  /** November's money in usd, as the month report gives it (flagged when the books do not meet). */
+  const reported = async () => {
+    const { body } = await admin.get('/api/admin/reports/monthly?month=2026-11');
+    expect(body.flags).toEqual([]);
+    return body.money.find((m: { currency: string }) => m.currency === 'usd');
   };
   const money = async () => {
     const report = await verifyLedger(server.deps.ledger.store, server.deps.db);
@@ -132,6 +148,13 @@ describe('payouts: fees and money to the bank, from the payout’s balance trans
     expect(await balanceEvents()).toHaveLength(1);
     // Stripe's balance = 1799 paid − 141 fees − 1658 paid out.
     expect(await money()).toMatchObject({ cashToDate: 1799, feesToDate: 141, paidOutToDate: 1658 });
+    expect(await reported()).toMatchObject({
+      cashIn: 1799,
+      fees: 141,
+      paidOut: 1658,
+      feesToDate: 141,
+      paidOutToDate: 1658,
+    });
   });
 
   it('takes a paid payout that fails back into Stripe’s balance, its fees booked once', async () => {
@@ -152,6 +175,7 @@ describe('payouts: fees and money to the bank, from the payout’s balance trans
     await deliver(server, signed('payout.failed', payout('po_unpaid', 'failed', 746)));
     expect((await balanceEvents()).at(-1)!.data).toMatchObject({ feesMinor: 53, paidOutMinor: 0 });
     expect(await money()).toMatchObject({ feesToDate: 194, paidOutToDate: 0 });
+    expect(await reported()).toMatchObject({ fees: 194, paidOut: 0 });
   });
 
   it('refuses a payout whose balance transactions are not what Stripe sends, recording nothing on the balance', async () => {

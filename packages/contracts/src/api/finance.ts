@@ -231,8 +231,8 @@ export const moneyRollForwardSchema = z.object({
   adminDeductions: z.number().int(),
   deferredClosing: z.number().int(),
   /**
-   * Since the log began: cash in − refunds, and the check
-   * cash = recognized + admin deductions + deferred + tax payable.
+   * Since the log began: cash in − refunds, and the check Stripe's balance (cash − fees − paid
+   * out) = recognized + admin deductions + deferred + tax payable − fees − paid out.
    */
   cashToDate: z.number().int(),
   recognizedToDate: z.number().int(),
@@ -246,6 +246,15 @@ export const moneyRollForwardSchema = z.object({
   taxIn: z.number().int(),
   taxOut: z.number().int(),
   taxPayableClosing: z.number().int(),
+  /**
+   * Stripe's fees booked in the month and what its payouts took to the bank (a failed one gives
+   * it back), and both since the log began: Stripe's balance = cash to date − fees to date − paid
+   * out to date.
+   */
+  fees: z.number().int(),
+  paidOut: z.number().int(),
+  feesToDate: z.number().int(),
+  paidOutToDate: z.number().int(),
   /** The month's tax (collected less refunded) by the customer's country and the rate. */
   taxByCountry: z.array(
     z.object({

@@ -41,6 +41,8 @@ export type BooksEvent =
 
 /** The credit accounts' streams (`readAll`'s filter): a replay of money reads only these. */
 export const CREDIT_STREAMS: ReadAllFilter = { streamPrefixes: ['credits-'] };
+/** The streams of the money: the accounts', and Stripe's balance (fees, payouts). */
+export const MONEY_STREAMS: ReadAllFilter = { streamPrefixes: ['credits-', 'stripe-balance'] };
 /** The streams whose events `booksEventOf` takes: the accounts', and the users' (their e-mail). */
 export const BOOKS_STREAMS: ReadAllFilter = { streamPrefixes: ['credits-', 'user-'] };
 

@@ -139,11 +139,15 @@ const MONEY_ROWS: { key: MoneyFigure; label: string }[] = [
   { key: 'adminDeductionsToDate', label: 'Admin deductions to date' },
   { key: 'taxPayableOpening', label: 'Tax payable, opening' },
   { key: 'taxPayableClosing', label: 'Tax payable, closing (owed to the authorities)' },
+  { key: 'fees', label: "Stripe's fees in the month (an expense)" },
+  { key: 'paidOut', label: 'Paid out to the bank in the month' },
+  { key: 'feesToDate', label: "Stripe's fees to date" },
+  { key: 'paidOutToDate', label: 'Paid out to date' },
 ];
 
 /**
- * The money of the month per currency, and the check cash to date = recognized + admin
- * deductions + deferred + tax payable.
+ * The money of the month per currency, and the check Stripe's balance (cash − fees − paid out)
+ * = recognized + admin deductions + deferred + tax payable − fees − paid out.
  */
 export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
   if (report.money.length === 0) {
@@ -177,15 +181,19 @@ export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
           ))}
           <Table.Row data-line="invariant">
             <Table.Cell whiteSpace="normal">
-              Cash to date = recognized to date + admin deductions to date + deferred + tax payable
+              Stripe's balance (cash − fees − paid out, to date) = recognized + admin deductions +
+              deferred + tax payable − fees − paid out
             </Table.Cell>
             {report.money.map((money) => {
+              const outOfStripe = money.feesToDate + money.paidOutToDate;
               const gap =
                 money.cashToDate -
-                money.recognizedToDate -
-                money.adminDeductionsToDate -
-                money.deferredClosing -
-                money.taxPayableClosing;
+                outOfStripe -
+                (money.recognizedToDate +
+                  money.adminDeductionsToDate +
+                  money.deferredClosing +
+                  money.taxPayableClosing -
+                  outOfStripe);
               return (
                 <Table.Cell
                   key={money.currency}
