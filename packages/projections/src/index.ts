@@ -13,6 +13,7 @@ export * from './finance/journal.ts';
 export * from './finance/ledgerExport.ts';
 export * from './finance/monthlyReport.ts';
 export * from './finance/monthMoney.ts';
+export * from './finance/payoutReport.ts';
 export { watchHorizon } from './horizonWatch.ts';
 export { migrateReadModels, READ_MODEL_MIGRATIONS } from './migrations/index.ts';
 export {

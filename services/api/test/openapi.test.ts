@@ -518,6 +518,8 @@ const notProducedHere = [
   'GET /api/admin/exports/ledger 400 invalid_request',
   'GET /api/admin/exports/ledger/checksum 400 invalid_request',
   'GET /api/admin/reports/monthly 400 invalid_request',
+  // services/api/test/payments-payouts.test.ts
+  'GET /api/admin/reports/payouts 400 invalid_request',
   'GET /api/admin/balance 400 invalid_request',
   'GET /api/admin/users/{id}/balance 400 invalid_request',
   'GET /api/admin/users/{id}/balance 404 not_found',

@@ -189,4 +189,70 @@ describe('payouts: fees and money to the bank, from the payout’s balance trans
     expect(unsound.body.outcome).toBe('refused: invalid data.object.amount');
     expect(await balanceEvents()).toHaveLength(before);
   });
+
+  it('ties each payout of the month to the bank, and flags one whose transactions do not add up', async () => {
+    // A payout whose transactions are a charge, a dispute (withdrawn, with its fee) and Stripe's
+    // fee of its own, but whose amount is a cent more than they add up to.
+    listed.po_dispute = [
+      transaction('txn_charge_5', 'charge', 4999, 175, 'ch_5'),
+      transaction('txn_dispute_1', 'adjustment', -999, 1500, 'du_1'),
+      transaction('txn_fee_1', 'stripe_fee', -25, 0, null),
+    ];
+    const paid = signed('payout.paid', payout('po_dispute', 'paid', 2301));
+    expect((await deliver(server, paid)).body.outcome).toBe('payout paid');
+    const { status, body } = await admin.get('/api/admin/reports/payouts?month=2026-11');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ month: '2026-11', timeZone: 'UTC' });
+    // The refused ones are not on the ledger; the rest arrive on one day, in order of id.
+    expect(body.payouts.map((p: { payoutId: string }) => p.payoutId)).toEqual([
+      'po_dispute',
+      'po_paid',
+      'po_unpaid',
+    ]);
+    expect(body.payouts[0]).toEqual({
+      payoutId: 'po_dispute',
+      status: 'paid',
+      currency: 'usd',
+      arrivalDate: '2026-11-24T00:00:00.000Z',
+      charges: 4999,
+      refunds: 0,
+      fees: 1700,
+      disputes: -999,
+      other: 0,
+      expected: 2300,
+      amount: 2301,
+      difference: 1,
+      transactions: 3,
+    });
+    // Failed after it was paid: its transactions still add up to its amount.
+    expect(body.payouts[1]).toMatchObject({
+      status: 'failed',
+      charges: 2798,
+      refunds: 999,
+      fees: 141,
+      expected: 1658,
+      difference: 0,
+    });
+    expect(body.flags).toEqual([
+      'po_dispute (usd): its transactions add up to 2300, it paid out 2301 (difference 1)',
+    ]);
+    // Another month has none of them.
+    expect((await admin.get('/api/admin/reports/payouts?month=2026-12')).body.payouts).toEqual([]);
+  });
+
+  it('answers anonymous 401, users and locked admins 403, unlocked admins 200; a bad month 400', async () => {
+    const path = '/api/admin/reports/payouts?month=2026-11';
+    const { client: user } = await member(server);
+    const locked = server.client();
+    await locked.signIn('admin@example.com');
+    expect((await server.client().get(path)).status).toBe(401);
+    expect((await user.get(path)).body.error).toBe('admin_required');
+    expect((await locked.get(path)).body.error).toBe('admin_locked');
+    expect((await admin.get(path)).status).toBe(200);
+    for (const month of ['2026-13', 'november', '']) {
+      const answer = await admin.get(`/api/admin/reports/payouts?month=${month}`);
+      expect(answer.status, month).toBe(400);
+      expect(answer.body.fields.map((f: { field: string }) => f.field)).toEqual(['month']);
+    }
+  });
 });

@@ -2,6 +2,7 @@ import {
   type CreditRollForward,
   type MoneyRollForward,
   type MonthlyReport,
+  type PayoutReport,
   revenueLineLabel,
 } from '@astra/contracts';
 import { Alert, Box, Heading, HStack, List, Stack, Table, Text } from '@chakra-ui/react';
@@ -450,5 +451,79 @@ export function ReportFlags({ report }: { report: MonthlyReport }) {
         </Alert.Description>
       </Alert.Content>
     </Alert.Root>
+  );
+}
+
+const PAYOUT_COLUMNS = [
+  { key: 'charges', label: 'Charges' },
+  { key: 'refunds', label: '− Refunds' },
+  { key: 'fees', label: '− Fees' },
+  { key: 'disputes', label: '± Disputes' },
+  { key: 'other', label: '± Other' },
+  { key: 'expected', label: '= Expected' },
+  { key: 'amount', label: 'Paid out' },
+  { key: 'difference', label: 'Difference' },
+] as const;
+
+/**
+ * The month's payouts tied to the bank: charges − refunds − fees ± disputes = the amount that
+ * reached the bank, each from the balance transactions Stripe listed with it.
+ */
+export function PayoutTable({ report }: { report: PayoutReport }) {
+  if (report.payouts.length === 0) {
+    return (
+      <Text color="fg.muted" fontSize="sm">
+        No payout arrives at the bank in {formatMonth(report.month)}.
+      </Text>
+    );
+  }
+  return (
+    <TableFrame label="Payouts table">
+      <Table.Root size="sm">
+        <Table.Caption srOnly>Payouts arriving in {formatMonth(report.month)}</Table.Caption>
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>Payout</Table.ColumnHeader>
+            <Table.ColumnHeader>Arrives</Table.ColumnHeader>
+            {PAYOUT_COLUMNS.map((column) => (
+              <Table.ColumnHeader key={column.key} {...numeric}>
+                {column.label}
+              </Table.ColumnHeader>
+            ))}
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {report.payouts.map((payout) => (
+            <Table.Row key={payout.payoutId} data-payout={payout.payoutId}>
+              <Table.Cell>
+                {payout.payoutId}
+                {payout.status === 'failed' && (
+                  <Text as="span" color="fg.error">
+                    {' '}
+                    (failed)
+                  </Text>
+                )}
+              </Table.Cell>
+              <Table.Cell>{payout.arrivalDate.slice(0, 10)}</Table.Cell>
+              {PAYOUT_COLUMNS.map((column) => (
+                <Table.Cell
+                  key={column.key}
+                  {...numeric}
+                  color={
+                    column.key === 'difference'
+                      ? payout.difference === 0
+                        ? 'fg.success'
+                        : 'fg.error'
+                      : undefined
+                  }
+                >
+                  {formatMinor(payout[column.key], payout.currency)}
+                </Table.Cell>
+              ))}
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </TableFrame>
   );
 }

@@ -4,6 +4,7 @@ import type {
   LedgerExplorerPage,
   LedgerExportChecksum,
   MonthlyReport,
+  PayoutReport,
   ProjectionsOverview,
   ReactorMessage,
   RebuildStatus,
@@ -108,6 +109,10 @@ export const auditApi = adminApi.injectEndpoints({
       query: (month) => ({ url: '/admin/reports/monthly', params: { month } }),
       providesTags: (_result, _error, month) => [monthTag(month)],
     }),
+    getPayoutReport: build.query<PayoutReport, string>({
+      query: (month) => ({ url: '/admin/reports/payouts', params: { month } }),
+      providesTags: (_result, _error, month) => [monthTag(month)],
+    }),
     getExportChecksum: build.query<LedgerExportChecksum, ExportRange & { format: ExportFormat }>({
       query: ({ format, from, to }) => ({
         url: '/admin/exports/ledger/checksum',
@@ -152,6 +157,7 @@ export const {
   useGetTotalBalanceAtQuery,
   useGetAdminActivityQuery,
   useGetMonthlyReportQuery,
+  useGetPayoutReportQuery,
   useGetExportChecksumQuery,
   useGetProjectionsQuery,
   useRebuildProjectionsMutation,
