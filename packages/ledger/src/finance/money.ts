@@ -448,7 +448,10 @@ export const addMoney = (totals: Map<string, MoneyTotals>, effect: MoneyEffect) 
 /** Stripe's balance: cash less fees and what was paid out. */
 export const clearingOf = (m: MoneyTotals) => m.cash - m.fees - m.paidOut;
 
-/** What the clearing account must hold: recognized + admin deductions + deferred + tax payable − fees − paid out. */
+/**
+ * What the clearing account must hold: recognized + admin deductions + deferred + tax payable −
+ * fees − paid out.
+ */
 export const clearingAccountedOf = (m: MoneyTotals) =>
   m.recognized + m.adminDeducted + m.deferred + m.taxPayable - m.fees - m.paidOut;
 

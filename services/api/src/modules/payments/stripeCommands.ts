@@ -357,15 +357,16 @@ async function subscriptionPaymentRefunded(
 }
 
 /**
- * A payout paid or failed: the balance transactions it settles (Stripe's API, every page), for
- * the fees and what reached the bank on `stripe-balance`.
+ * A payout paid or failed (by the event's type: its object is as it was then): the balance
+ * transactions it settles (Stripe's API, every page), for the fees and what reached the bank on
+ * `stripe-balance`.
  */
 async function payoutSettled(
   payout: Stripe.Payout,
   eventId: string,
+  status: 'paid' | 'failed',
   lookups: StripeLookups,
 ): Promise<StripeCommands> {
-  const status = payout.status === 'paid' ? 'paid' : 'failed';
   const listed = await lookups.balanceTransactionsOfPayout(payout.id);
   const transactions = [];
   for (const [index, listedTransaction] of listed.entries()) {
@@ -429,8 +430,9 @@ export function commandsFor(
     case 'charge.refunded':
       return chargeRefunded(event.data.object, lookups);
     case 'payout.paid':
+      return payoutSettled(event.data.object, event.id, 'paid', lookups);
     case 'payout.failed':
-      return payoutSettled(event.data.object, event.id, lookups);
+      return payoutSettled(event.data.object, event.id, 'failed', lookups);
     default:
       return null;
   }
