@@ -160,10 +160,10 @@ export async function monthlyReport(
   })) {
     if (recorded.stream === streams.stripeBalance(null)) {
       // Stripe's balance is one stream: its events fall where their own time does.
-      if (recorded.elided || !(before(occurredAtOf(recorded)) || within(occurredAtOf(recorded))))
-        continue;
+      const at = recorded.elided ? null : occurredAtOf(recorded);
+      if (at === null || !(before(at) || within(at))) continue;
       const { fees, paidOut } = bookBalance(streamDecoders.stripeBalance(recorded));
-      const inMonth = within(occurredAtOf(recorded));
+      const inMonth = within(at);
       for (const { currency, minor } of fees) {
         moneyOf(currency).feesToDate += minor;
         if (inMonth) moneyOf(currency).fees += minor;
