@@ -363,6 +363,9 @@ test("finance: the month's roll-forward, and the CSV export hashes to the checks
   await expect(money.getByRole('columnheader', { name: 'USD' })).toBeVisible();
   await expect(money.locator('tr[data-line="cashIn"]').getByText(/^\$[\d,]+\.\d\d$/)).toBeVisible();
   await expect(money.locator('tr[data-line="invariant"]').getByText('holds')).toBeVisible();
+  // The local checkout pays nothing out: no payout to tie to the bank.
+  await expect(money.locator('tr[data-line="paidOut"]').getByText('$0.00')).toBeVisible();
+  await expect(admin.getByText(/^No payout arrives at the bank in /)).toBeVisible();
   await expect(
     money.locator('tr[data-line="taxPayableClosing"]').getByText(/^\$[\d,]+\.\d\d$/),
   ).toBeVisible();

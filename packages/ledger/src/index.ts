@@ -3,6 +3,7 @@ export * from './dates.ts';
 export * from './decider.ts';
 export * from './feedback/feedback.ts';
 export * from './finance/index.ts';
+export * from './payments/stripeBalance.ts';
 export * from './payments/stripeEvent.ts';
 export * from './readings/index.ts';
 export * from './registration/emailRegistry.ts';

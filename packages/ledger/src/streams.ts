@@ -4,6 +4,7 @@ import { creditAccountDecider } from './credits/index.ts';
 import type { Decider } from './decider.ts';
 import { feedbackDecider } from './feedback/feedback.ts';
 import { financeMonthsDecider } from './finance/monthClosing.ts';
+import { stripeBalanceDecider } from './payments/stripeBalance.ts';
 import { stripeEventDecider } from './payments/stripeEvent.ts';
 import { readingDecider } from './readings/index.ts';
 import { emailRegistryDecider } from './registration/emailRegistry.ts';
@@ -73,6 +74,13 @@ export const streamKinds = {
     // A reading's events hold its requester's personal data.
     subjectOf: (state, command) =>
       state.userId ?? ('userId' in command ? command.userId : undefined),
+  }),
+  // Before `stripe`: its name starts as a `stripe-{eventId}` would (an event id is `evt_…`).
+  stripeBalance: single({
+    category: 'stripe-balance',
+    decider: stripeBalanceDecider,
+    decode: streamDecoders.stripeBalance,
+    cacheSize: 1,
   }),
   stripe: kind({
     category: 'stripe',

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type AccountMoney,
+  bookBalance,
   bookMoney,
   type CreditAccount,
   type CreditCommand,
@@ -20,6 +21,8 @@ import {
   lotsToTake,
   lotTotals,
   type MoneyEffect,
+  type StripeBalanceCommand,
+  stripeBalanceDecider,
   type Tier,
 } from '../src/index.ts';
 
@@ -27,10 +30,13 @@ import {
  * Random histories with money: packs paid in two currencies (odd amounts, so shares round),
  * paid subscription months, spends and their refunds, partial and whole refunds of purchases
  * (some before their purchase), refunds of subscription months, admin adjustments and account
- * deletion. Some payments record their tax (Stripe Tax), some none (old events). Every event goes
- * through the money fold, and after each one: cash = recognized + admin deductions + deferred +
- * tax payable to the minor unit in each currency, deferred is what the lots hold, and the fold's
- * lots are the decider's.
+ * deletion. Some payments record their tax (Stripe Tax), some none (old events). Between them,
+ * Stripe pays out and its payouts fail (`stripe-balance`), listing balance transactions with fees,
+ * some listed again, some events delivered twice. Every event goes through the money fold, and
+ * after each one: Stripe's balance (cash − fees − paid out) = recognized + admin deductions +
+ * deferred + tax payable − fees − paid out to the minor unit in each currency, each fee is booked
+ * once, what is paid out is what the paid payouts hold, deferred is what the lots hold, and the
+ * fold's lots are the decider's.
  */
 const tiers: Tier[] = [
   { tierId: 1, tierName: 'Starter', creditsPerMonth: 60 },
@@ -75,7 +81,43 @@ const invoiceOf = (tierId: number, period: string) => `in_${tierId}_${period}`;
 const periodOf = (month: number) => `2026-${String(month).padStart(2, '0')}`;
 const paymentIntent = fc.constantFrom(...Object.keys(paid));
 
-const command: fc.Arbitrary<CreditCommand> = fc.oneof(
+/** Payouts (each in one currency, of one amount) and the fee of each balance transaction. */
+const payouts: Record<string, { currency: string; amountMinor: number }> = {
+  po_0: { currency: 'eur', amountMinor: 2500 },
+  po_1: { currency: 'eur', amountMinor: 733 },
+  po_2: { currency: 'usd', amountMinor: 4120 },
+};
+const transactionFees = [82, 59, 0, 1500, 31];
+const payoutCommand: fc.Arbitrary<StripeBalanceCommand> = fc
+  .record({
+    payoutId: fc.constantFrom(...Object.keys(payouts)),
+    status: fc.constantFrom('paid' as const, 'failed' as const),
+    // A small pool: some deliveries come twice.
+    event: fc.integer({ min: 0, max: 30 }),
+    listed: fc.uniqueArray(fc.integer({ min: 0, max: transactionFees.length - 1 }), {
+      maxLength: 3,
+    }),
+  })
+  .map(({ payoutId, status, event, listed }) => {
+    const { currency, amountMinor } = payouts[payoutId]!;
+    return {
+      type: 'RecordPayout',
+      eventId: `evt_${event}`,
+      payout: { id: payoutId, amountMinor, currency, arrivalDate: now.toISOString(), status },
+      // A transaction belongs to one currency's balance: its id says which.
+      transactions: listed.map((i) => ({
+        id: `txn_${currency}_${i}`,
+        type: i === 3 ? 'adjustment' : 'charge',
+        currency,
+        amountMinor: 1000,
+        feeMinor: transactionFees[i]!,
+        netMinor: 1000 - transactionFees[i]!,
+        sourceId: `ch_${i}`,
+      })),
+    };
+  });
+
+const creditCommand: fc.Arbitrary<CreditCommand> = fc.oneof(
   fc.record({ pi: paymentIntent, amount: fc.constantFrom(3, 40, 100, 320) }).map(
     ({ pi, amount }): CreditCommand => ({
       type: 'GrantCredits',
@@ -180,8 +222,16 @@ const command: fc.Arbitrary<CreditCommand> = fc.oneof(
   }),
 );
 
+/** What a history runs: the account's commands, and Stripe's payouts between them. */
+type HistoryCommand = CreditCommand | StripeBalanceCommand;
+const command: fc.Arbitrary<HistoryCommand> = fc.oneof(
+  { weight: 9, arbitrary: creditCommand },
+  { weight: 1, arbitrary: payoutCommand },
+);
+const isPayout = (c: HistoryCommand): c is StripeBalanceCommand => c.type === 'RecordPayout';
+
 type Totals = Record<
-  'cash' | 'recognized' | 'adminDeducted' | 'deferred' | 'taxPayable',
+  'cash' | 'recognized' | 'adminDeducted' | 'deferred' | 'taxPayable' | 'fees' | 'paidOut',
   Map<string, number>
 >;
 const add = (sums: Map<string, number>, amounts: readonly MoneyAmount[]) => {
@@ -200,8 +250,37 @@ interface Booked {
   effect: MoneyEffect;
 }
 
-/** Runs the commands as the command handler does and books every event's money. */
-const run = (commands: CreditCommand[], onEvent: (booked: Booked) => void = () => {}) => {
+/**
+ * Stripe's balance as it must stand, kept apart from the decider: each Stripe event counts once;
+ * every listed transaction's fee counts once; a payout's amount counts while it stands paid.
+ */
+class BalanceModel {
+  private readonly events = new Set<string>();
+  private readonly fees = new Map<string, { currency: string; minor: number }>();
+  private readonly status = new Map<string, 'paid' | 'failed'>();
+
+  record({ eventId, payout, transactions }: StripeBalanceCommand) {
+    if (this.events.has(eventId)) return;
+    this.events.add(eventId);
+    for (const t of transactions)
+      if (!this.fees.has(t.id)) this.fees.set(t.id, { currency: t.currency, minor: t.feeMinor });
+    this.status.set(payout.id, payout.status);
+  }
+
+  totals() {
+    const fees = new Map<string, number>();
+    add(fees, [...this.fees.values()]);
+    const paidOut = new Map<string, number>();
+    for (const [id, status] of this.status) {
+      const { currency, amountMinor } = payouts[id]!;
+      if (status === 'paid') add(paidOut, [{ currency, minor: amountMinor }]);
+    }
+    return { fees: nonZero(fees), paidOut: nonZero(paidOut) };
+  }
+}
+
+/** Runs the commands as the command handlers do and books every event's money. */
+const run = (commands: HistoryCommand[], onEvent: (booked: Booked) => void = () => {}) => {
   const opened: CreditEvent = { type: 'CreditAccountOpened', data: { userId: 'u' } };
   let state: CreditAccount = creditAccountDecider.evolve(
     creditAccountDecider.initialState(),
@@ -215,12 +294,31 @@ const run = (commands: CreditCommand[], onEvent: (booked: Booked) => void = () =
     adminDeducted: new Map(),
     deferred: new Map(),
     taxPayable: new Map(),
+    fees: new Map(),
+    paidOut: new Map(),
   };
+  let balance = stripeBalanceDecider.initialState();
+  const balanceModel = new BalanceModel();
   /** Tax payable by currency, country and rate. */
   const taxes = new Map<string, number>();
   const paymentsIn = new Map<string, number>();
   let n = 0;
   for (const c of commands) {
+    if (isPayout(c)) {
+      balanceModel.record(c);
+      for (const event of stripeBalanceDecider.decide(c, balance)) {
+        balance = stripeBalanceDecider.evolve(balance, event);
+        const effect = bookBalance(event);
+        add(totals.fees, effect.fees);
+        add(totals.paidOut, effect.paidOut);
+        checkBooks(state, money, totals);
+      }
+      expect(balanceModel.totals()).toEqual({
+        fees: nonZero(totals.fees),
+        paidOut: nonZero(totals.paidOut),
+      });
+      continue;
+    }
     let events: CreditEvent[] = [];
     try {
       events = creditAccountDecider.decide(c, state);
@@ -254,15 +352,17 @@ const addTaxes = (sums: Map<string, number>, taxes: readonly TaxAmount[]) => {
 };
 
 const checkBooks = (state: CreditAccount, money: AccountMoney, totals: Totals) => {
-  // cash = recognized + admin deductions + deferred + tax payable, to the minor unit, in each
-  // currency.
-  const all = new Map(totals.recognized);
+  // Stripe's balance (cash − fees − paid out) = recognized + admin deductions + deferred + tax
+  // payable − fees − paid out, to the minor unit, in each currency.
+  const amounts = (sums: Map<string, number>, sign = 1) =>
+    [...sums].map(([currency, minor]) => ({ currency, minor: sign * minor }));
+  const clearing = new Map(totals.cash);
+  add(clearing, [...amounts(totals.fees, -1), ...amounts(totals.paidOut, -1)]);
+  const accounted = new Map(totals.recognized);
   for (const part of [totals.adminDeducted, totals.deferred, totals.taxPayable])
-    add(
-      all,
-      [...part].map(([currency, minor]) => ({ currency, minor })),
-    );
-  expect(nonZero(totals.cash)).toEqual(nonZero(all));
+    add(accounted, amounts(part));
+  add(accounted, [...amounts(totals.fees, -1), ...amounts(totals.paidOut, -1)]);
+  expect(nonZero(clearing)).toEqual(nonZero(accounted));
   // Deferred is exactly what the held lots are worth; no value without credits to carry it.
   expect(Object.fromEntries(deferredOf(money).map((m) => [m.currency, m.minor]))).toEqual(
     nonZero(totals.deferred),
@@ -277,7 +377,7 @@ const checkBooks = (state: CreditAccount, money: AccountMoney, totals: Totals) =
 };
 
 describe('money on the ledger over random histories', () => {
-  it('keeps cash = recognized + admin deductions + deferred + tax payable in each currency after every event', () => {
+  it('keeps Stripe’s balance (cash − fees − paid out) = recognized + admin deductions + deferred + tax payable − fees − paid out in each currency after every event', () => {
     let taxed = 0;
     fc.assert(
       fc.property(fc.array(command, { minLength: 20, maxLength: 100 }), (commands) => {

@@ -14,6 +14,7 @@ export * from './finance/journal.ts';
 export * from './finance/ledgerExport.ts';
 export * from './finance/monthlyReport.ts';
 export * from './finance/monthMoney.ts';
+export * from './finance/payoutReport.ts';
 export { watchHorizon } from './horizonWatch.ts';
 export { migrateReadModels, READ_MODEL_MIGRATIONS } from './migrations/index.ts';
 export {
@@ -27,4 +28,9 @@ export { Projector, type ProjectorOptions } from './projector.ts';
 export type { ProjectionStatus, ProjectorLogger } from './projectorStatus.ts';
 export { type RebuildReport, rebuildReadModels } from './rebuild.ts';
 export type * from './schema.ts';
-export { type VerifyOptions, type VerifyReport, verifyLedger } from './verify.ts';
+export {
+  moneyInvariantLine,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyLedger,
+} from './verify.ts';

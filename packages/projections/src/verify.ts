@@ -2,8 +2,12 @@ import { streamDecoders } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import {
   type AccountMoney,
+  addMoney,
   balanceChange,
+  bookBalance,
   type CreditAccount,
+  clearingAccountedOf,
+  clearingOf,
   creditAccountDecider,
   deferredOf,
   evolveVoice,
@@ -11,8 +15,11 @@ import {
   isVoiceEvent,
   lotsBalance,
   lotTotals,
+  type MoneyTotals,
+  noMoney,
   SPENDING_ORDER,
   streamId,
+  streams,
   type Voice,
 } from '@astra/ledger';
 import type { Kysely } from 'kysely';
@@ -33,9 +40,10 @@ export interface VerifyReport {
   /** Projections whose checkpoint stayed behind the head (a failed or stopped projector). */
   behind: { name: string; position: bigint; head: bigint }[];
   /**
-   * The money invariant per currency (minor units, alphabetical): cash to date (payments less
-   * refunds) = recognized to date + admin deductions to date + deferred now (the value of the
-   * paid credits the accounts' lots hold) + tax payable. A difference is listed in `differences`.
+   * The money invariant per currency (minor units, alphabetical): Stripe's balance (payments less
+   * refunds, fees and payouts) = recognized to date + admin deductions to date + deferred now
+   * (the value of the paid credits the accounts' lots hold) + tax payable − fees − paid out. A
+   * difference is listed in `differences`.
    */
   money: MoneyInvariant[];
 }
@@ -50,7 +58,26 @@ export interface MoneyInvariant {
   deferred: number;
   /** Tax of payments less tax of refunds: owed to the authorities. */
   taxPayable: number;
+  /** Stripe's fees of the payouts' balance transactions (an expense). */
+  feesToDate: number;
+  /** What payouts took from Stripe's balance to the bank. */
+  paidOutToDate: number;
 }
+
+/** The line `ledger:verify` (and the admin panel's verify run) prints for a currency's money. */
+export const moneyInvariantLine = (m: MoneyInvariant) => {
+  const totals = {
+    cash: m.cashToDate,
+    recognized: m.recognizedToDate,
+    adminDeducted: m.adminDeductionsToDate,
+    deferred: m.deferred,
+    taxPayable: m.taxPayable,
+    fees: m.feesToDate,
+    paidOut: m.paidOutToDate,
+  };
+  const holds = clearingOf(totals) === clearingAccountedOf(totals);
+  return `Money in ${m.currency} (minor units): Stripe's balance ${clearingOf(totals)} (cash to date ${m.cashToDate} − fees ${totals.fees} − paid out ${totals.paidOut}) ${holds ? '=' : '≠'} recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred now ${m.deferred} + tax payable ${m.taxPayable} − fees − paid out`;
+};
 
 export interface VerifyOptions {
   /**
@@ -126,15 +153,7 @@ export async function verifyLedger(
   // The money behind the credits, by the ledger's own money fold (`bookMoney`), per account,
   // with each event's effects summed by currency.
   const money = await CreditBooks.forLog(store);
-  const booked = new Map<string, BookedMoney>();
-  const bookedIn = (currency: string) => {
-    let sums = booked.get(currency);
-    if (!sums) {
-      sums = { cash: 0, recognized: 0, adminDeducted: 0, deferred: 0, taxPayable: 0 };
-      booked.set(currency, sums);
-    }
-    return sums;
-  };
+  const booked = new Map<string, MoneyTotals>();
   // The whole log is read: its last position is the head every projection must reach.
   let head = 0n;
   for await (const event of store.readAll()) {
@@ -148,6 +167,10 @@ export async function verifyLedger(
         const voice = readingVoices.get(readingId) ?? initialVoice();
         readingVoices.set(readingId, evolveVoice(voice, reading));
       }
+      continue;
+    }
+    if (event.stream === streams.stripeBalance(null)) {
+      addMoney(booked, bookBalance(streamDecoders.stripeBalance(event)));
       continue;
     }
     const userId = streamId(event.stream, 'credits');
@@ -167,13 +190,7 @@ export async function verifyLedger(
     );
     accounts.set(userId, state);
     if (money.missesSpend(credit)) await money.restoreSpend(credit);
-    const effect = money.book(userId, credit);
-    if (effect.cash) bookedIn(effect.cash.currency).cash += effect.cash.minor;
-    for (const { currency, minor } of effect.recognized) bookedIn(currency).recognized += minor;
-    for (const { currency, minor } of effect.adminDeducted)
-      bookedIn(currency).adminDeducted += minor;
-    for (const { currency, minor } of effect.deferred) bookedIn(currency).deferred += minor;
-    for (const { currency, minor } of effect.taxPayable) bookedIn(currency).taxPayable += minor;
+    addMoney(booked, money.book(userId, credit));
     if (event.position > snapshot.entriesAt) continue;
     expected.set(event.id, {
       userId,
@@ -268,23 +285,14 @@ export async function verifyLedger(
   };
 }
 
-/** Each currency's money effects, summed over the log. */
-interface BookedMoney {
-  cash: number;
-  recognized: number;
-  adminDeducted: number;
-  deferred: number;
-  taxPayable: number;
-}
-
 /**
- * The money invariant in each currency: cash to date = recognized to date + admin deductions to
- * date + deferred + tax payable, where
+ * The money invariant in each currency: Stripe's balance (cash to date − fees − paid out) =
+ * recognized to date + admin deductions to date + deferred + tax payable − fees − paid out, where
  * deferred is both the sum of the events' deferred effects and the value the lots hold at the
  * end (the two must agree, to the minor unit).
  */
 function compareMoney(
-  booked: Map<string, BookedMoney>,
+  booked: Map<string, MoneyTotals>,
   accounts: Map<string, AccountMoney>,
   differences: string[],
 ): MoneyInvariant[] {
@@ -296,18 +304,14 @@ function compareMoney(
   }
   const currencies = [...new Set([...booked.keys(), ...held.keys()])].sort();
   return currencies.map((currency) => {
-    const { cash, recognized, adminDeducted, deferred, taxPayable } = booked.get(currency) ?? {
-      cash: 0,
-      recognized: 0,
-      adminDeducted: 0,
-      deferred: 0,
-      taxPayable: 0,
-    };
+    const totals = booked.get(currency) ?? noMoney();
+    const { cash, recognized, adminDeducted, deferred, taxPayable, fees, paidOut } = totals;
     const lots = held.get(currency) ?? 0;
-    const accounted = recognized + adminDeducted + deferred + taxPayable;
-    if (cash !== accounted) {
+    const clearing = clearingOf(totals);
+    const accounted = clearingAccountedOf(totals);
+    if (clearing !== accounted) {
       differences.push(
-        `money ${currency}: cash to date ${cash} ≠ recognized to date ${recognized} + admin deductions to date ${adminDeducted} + deferred ${deferred} + tax payable ${taxPayable} (minor units, off by ${cash - accounted})`,
+        `money ${currency}: Stripe's balance ${clearing} ≠ recognized to date ${recognized} + admin deductions to date ${adminDeducted} + deferred ${deferred} + tax payable ${taxPayable} − fees ${fees} − paid out ${paidOut} (minor units, off by ${clearing - accounted})`,
       );
     }
     if (deferred !== lots) {
@@ -322,6 +326,8 @@ function compareMoney(
       adminDeductionsToDate: adminDeducted,
       deferred: lots,
       taxPayable,
+      feesToDate: fees,
+      paidOutToDate: paidOut,
     };
   });
 }

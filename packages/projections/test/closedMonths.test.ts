@@ -4,8 +4,8 @@ import { CommandHandler } from '@astra/event-store';
 import { type FinanceMonths, financeMonthsDecider, streams } from '@astra/ledger';
 import { expect, it } from 'vitest';
 import {
-  creditLogHead,
   MonthMoney,
+  moneyLogHead,
   monthlyReport,
   monthlyReportChecksum,
   monthlyReportCsv,
@@ -34,7 +34,7 @@ onEachDatabase('A closed month', (kind) => {
     await money.catchUp();
 
     // January's report as the admin closes it, through the log's last credit event.
-    const through = await creditLogHead(store);
+    const through = await moneyLogHead(store);
     const asClosed = await monthlyReport(store, '2026-01', 'UTC', { upTo: through });
     // Late events (other customers, dated January and February) come before the close is
     // written, and the dashboard's money reads them first.

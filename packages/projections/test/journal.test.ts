@@ -47,7 +47,12 @@ const expectJournalMeetsReport = (journal: string, report: MonthlyReport) => {
   const balance = balancesOf(journal);
   for (const m of report.money) {
     const c = m.currency;
-    expect(balance('assets:stripe:clearing', c), c).toBe(m.cashToDate);
+    // Stripe's balance: what came in, less its fees and what it paid out.
+    expect(balance('assets:stripe:clearing', c), c).toBe(
+      m.cashToDate - m.feesToDate - m.paidOutToDate,
+    );
+    expect(balance('assets:bank', c), c).toBe(m.paidOutToDate);
+    expect(balance('expenses:stripe fees', c), c).toBe(m.fees);
     expect(balance('liabilities:deferred revenue', c), c).toBe(0 - m.deferredClosing);
     expect(balance('revenue:admin deductions', c), c).toBe(0 - m.adminDeductions);
     for (const { line, minor } of m.revenue) {
@@ -62,9 +67,14 @@ const expectJournalMeetsReport = (journal: string, report: MonthlyReport) => {
       taxAccounts.reduce((sum, account) => sum + balance(account, c), 0),
       c,
     ).toBe(0 - m.taxPayableClosing);
-    // What the months before left: revenue and deductions to date before this month.
+    // What the months before left: revenue and deductions to date before this month, less fees.
     expect(balance('equity:opening balances', c), c).toBe(
-      0 - (m.recognizedToDate - m.recognized + m.adminDeductionsToDate - m.adminDeductions),
+      0 -
+        (m.recognizedToDate -
+          m.recognized +
+          m.adminDeductionsToDate -
+          m.adminDeductions -
+          (m.feesToDate - m.fees)),
     );
   }
 };
@@ -75,7 +85,8 @@ describe.runIf(hledger)('The ledger journal, read by hledger', () => {
       const storage = await openTestStorage('pglite');
       try {
         // About 40 days from 2026-01-01: money before, in and after January.
-        await randomHistory(storage.store, { commands: 600, users: 8, seed });
+        // With Stripe's payouts and their fees.
+        await randomHistory(storage.store, { commands: 600, users: 8, seed, payouts: true });
         for (const timeZone of ['UTC', 'Europe/Berlin']) {
           for (const month of ['2026-01', '2026-02']) {
             const journal = await journalOf(storage.store, month, timeZone);
@@ -86,6 +97,8 @@ describe.runIf(hledger)('The ledger journal, read by hledger', () => {
             expect(report.flags).toEqual([]);
             expect(report.money.length).toBeGreaterThan(0);
             expect(journal).toContain('liabilities:tax payable:DE:19%');
+            // January's payouts: their fees, and the money they took to the bank.
+            if (month === '2026-01') expect(journal).toMatch(/expenses:stripe fees[^\n]*USD/);
             expectJournalMeetsReport(journal, report);
             // The same range gives the same bytes.
             expect(await journalOf(storage.store, month, timeZone)).toBe(journal);

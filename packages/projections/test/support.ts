@@ -5,6 +5,7 @@ import {
   type FeedbackEvent,
   type ReadingEvent,
   SCHEMA_VERSION,
+  type StripeBalanceEvent,
   streamDecoders,
   type UserEvent,
 } from '@astra/contracts';
@@ -20,7 +21,9 @@ import {
   type Reading,
   type ReadingCommand,
   readingDecider,
+  type StripeBalance,
   streams,
+  stripeBalanceDecider,
   type Tier,
   type User,
   type UserCommand,
@@ -120,10 +123,18 @@ const tiers: Tier[] = [
 /**
  * Drives the user and credit deciders with `commands` random commands over `users` accounts,
  * the way the API would: refusals append nothing. Returns how many were applied and refused.
+ * With `payouts`, every 40th command is also a Stripe payout (`stripe-balance`) of three payout
+ * ids in turn, paid or failed, listing a new balance transaction and the previous one again (its
+ * fee is booked once): no extra random draw, so the other commands are those of the seed.
  */
 export async function randomHistory(
   store: EventStore,
-  { commands, users, seed = 42 }: { commands: number; users: number; seed?: number },
+  {
+    commands,
+    users,
+    seed = 42,
+    payouts = false,
+  }: { commands: number; users: number; seed?: number; payouts?: boolean },
 ) {
   const random = seeded(seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
@@ -136,6 +147,44 @@ export async function randomHistory(
   const feedback = new CommandHandler<Feedback, FeedbackEvent>(store, feedbackDecider, {
     decode: streamDecoders.feedback,
   });
+  const balance = new CommandHandler<StripeBalance, StripeBalanceEvent>(
+    store,
+    stripeBalanceDecider,
+    { decode: streamDecoders.stripeBalance },
+  );
+  const payout = async (i: number) => {
+    clock += 60_000;
+    const transaction = (n: number) => ({
+      id: `txn_${n}`,
+      type: 'charge',
+      currency: 'usd',
+      amountMinor: 1799,
+      feeMinor: 52 + (n % 7),
+      netMinor: 1799 - 52 - (n % 7),
+      sourceId: `ch_${n}`,
+    });
+    const handled = await balance.handle(
+      streams.stripeBalance(null),
+      (s) =>
+        stripeBalanceDecider.decide(
+          {
+            type: 'RecordPayout',
+            eventId: `evt_${i}`,
+            payout: {
+              id: `po_${(i / 40) % 3}`,
+              amountMinor: 1500,
+              currency: 'usd',
+              arrivalDate: new Date(clock).toISOString(),
+              status: (i / 40) % 4 === 3 ? 'failed' : 'paid',
+            },
+            transactions: [transaction(i), transaction(i - 40)],
+          },
+          s,
+        ),
+      metadataAt(new Date(clock), { kind: 'stripe' }),
+    );
+    if (handled.newEvents.length) applied++;
+  };
   const ids = Array.from({ length: users }, () => randomUUID());
   let clock = Date.parse('2026-01-01T00:00:00Z');
   let applied = 0;
@@ -205,6 +254,7 @@ export async function randomHistory(
   }
   const spendIds = new Map<string, string[]>();
   for (let i = 0; i < commands; i++) {
+    if (payouts && i % 40 === 0) await payout(i);
     const userId = pick(ids);
     const roll = random();
     const now = new Date(clock);

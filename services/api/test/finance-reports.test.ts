@@ -194,6 +194,11 @@ for (const storage of ['postgres', 'pglite'] as const) {
             taxIn: 0,
             taxOut: 0,
             taxPayableClosing: 0,
+            // No payout yet.
+            fees: 0,
+            paidOut: 0,
+            feesToDate: 0,
+            paidOutToDate: 0,
             taxByCountry: [],
             revenue: [],
             // Paid this month, all still owed but the deduction.
@@ -217,6 +222,11 @@ for (const storage of ['postgres', 'pglite'] as const) {
             taxIn: 0,
             taxOut: 0,
             taxPayableClosing: 0,
+            // No payout yet.
+            fees: 0,
+            paidOut: 0,
+            feesToDate: 0,
+            paidOutToDate: 0,
             taxByCountry: [],
             revenue: [
               // Two life path readings (90 each), one given back.
@@ -342,6 +352,8 @@ for (const storage of ['postgres', 'pglite'] as const) {
             adminDeductionsToDate: 120,
             deferred: 1380,
             taxPayable: 0,
+            feesToDate: 0,
+            paidOutToDate: 0,
           },
           {
             currency: 'usd',
@@ -350,6 +362,8 @@ for (const storage of ['postgres', 'pglite'] as const) {
             adminDeductionsToDate: 35,
             deferred: 1134,
             taxPayable: 0,
+            feesToDate: 0,
+            paidOutToDate: 0,
           },
         ]);
       });
@@ -361,7 +375,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
           const verified = await cli('ledger:verify', [], env);
           expect(verified.code, verified.stdout.toString()).toBe(0);
           expect(verified.stdout.toString()).toContain(
-            'Money in usd (minor units): cash to date 1259 = recognized to date 90 + admin deductions to date 35 + deferred now 1134 + tax payable 0',
+            "Money in usd (minor units): Stripe's balance 1259 (cash to date 1259 − fees 0 − paid out 0) = recognized to date 90 + admin deductions to date 35 + deferred now 1134 + tax payable 0 − fees − paid out",
           );
           const month = rowsOf(ada.id)[0]!.occurredAt.slice(0, 7);
           const csv = await cli('ledger:report', ['--month', month, '--format', 'csv'], env);
@@ -570,6 +584,8 @@ for (const storage of ['postgres', 'pglite'] as const) {
           adminDeductionsToDate: 0,
           deferred: 1500,
           taxPayable: 295,
+          feesToDate: 0,
+          paidOutToDate: 0,
         });
       });
     });

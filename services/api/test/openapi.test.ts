@@ -523,6 +523,8 @@ const notProducedHere = [
   'POST /api/admin/finance/months/{month}/close 409 month_closed',
   'POST /api/admin/finance/months/{month}/close 409 month_not_ended',
   'POST /api/admin/finance/months/{month}/close 409 month_not_next',
+  // services/api/test/payments-payouts.test.ts
+  'GET /api/admin/reports/payouts 400 invalid_request',
   'GET /api/admin/balance 400 invalid_request',
   'GET /api/admin/users/{id}/balance 400 invalid_request',
   'GET /api/admin/users/{id}/balance 404 not_found',

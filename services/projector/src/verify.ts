@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { READ_SCHEMA, verifyLedger } from '@astra/projections';
+import { moneyInvariantLine, READ_SCHEMA, verifyLedger } from '@astra/projections';
 import { type Kysely, sql } from 'kysely';
 import { openProjectionStorage, runCli } from './storage.ts';
 
@@ -47,15 +47,8 @@ await runCli(async () => {
         `BEHIND projection ${name} is at position ${position}, the log's head is ${head}: it is failed or not running (see GET /api/health)`,
       );
     }
-    // The money invariant, per currency: cash to date = recognized to date + admin
-    // deductions to date + deferred now + tax payable.
-    for (const m of report.money) {
-      const holds =
-        m.cashToDate === m.recognizedToDate + m.adminDeductionsToDate + m.deferred + m.taxPayable;
-      print(
-        `Money in ${m.currency} (minor units): cash to date ${m.cashToDate} ${holds ? '=' : '≠'} recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred now ${m.deferred} + tax payable ${m.taxPayable}`,
-      );
-    }
+    // The money invariant, per currency (see docs/finance.md).
+    for (const m of report.money) print(moneyInvariantLine(m));
     const { count, credits } = report.voiceReactivations;
     const summary = `${report.accounts} accounts, ${report.events} credit events up to position ${report.position}, of which ${count} voice reactivation${count === 1 ? '' : 's'} (${credits} credits)`;
     if (report.differences.length === 0 && report.behind.length === 0) {

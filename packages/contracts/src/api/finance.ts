@@ -232,8 +232,8 @@ export const moneyRollForwardSchema = z.object({
   adminDeductions: z.number().int(),
   deferredClosing: z.number().int(),
   /**
-   * Since the log began: cash in − refunds, and the check
-   * cash = recognized + admin deductions + deferred + tax payable.
+   * Since the log began: cash in − refunds, and the check Stripe's balance (cash − fees − paid
+   * out) = recognized + admin deductions + deferred + tax payable − fees − paid out.
    */
   cashToDate: z.number().int(),
   recognizedToDate: z.number().int(),
@@ -247,6 +247,15 @@ export const moneyRollForwardSchema = z.object({
   taxIn: z.number().int(),
   taxOut: z.number().int(),
   taxPayableClosing: z.number().int(),
+  /**
+   * Stripe's fees booked in the month and what its payouts took to the bank (a failed one gives
+   * it back), and both since the log began: Stripe's balance = cash to date − fees to date − paid
+   * out to date.
+   */
+  fees: z.number().int(),
+  paidOut: z.number().int(),
+  feesToDate: z.number().int(),
+  paidOutToDate: z.number().int(),
   /** The month's tax (collected less refunded) by the customer's country and the rate. */
   taxByCountry: z.array(
     z.object({
@@ -320,6 +329,52 @@ export const monthlyReportSchema = z.object({
   closed: closedMonthSchema.nullable(),
 });
 export type MonthlyReport = z.infer<typeof monthlyReportSchema>;
+
+/** `GET /api/admin/reports/payouts?month=YYYY-MM`. */
+export const payoutReportQuerySchema = z.object({ month: monthSchema });
+
+/**
+ * One payout tied to the bank (minor units, in the payout's currency): what its balance
+ * transactions add up to, by kind, against the amount that reached the bank.
+ */
+export const payoutReconciliationSchema = z.object({
+  payoutId: z.string(),
+  /** Its latest status on the ledger. */
+  status: z.enum(['paid', 'failed']),
+  currency: z.string(),
+  /** When it reaches the bank (Stripe's `arrival_date`): the month it belongs to. */
+  arrivalDate: z.string(),
+  /** Payments (`charge`, `payment`), their gross amounts. */
+  charges: z.number().int(),
+  /** Refunds (`refund`, `payment_refund`), as a positive amount. */
+  refunds: z.number().int(),
+  /** Stripe's fees: every transaction's `fee`, and `stripe_fee` transactions. */
+  fees: z.number().int(),
+  /** Disputes (`adjustment`, `dispute`, …): withdrawn (−) or returned (+). */
+  disputes: z.number().int(),
+  /** Any other transaction's amount. */
+  other: z.number().int(),
+  /** charges − refunds − fees + disputes + other. */
+  expected: z.number().int(),
+  /** The payout's amount: what reached the bank. */
+  amount: z.number().int(),
+  /** `amount − expected`: anything but 0 is flagged. */
+  difference: z.number().int(),
+  transactions: z.number().int(),
+});
+export type PayoutReconciliation = z.infer<typeof payoutReconciliationSchema>;
+
+export const payoutReportSchema = z.object({
+  month: z.string(),
+  timeZone: z.string(),
+  from: z.string(),
+  to: z.string(),
+  /** The payouts arriving in the month, by arrival date, then id. */
+  payouts: z.array(payoutReconciliationSchema),
+  /** A payout whose transactions do not add up to its amount. */
+  flags: z.array(z.string()),
+});
+export type PayoutReport = z.infer<typeof payoutReportSchema>;
 
 /** `?at=` an instant (default: now). */
 export const balanceAtQuerySchema = z.object({ at: instant.optional() });

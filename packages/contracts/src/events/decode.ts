@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { creditEventSchemas } from './credits.ts';
 import { financeMonthEventSchemas } from './finance.ts';
 import { SCHEMA_VERSION } from './metadata.ts';
-import { stripeEventSchemas } from './payments.ts';
+import { stripeBalanceEventSchemas, stripeEventSchemas } from './payments.ts';
 import { dataSubjectOf, personalFieldsOf } from './personal.ts';
 import { readingEventSchemas } from './readings.ts';
 import {
@@ -58,6 +58,7 @@ const streamEventSchemas = {
   freeAllotment: freeAllotmentEventSchemas,
   admins: adminRegistryEventSchemas,
   stripe: stripeEventSchemas,
+  stripeBalance: stripeBalanceEventSchemas,
   feedback: feedbackEventSchemas,
   financeMonths: financeMonthEventSchemas,
 } as const;
@@ -72,6 +73,7 @@ const familyNames: Record<StreamFamily, string> = {
   freeAllotment: 'an event of a free-allotment- stream',
   admins: 'an event of the admins stream',
   stripe: 'an event of a stripe- stream',
+  stripeBalance: 'an event of the stripe-balance stream',
   feedback: 'an event of a feedback- stream',
   financeMonths: 'an event of the finance-months stream',
 };

@@ -31,3 +31,47 @@ export type StripeEvent = {
   type: 'StripeEventProcessed';
   data: z.infer<(typeof stripeEventSchemas)['StripeEventProcessed']>;
 };
+
+/** A balance transaction a payout settles, as Stripe lists it (minor units, signed as Stripe's). */
+export const balanceTransactionSchema = z.object({
+  /** Stripe's balance transaction (`txn_…`). */
+  id: z.string(),
+  /** Stripe's type: `charge`, `payment`, `refund`, `adjustment` (a dispute), `stripe_fee`, `payout`, … */
+  type: z.string(),
+  currency: z.string(),
+  amountMinor: z.number().int(),
+  feeMinor: z.number().int(),
+  netMinor: z.number().int(),
+  /** The charge, refund or dispute behind it (`ch_…`, `re_…`, `du_…`); null when none. */
+  sourceId: z.string().nullable(),
+});
+export type BalanceTransaction = z.infer<typeof balanceTransactionSchema>;
+
+/** `stripe-balance`: what moved in Stripe's balance (one stream). */
+export const stripeBalanceEventSchemas = {
+  /**
+   * A payout paid or failed (`payout.paid`, `payout.failed`), with the balance transactions it
+   * settles. `feesMinor` is the fee of those transactions not booked by an earlier event (a fee
+   * is booked once); `paidOutMinor` what reached the bank: the amount when the payout is first
+   * paid, minus it when a paid payout fails (Stripe puts the money back in the balance), 0
+   * otherwise.
+   */
+  PayoutRecorded: z.object({
+    eventId: z.string(),
+    payout: z.object({
+      id: z.string(),
+      amountMinor: z.number().int(),
+      currency: z.string(),
+      /** When Stripe said it reaches the bank (ISO 8601). */
+      arrivalDate: z.iso.datetime({ offset: true }),
+      status: z.enum(['paid', 'failed']),
+    }),
+    transactions: z.array(balanceTransactionSchema),
+    feesMinor: z.number().int(),
+    paidOutMinor: z.number().int(),
+  }),
+} as const;
+export type StripeBalanceEvent = {
+  type: 'PayoutRecorded';
+  data: z.infer<(typeof stripeBalanceEventSchemas)['PayoutRecorded']>;
+};

@@ -5,6 +5,7 @@ import {
   type PaymentTax,
   type RevenueLine,
   readingKindOfApp,
+  type StripeBalanceEvent,
   type TaxAmount,
 } from '@astra/contracts';
 import { REFUNDABLE_SPENDS } from '../credits/account.ts';
@@ -112,6 +113,10 @@ export interface MoneyEffect {
   deferred: readonly MoneyAmount[];
   /** Tax owed for a payment (+) or given back with a refund (−), by country and rate. */
   taxPayable: readonly TaxAmount[];
+  /** Stripe's fees (+), out of Stripe's balance: an expense. */
+  fees: readonly MoneyAmount[];
+  /** Money paid out of Stripe's balance to the bank (+), or back from a failed payout (−). */
+  paidOut: readonly MoneyAmount[];
 }
 
 const noEffect: MoneyEffect = {
@@ -122,6 +127,8 @@ const noEffect: MoneyEffect = {
   adminDeducted: [],
   deferred: [],
   taxPayable: [],
+  fees: [],
+  paidOut: [],
 };
 
 /** Tax of a payment or refund as the books hold it, signed (none when it names no tax). */
@@ -379,6 +386,74 @@ export const bookMoney = (
     taxPayable: taxOf(refund.currency, tax, -1),
   };
 };
+
+/**
+ * What an event of Stripe's balance (`stripe-balance`) did to the money: its fees and what it paid
+ * out leave Stripe's balance (the clearing account), to the expenses and to the bank.
+ */
+export const bookBalance = ({ data }: StripeBalanceEvent): MoneyEffect => {
+  const { currency } = data.payout;
+  return {
+    ...noEffect,
+    fees: byCurrency([{ currency, minor: data.feesMinor }]),
+    paidOut: byCurrency([{ currency, minor: data.paidOutMinor }]),
+  };
+};
+
+/**
+ * The money invariant's figures in one currency, summed over the log: cash is payments less
+ * refunds; what Stripe's balance holds (the clearing account) is that less fees and payouts.
+ */
+export interface MoneyTotals {
+  cash: number;
+  recognized: number;
+  adminDeducted: number;
+  deferred: number;
+  taxPayable: number;
+  fees: number;
+  paidOut: number;
+}
+
+export const noMoney = (): MoneyTotals => ({
+  cash: 0,
+  recognized: 0,
+  adminDeducted: 0,
+  deferred: 0,
+  taxPayable: 0,
+  fees: 0,
+  paidOut: 0,
+});
+
+/** Adds an event's money effect to totals by currency (opened at 0 as currencies come). */
+export const addMoney = (totals: Map<string, MoneyTotals>, effect: MoneyEffect) => {
+  const add = (key: keyof MoneyTotals, amounts: readonly MoneyAmount[]) => {
+    for (const { currency, minor } of amounts) {
+      let sums = totals.get(currency);
+      if (!sums) {
+        sums = noMoney();
+        totals.set(currency, sums);
+      }
+      sums[key] += minor;
+    }
+  };
+  if (effect.cash) add('cash', [effect.cash]);
+  add('recognized', effect.recognized);
+  add('adminDeducted', effect.adminDeducted);
+  add('deferred', effect.deferred);
+  add('taxPayable', effect.taxPayable);
+  add('fees', effect.fees);
+  add('paidOut', effect.paidOut);
+};
+
+/** Stripe's balance: cash less fees and what was paid out. */
+export const clearingOf = (m: MoneyTotals) => m.cash - m.fees - m.paidOut;
+
+/**
+ * What the clearing account must hold: recognized + admin deductions + deferred + tax payable −
+ * fees − paid out.
+ */
+export const clearingAccountedOf = (m: MoneyTotals) =>
+  m.recognized + m.adminDeducted + m.deferred + m.taxPayable - m.fees - m.paidOut;
 
 /** The value of the paid credits an account holds (its deferred revenue), by currency. */
 export const deferredOf = (account: AccountMoney): MoneyAmount[] =>

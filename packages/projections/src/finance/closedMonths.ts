@@ -1,7 +1,7 @@
 import { type MonthClosed, streamDecoders } from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
 import { financeMonthsDecider, fold, nextMonth, streams } from '@astra/ledger';
-import { CREDIT_STREAMS } from './creditLog.ts';
+import { MONEY_STREAMS } from './creditLog.ts';
 
 /** The months finance closed, oldest first, as the closing stream's decider folds them. */
 export async function closedMonthsOf(store: EventStore): Promise<MonthClosed[]> {
@@ -25,12 +25,15 @@ export function openMonthAt(closed: readonly MonthClosed[]) {
   };
 }
 
-/** The position of the log's last credit event (0: none): a report made now is made through it. */
-export async function creditLogHead(store: EventStore): Promise<bigint> {
+/**
+ * The position of the log's last money event (a credit event, or Stripe's balance; 0: none): a
+ * report made now is made through it.
+ */
+export async function moneyLogHead(store: EventStore): Promise<bigint> {
   for await (const recorded of store.readAll({
     direction: 'backwards',
     batch: 1,
-    filter: CREDIT_STREAMS,
+    filter: MONEY_STREAMS,
   }))
     return recorded.position;
   return 0n;

@@ -41,8 +41,14 @@ export type BooksEvent =
 
 /** The credit accounts' streams (`readAll`'s filter): a replay of money reads only these. */
 export const CREDIT_STREAMS: ReadAllFilter = { streamPrefixes: ['credits-'] };
+/** The streams of the money: the accounts', and Stripe's balance (fees, payouts). */
+export const MONEY_STREAMS: ReadAllFilter = { streamPrefixes: ['credits-', 'stripe-balance'] };
 /** The streams whose events `booksEventOf` takes: the accounts', and the users' (their e-mail). */
 export const BOOKS_STREAMS: ReadAllFilter = { streamPrefixes: ['credits-', 'user-'] };
+/** The journal's streams: the books', and Stripe's balance (its payouts and fees). */
+export const JOURNAL_STREAMS: ReadAllFilter = {
+  streamPrefixes: ['credits-', 'user-', 'stripe-balance'],
+};
 
 /**
  * An event of the log as the books read it, decoded (upcast and parsed): a `credits-` stream's

@@ -1,18 +1,26 @@
-import type { AuditEntry, MoneyAmount, RevenueLine, TaxAmount } from '@astra/contracts';
+import type {
+  AuditEntry,
+  MoneyAmount,
+  RevenueLine,
+  StripeBalanceEvent,
+  TaxAmount,
+} from '@astra/contracts';
 import type { MoneyEffect } from '@astra/ledger';
 import type { FinanceCalendar } from './calendar.ts';
 import type { ExportRange } from './ledgerExport.ts';
 
 /**
  * The ledger as a double-entry journal (hledger / ledger-cli text): one balanced transaction per
- * credit event that moves money, its postings read off the money fold's effect (`MoneyEffect`),
- * so the rules live in one place and the journal cannot disagree with the report. In each
- * currency an event's cash = recognized + admin deductions + deferred change + tax payable
- * change, so every transaction balances by construction (and is checked here before it is
- * written).
+ * credit event that moves money, and per payout (`stripe-balance`), its postings read off the
+ * money fold's effect (`MoneyEffect`), so the rules live in one place and the journal cannot
+ * disagree with the report. In each currency an event's cash − fees − paid out = recognized +
+ * admin deductions + deferred change + tax payable change − fees − paid out, so every
+ * transaction balances by construction (and is checked here before it is written).
  *
  * The chart of accounts (docs/finance.md):
- * - `assets:stripe:clearing`: money Stripe took for us, before its fees (payments +, refunds −);
+ * - `assets:stripe:clearing`: Stripe's balance: payments +, refunds −, fees −, payouts −;
+ * - `assets:bank`: what payouts brought to the bank (a failed one takes it back);
+ * - `expenses:stripe fees`: Stripe's fees of the transactions the payouts settled;
  * - `liabilities:deferred revenue`: the value of paid credits customers hold (net of tax);
  * - `liabilities:tax payable:{country}:{rate}`: tax collected with payments, less refunds';
  * - `revenue:readings:{kind}`, `revenue:voice`: paid credits used;
@@ -24,6 +32,8 @@ import type { ExportRange } from './ledgerExport.ts';
 
 export const JOURNAL_ACCOUNTS = {
   clearing: 'assets:stripe:clearing',
+  bank: 'assets:bank',
+  fees: 'expenses:stripe fees',
   deferred: 'liabilities:deferred revenue',
   adminDeductions: 'revenue:admin deductions',
   opening: 'equity:opening balances',
@@ -37,18 +47,18 @@ export const revenueAccount = (line: RevenueLine) =>
 export const taxAccount = ({ country, ratePercent }: TaxAmount) =>
   `liabilities:tax payable:${country ?? 'unknown'}:${ratePercent === null ? 'unknown' : `${ratePercent}%`}`;
 
-/** The journal's account types (hledger's `type:` tag): assets, liabilities, equity, revenue. */
-const accountType = (account: string) =>
-  account.startsWith('assets:')
-    ? 'A'
-    : account.startsWith('liabilities:')
-      ? 'L'
-      : account.startsWith('equity:')
-        ? 'E'
-        : 'R';
+/** The journal's account types (hledger's `type:` tag), by the account's first part. */
+const ACCOUNT_TYPES: Record<string, 'A' | 'L' | 'E' | 'R' | 'X'> = {
+  assets: 'A',
+  liabilities: 'L',
+  equity: 'E',
+  revenue: 'R',
+  expenses: 'X',
+};
+const accountType = (account: string) => ACCOUNT_TYPES[account.split(':')[0]!] ?? 'R';
 
-/** Balance-sheet accounts carry their balance into a range; revenue starts each range at 0. */
-const carriesOver = (account: string) => accountType(account) !== 'R';
+/** Balance-sheet accounts carry their balance into a range; revenue and expenses start at 0. */
+const carriesOver = (account: string) => !['R', 'X'].includes(accountType(account));
 
 const fractionDigits = new Map<string, number>();
 /** The digits of a currency's minor unit (2 for EUR, 0 for JPY), as Intl knows them. */
@@ -104,6 +114,14 @@ export function postingsOf(effect: MoneyEffect): Posting[] {
   for (const { line, ...amount } of effect.revenue) post(revenueAccount(line), amount, -1);
   for (const amount of effect.adminDeducted) post(JOURNAL_ACCOUNTS.adminDeductions, amount, -1);
   for (const tax of effect.taxPayable) post(taxAccount(tax), tax, -1);
+  for (const fee of effect.fees) {
+    post(JOURNAL_ACCOUNTS.fees, fee, 1);
+    post(JOURNAL_ACCOUNTS.clearing, fee, -1);
+  }
+  for (const paid of effect.paidOut) {
+    post(JOURNAL_ACCOUNTS.bank, paid, 1);
+    post(JOURNAL_ACCOUNTS.clearing, paid, -1);
+  }
   return [...sums.values()].filter(([, amount]) => amount.minor !== 0);
 }
 
@@ -132,7 +150,7 @@ export class JournalWriter {
       '; Astra ledger journal: a balanced transaction for every credit event that moves money,',
       '; made by replaying the event log (docs/finance.md has the chart of accounts).',
       `; Events from ${from ?? 'the beginning'} (included) to ${to ?? 'the end'} (excluded); dates are days in ${this.calendar.timeZone}.`,
-      "; Amounts are in each currency's major unit; cash is before Stripe's fees.",
+      "; Amounts are in each currency's major unit; Stripe's fees are booked with its payouts.",
       '',
       '',
     ].join('\n');
@@ -153,10 +171,31 @@ export class JournalWriter {
 
   /** An event in the range as a transaction ('' when it moves no money). */
   transaction(entry: AuditEntry, effect: MoneyEffect): string {
+    return this.write(entry.occurredAt, entry.position, entry.description, tagsOf(entry), effect);
+  }
+
+  /** A payout in the range (`stripe-balance`) as a transaction: its fees and what reached the bank. */
+  payout(
+    { position, occurredAt }: { position: bigint; occurredAt: string },
+    { data }: StripeBalanceEvent,
+    effect: MoneyEffect,
+  ): string {
+    const { id, status } = data.payout;
+    const tags = `type:PayoutRecorded, payoutId:${id}, stripeEventId:${data.eventId}`;
+    return this.write(occurredAt, position, `Stripe payout ${status}`, tags, effect);
+  }
+
+  private write(
+    occurredAt: string,
+    position: string | bigint,
+    description: string,
+    tags: string,
+    effect: MoneyEffect,
+  ): string {
     const postings = postingsOf(effect);
     if (postings.length === 0) return '';
-    this.check(postings, entry.position);
-    let text = `${this.calendar.dayOf(entry.occurredAt)} (${entry.position}) ${oneLine(entry.description)}\n    ; ${tagsOf(entry)}\n`;
+    this.check(postings, position);
+    let text = `${this.calendar.dayOf(occurredAt)} (${position}) ${oneLine(description)}\n    ; ${tags}\n`;
     for (const posting of postings) {
       this.accounts.add(posting[0]);
       this.currencies.add(posting[1].currency);

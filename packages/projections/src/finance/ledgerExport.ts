@@ -1,10 +1,24 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { AuditEntry, ExportFormat, LedgerExportRow, MoneyAmount } from '@astra/contracts';
+import {
+  type AuditEntry,
+  type ExportFormat,
+  type LedgerExportRow,
+  type MoneyAmount,
+  streamDecoders,
+} from '@astra/contracts';
 import type { EventStore } from '@astra/event-store';
+import { bookBalance, streams } from '@astra/ledger';
 import { stringify } from 'csv-stringify/sync';
 import { financeCalendar } from './calendar.ts';
-import { BOOKS_STREAMS, booksEventOf, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
+import {
+  BOOKS_STREAMS,
+  booksEventOf,
+  CreditBooks,
+  JOURNAL_STREAMS,
+  occurredAtOf,
+  READ_BATCH,
+} from './creditLog.ts';
 import { JournalWriter } from './journal.ts';
 
 /**
@@ -277,26 +291,44 @@ export class LedgerExport implements AsyncIterable<Buffer> {
     const records: unknown[][] = [];
     let lines = '';
     let pending = 0;
-    for await (const recorded of this.store.readAll({ batch, filter: BOOKS_STREAMS })) {
-      const event = booksEventOf(recorded);
-      if (!event) continue;
-      if (books.missesSpend(event)) await books.restoreSpend(event);
-      const replayed = books.apply(event);
-      if (!replayed) continue;
-      this.events++;
+    // The journal books Stripe's payouts too; the rows of CSV and JSON lines are credit events.
+    const filter = journal ? JOURNAL_STREAMS : BOOKS_STREAMS;
+    for await (const recorded of this.store.readAll({ batch, filter })) {
       const at = occurredAtOf(recorded);
-      if (!inRange(at)) {
-        if (journal && this.options.from !== null && beforeRange(at))
-          journal.carry(replayed.effect);
-        continue;
-      }
-      const entry = books.entryOf(replayed);
-      if (csv) records.push(csvRecordOf(entry));
-      else if (journal) {
-        const transaction = journal.transaction(entry, replayed.effect);
+      if (journal && recorded.stream === streams.stripeBalance(null)) {
+        const payout = streamDecoders.stripeBalance(recorded);
+        const effect = bookBalance(payout);
+        if (!inRange(at)) {
+          if (this.options.from !== null && beforeRange(at)) journal.carry(effect);
+          continue;
+        }
+        const transaction = journal.payout(
+          { position: recorded.position, occurredAt: at },
+          payout,
+          effect,
+        );
         if (!transaction) continue;
         lines += transaction;
-      } else lines += jsonLineOf(entry);
+      } else {
+        const event = booksEventOf(recorded);
+        if (!event) continue;
+        if (books.missesSpend(event)) await books.restoreSpend(event);
+        const replayed = books.apply(event);
+        if (!replayed) continue;
+        this.events++;
+        if (!inRange(at)) {
+          if (journal && this.options.from !== null && beforeRange(at))
+            journal.carry(replayed.effect);
+          continue;
+        }
+        const entry = books.entryOf(replayed);
+        if (csv) records.push(csvRecordOf(entry));
+        else if (journal) {
+          const transaction = journal.transaction(entry, replayed.effect);
+          if (!transaction) continue;
+          lines += transaction;
+        } else lines += jsonLineOf(entry);
+      }
       this.rows++;
       if (++pending === rowsPerChunk) {
         yield this.chunk(csv ? csvOf(records.splice(0)) : lines);

@@ -11,14 +11,18 @@ import {
 import type { EventStore } from '@astra/event-store';
 import {
   type AccountMoney,
+  bookBalance,
+  clearingAccountedOf,
+  clearingOf,
   closeRollForward,
   openRollForward,
   rollForward,
   streamId,
+  streams,
 } from '@astra/ledger';
 import { financeCalendar } from './calendar.ts';
 import { closedMonthsOf, openMonthAt } from './closedMonths.ts';
-import { CREDIT_STREAMS, CreditBooks, occurredAtOf, READ_BATCH } from './creditLog.ts';
+import { CreditBooks, MONEY_STREAMS, occurredAtOf, READ_BATCH } from './creditLog.ts';
 import { csvOf, rangeTest } from './ledgerExport.ts';
 
 /**
@@ -59,6 +63,10 @@ interface MoneyTotals {
   taxIn: number;
   taxOut: number;
   taxPayableClosing: number;
+  fees: number;
+  paidOut: number;
+  feesToDate: number;
+  paidOutToDate: number;
   /** The month's tax by country and rate (`taxKey`). */
   taxes: Map<string, TaxByCountry>;
 }
@@ -84,6 +92,10 @@ const zeroMoney = (): MoneyTotals => ({
   taxIn: 0,
   taxOut: 0,
   taxPayableClosing: 0,
+  fees: 0,
+  paidOut: 0,
+  feesToDate: 0,
+  paidOutToDate: 0,
 });
 
 /** Revenue lines in the report's order: readings (by kind), voice, breakage, refunds. */
@@ -162,9 +174,25 @@ export async function monthlyReport(
   for await (const recorded of store.readAll({
     batch: READ_BATCH,
     elideFrom: to,
-    filter: CREDIT_STREAMS,
+    filter: MONEY_STREAMS,
   })) {
     if (bound !== null && recorded.position > bound) break;
+    if (recorded.stream === streams.stripeBalance(null)) {
+      // Stripe's balance is one stream: its events fall where their own time does.
+      const at = recorded.elided ? null : occurredAtOf(recorded);
+      if (at === null || !(before(at) || within(at))) continue;
+      const { fees, paidOut } = bookBalance(streamDecoders.stripeBalance(recorded));
+      const inMonth = within(at);
+      for (const { currency, minor } of fees) {
+        moneyOf(currency).feesToDate += minor;
+        if (inMonth) moneyOf(currency).fees += minor;
+      }
+      for (const { currency, minor } of paidOut) {
+        moneyOf(currency).paidOutToDate += minor;
+        if (inMonth) moneyOf(currency).paidOut += minor;
+      }
+      continue;
+    }
     const userId = streamId(recorded.stream, 'credits');
     if (userId === null) continue;
     const was = period.get(userId) ?? BEFORE;
@@ -299,11 +327,20 @@ export function flagsOf(credits: CreditRollForward, money: readonly MoneyRollFor
     );
   }
   for (const m of money) {
-    const accounted =
-      m.recognizedToDate + m.adminDeductionsToDate + m.deferredClosing + m.taxPayableClosing;
-    if (m.cashToDate !== accounted) {
+    const totals = {
+      cash: m.cashToDate,
+      recognized: m.recognizedToDate,
+      adminDeducted: m.adminDeductionsToDate,
+      deferred: m.deferredClosing,
+      taxPayable: m.taxPayableClosing,
+      fees: m.feesToDate,
+      paidOut: m.paidOutToDate,
+    };
+    const clearing = clearingOf(totals);
+    const accounted = clearingAccountedOf(totals);
+    if (clearing !== accounted) {
       flags.push(
-        `${m.currency}: cash to date ${m.cashToDate} ≠ recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred ${m.deferredClosing} + tax payable ${m.taxPayableClosing} (off by ${m.cashToDate - accounted})`,
+        `${m.currency}: Stripe's balance ${clearing} (cash to date ${m.cashToDate} − fees ${m.feesToDate} − paid out ${m.paidOutToDate}) ≠ recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred ${m.deferredClosing} + tax payable ${m.taxPayableClosing} − fees − paid out (off by ${clearing - accounted})`,
       );
     }
     const byLine = m.revenue.reduce((sum, line) => sum + line.minor, 0);
@@ -371,6 +408,10 @@ const MONEY_LINES: [
   ['taxIn', 'tax_in'],
   ['taxOut', 'tax_out'],
   ['taxPayableClosing', 'tax_payable_closing'],
+  ['fees', 'fees'],
+  ['paidOut', 'paid_out'],
+  ['feesToDate', 'fees_to_date'],
+  ['paidOutToDate', 'paid_out_to_date'],
 ];
 
 /** A `tax_by_country` CSV line: `DE:19` (the country, the rate in percent; `unknown` for none). */

@@ -2,6 +2,7 @@ import {
   type CreditRollForward,
   type MoneyRollForward,
   type MonthlyReport,
+  type PayoutReport,
   revenueLineLabel,
 } from '@astra/contracts';
 import { Alert, Box, Heading, HStack, List, Stack, Table, Text } from '@chakra-ui/react';
@@ -139,11 +140,15 @@ const MONEY_ROWS: { key: MoneyFigure; label: string }[] = [
   { key: 'adminDeductionsToDate', label: 'Admin deductions to date' },
   { key: 'taxPayableOpening', label: 'Tax payable, opening' },
   { key: 'taxPayableClosing', label: 'Tax payable, closing (owed to the authorities)' },
+  { key: 'fees', label: "Stripe's fees in the month (an expense)" },
+  { key: 'paidOut', label: 'Paid out to the bank in the month' },
+  { key: 'feesToDate', label: "Stripe's fees to date" },
+  { key: 'paidOutToDate', label: 'Paid out to date' },
 ];
 
 /**
- * The money of the month per currency, and the check cash to date = recognized + admin
- * deductions + deferred + tax payable.
+ * The money of the month per currency, and the check Stripe's balance (cash − fees − paid out)
+ * = recognized + admin deductions + deferred + tax payable − fees − paid out.
  */
 export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
   if (report.money.length === 0) {
@@ -177,15 +182,19 @@ export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
           ))}
           <Table.Row data-line="invariant">
             <Table.Cell whiteSpace="normal">
-              Cash to date = recognized to date + admin deductions to date + deferred + tax payable
+              Stripe's balance (cash − fees − paid out, to date) = recognized + admin deductions +
+              deferred + tax payable − fees − paid out
             </Table.Cell>
             {report.money.map((money) => {
+              const outOfStripe = money.feesToDate + money.paidOutToDate;
               const gap =
                 money.cashToDate -
-                money.recognizedToDate -
-                money.adminDeductionsToDate -
-                money.deferredClosing -
-                money.taxPayableClosing;
+                outOfStripe -
+                (money.recognizedToDate +
+                  money.adminDeductionsToDate +
+                  money.deferredClosing +
+                  money.taxPayableClosing -
+                  outOfStripe);
               return (
                 <Table.Cell
                   key={money.currency}
@@ -442,5 +451,79 @@ export function ReportFlags({ report }: { report: MonthlyReport }) {
         </Alert.Description>
       </Alert.Content>
     </Alert.Root>
+  );
+}
+
+const PAYOUT_COLUMNS = [
+  { key: 'charges', label: 'Charges' },
+  { key: 'refunds', label: '− Refunds' },
+  { key: 'fees', label: '− Fees' },
+  { key: 'disputes', label: '± Disputes' },
+  { key: 'other', label: '± Other' },
+  { key: 'expected', label: '= Expected' },
+  { key: 'amount', label: 'Paid out' },
+  { key: 'difference', label: 'Difference' },
+] as const;
+
+/**
+ * The month's payouts tied to the bank: charges − refunds − fees ± disputes = the amount that
+ * reached the bank, each from the balance transactions Stripe listed with it.
+ */
+export function PayoutTable({ report }: { report: PayoutReport }) {
+  if (report.payouts.length === 0) {
+    return (
+      <Text color="fg.muted" fontSize="sm">
+        No payout arrives at the bank in {formatMonth(report.month)}.
+      </Text>
+    );
+  }
+  return (
+    <TableFrame label="Payouts table">
+      <Table.Root size="sm">
+        <Table.Caption srOnly>Payouts arriving in {formatMonth(report.month)}</Table.Caption>
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>Payout</Table.ColumnHeader>
+            <Table.ColumnHeader>Arrives</Table.ColumnHeader>
+            {PAYOUT_COLUMNS.map((column) => (
+              <Table.ColumnHeader key={column.key} {...numeric}>
+                {column.label}
+              </Table.ColumnHeader>
+            ))}
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {report.payouts.map((payout) => (
+            <Table.Row key={payout.payoutId} data-payout={payout.payoutId}>
+              <Table.Cell>
+                {payout.payoutId}
+                {payout.status === 'failed' && (
+                  <Text as="span" color="fg.error">
+                    {' '}
+                    (failed)
+                  </Text>
+                )}
+              </Table.Cell>
+              <Table.Cell>{payout.arrivalDate.slice(0, 10)}</Table.Cell>
+              {PAYOUT_COLUMNS.map((column) => (
+                <Table.Cell
+                  key={column.key}
+                  {...numeric}
+                  color={
+                    column.key === 'difference'
+                      ? payout.difference === 0
+                        ? 'fg.success'
+                        : 'fg.error'
+                      : undefined
+                  }
+                >
+                  {formatMinor(payout[column.key], payout.currency)}
+                </Table.Cell>
+              ))}
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </TableFrame>
   );
 }

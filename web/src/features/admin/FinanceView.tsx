@@ -22,6 +22,7 @@ import {
   monthlyReportCsvUrl,
   useGetExportChecksumQuery,
   useGetMonthlyReportQuery,
+  useGetPayoutReportQuery,
   useGetTotalBalanceAtQuery,
 } from './auditApi';
 import {
@@ -39,6 +40,7 @@ import {
   DeferredAgingTable,
   MoneyRollForwardTable,
   MovementsChart,
+  PayoutTable,
   ReportFlags,
   ReportPeriod,
   RevenueTable,
@@ -334,6 +336,7 @@ export function FinanceView() {
   const [month, setMonth] = useState(currentUtcMonth);
   const [draft, setDraft] = useState(month);
   const report = useGetMonthlyReportQuery(month, { refetchOnMountOrArgChange: true });
+  const payouts = useGetPayoutReportQuery(month, { refetchOnMountOrArgChange: true });
   const pick = (next: string) => {
     setDraft(next);
     if (MONTH.test(next)) setMonth(next);
@@ -420,6 +423,19 @@ export function FinanceView() {
                 <TaxByCountryTable report={report.currentData} />
               </ReportPart>
             </SimpleGrid>
+            <Stack gap="2" minW="0">
+              <Heading as="h3" size="md">
+                Payouts
+              </Heading>
+              {payouts.isError && (
+                <QueryError
+                  title={`Could not tie the payouts of ${formatMonth(month)} to the bank`}
+                  error={payouts.error}
+                  onRetry={() => payouts.refetch()}
+                />
+              )}
+              {payouts.currentData && <PayoutTable report={payouts.currentData} />}
+            </Stack>
             <Stack
               direction={{ base: 'column', md: 'row' }}
               justify="space-between"

@@ -6,6 +6,7 @@ import type {
   LedgerExplorerPage,
   LedgerExportChecksum,
   MonthlyReport,
+  PayoutReport,
   ProjectionsOverview,
   ReactorMessage,
   RebuildStatus,
@@ -124,6 +125,10 @@ export const auditApi = adminApi.injectEndpoints({
       invalidatesTags: (_result, error, month) =>
         error ? [] : [monthTag(month), CLOSED_MONTHS, ACTIVITY_LIST],
     }),
+    getPayoutReport: build.query<PayoutReport, string>({
+      query: (month) => ({ url: '/admin/reports/payouts', params: { month } }),
+      providesTags: (_result, _error, month) => [monthTag(month)],
+    }),
     getExportChecksum: build.query<LedgerExportChecksum, ExportRange & { format: ExportFormat }>({
       query: ({ format, from, to }) => ({
         url: '/admin/exports/ledger/checksum',
@@ -170,6 +175,7 @@ export const {
   useGetMonthlyReportQuery,
   useGetClosedMonthsQuery,
   useCloseMonthMutation,
+  useGetPayoutReportQuery,
   useGetExportChecksumQuery,
   useGetProjectionsQuery,
   useRebuildProjectionsMutation,

@@ -6,7 +6,7 @@ import {
   type MonthClosed,
 } from '@astra/contracts';
 import { nextMonth } from '@astra/ledger';
-import { creditLogHead, monthlyReport, monthlyReportChecksum } from '@astra/projections';
+import { moneyLogHead, monthlyReport, monthlyReportChecksum } from '@astra/projections';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
 import { commandIdOf } from '../../http/commandIds.ts';
@@ -67,7 +67,7 @@ export const closingRoutes = describedRouter(descriptors, (deps: AppDeps, route)
 
   route('adminCloseMonth', ...admin, async (req, res) => {
     const { month } = closeMonthParamsSchema.parse(req.params);
-    const through = await creditLogHead(ledger.store);
+    const through = await moneyLogHead(ledger.store);
     const report = await monthlyReport(ledger.store, month, deps.config.FINANCE_TIME_ZONE, {
       upTo: through,
     });

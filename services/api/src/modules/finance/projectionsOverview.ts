@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ProjectionsOverview, RebuildStatus, VerifyResult } from '@astra/contracts';
 import type { EventStore, RecordedEvent } from '@astra/event-store';
-import { allProjections, READ_SCHEMA, type ReadDb, type VerifyReport } from '@astra/projections';
+import {
+  allProjections,
+  moneyInvariantLine,
+  READ_SCHEMA,
+  type ReadDb,
+  type VerifyReport,
+} from '@astra/projections';
 import { type Kysely, sql } from 'kysely';
 import { reactorStatuses } from '../../reactors/status.ts';
 import type { AppDb } from '../../storage/appDatabase.ts';
@@ -172,13 +178,7 @@ export function verifyReportLines(report: VerifyReport): { ok: boolean; lines: s
       `BEHIND projection ${name} is at position ${position}, the log's head is ${head}: it is failed or not running (see GET /api/health)`,
     );
   }
-  for (const m of report.money ?? []) {
-    const holds =
-      m.cashToDate === m.recognizedToDate + m.adminDeductionsToDate + m.deferred + m.taxPayable;
-    lines.push(
-      `Money in ${m.currency} (minor units): cash to date ${m.cashToDate} ${holds ? '=' : '≠'} recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred now ${m.deferred} + tax payable ${m.taxPayable}`,
-    );
-  }
+  for (const m of report.money ?? []) lines.push(moneyInvariantLine(m));
   const { count, credits } = report.voiceReactivations;
   const summary = `${report.accounts} accounts, ${report.events} credit events up to position ${report.position}, of which ${count} voice reactivation${count === 1 ? '' : 's'} (${credits} credits)`;
   const ok = report.differences.length === 0 && report.behind.length === 0;

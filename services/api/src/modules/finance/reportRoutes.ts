@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
-import { monthlyReportQuerySchema, monthlyReportSchema } from '@astra/contracts';
-import { monthlyReport, monthlyReportCsv } from '@astra/projections';
+import {
+  monthlyReportQuerySchema,
+  monthlyReportSchema,
+  payoutReportQuerySchema,
+  payoutReportSchema,
+} from '@astra/contracts';
+import { monthlyReport, monthlyReportCsv, payoutReport } from '@astra/projections';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
 import {
@@ -24,9 +29,24 @@ const descriptors = {
     readsLog: true,
     errors: [badQuery('`month` is not YYYY-MM')],
   },
+  adminPayoutReport: {
+    method: 'get',
+    path: '/api/admin/reports/payouts',
+    tag: 'Admin',
+    summary:
+      'The payouts reaching the bank in the month, each tied to its balance transactions: charges − refunds − fees ± disputes = the amount paid out',
+    auth: 'unlocked_admin',
+    query: payoutReportQuerySchema,
+    responses: ok(payoutReportSchema),
+    readsLog: true,
+    errors: [badQuery('`month` is not YYYY-MM')],
+  },
 } satisfies RouteDescriptors;
 
-/** `GET /api/admin/reports/monthly?month=YYYY-MM[&format=csv]`: the month's roll-forward, by replay. */
+/**
+ * `GET /api/admin/reports/monthly?month=YYYY-MM[&format=csv]`: the month's roll-forward, by
+ * replay; `GET /api/admin/reports/payouts?month=YYYY-MM`: the month's payouts tied to the bank.
+ */
 export const reportRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
   route('adminMonthlyReport', requireUser, requireUnlockedAdmin, async (req, res) => {
     const { month, format } = monthlyReportQuerySchema.parse(req.query);
@@ -58,5 +78,11 @@ export const reportRoutes = describedRouter(descriptors, (deps: AppDeps, route) 
       res.setHeader('Content-Disposition', `attachment; filename="ledger-report_${month}.csv"`);
     }
     res.send(body);
+  });
+
+  route('adminPayoutReport', requireUser, requireUnlockedAdmin, async (req, res) => {
+    const { month } = payoutReportQuerySchema.parse(req.query);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await payoutReport(deps.ledger.store, month, deps.config.FINANCE_TIME_ZONE));
   });
 });

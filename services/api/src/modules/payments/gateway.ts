@@ -68,6 +68,11 @@ export interface PaymentGateway {
    * Since API version 2025-03-31.basil a charge no longer names its invoice.
    */
   invoiceOfPayment(paymentIntentId: string): Promise<Stripe.Invoice | null>;
+  /**
+   * The balance transactions a payout settles, every page, each with its `source` expanded (the
+   * charge, refund or dispute behind it). The local checkout pays nothing out: none.
+   */
+  balanceTransactionsOfPayout(payoutId: string): Promise<Stripe.BalanceTransaction[]>;
 }
 
 /** The metadata every checkout carries (and subscriptions copy): who, which tier, how billed. */

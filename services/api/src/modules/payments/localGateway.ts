@@ -227,5 +227,10 @@ export function localGateway(
     async invoiceOfPayment() {
       return null;
     },
+
+    // Nor is anything paid out.
+    async balanceTransactionsOfPayout() {
+      return [];
+    },
   };
 }

@@ -3,6 +3,7 @@ import {
   type CreditCommand,
   type CreditEvent,
   isoDay,
+  type StripeBalanceCommand,
   type Subscription,
   type Tier,
 } from '@astra/ledger';
@@ -10,6 +11,7 @@ import type Stripe from 'stripe';
 import type { InvoicePayment } from './gateway.ts';
 import type { TierOffer } from './pricing.ts';
 import {
+  balanceTransactionShape,
   idOf,
   invoiceMonthOf,
   invoicePaymentOf,
@@ -40,6 +42,8 @@ export interface StripeCommands {
   refundOnRefusal?: { subscriptionId: string; payment: InvoicePayment };
   /** `invoice.payment_failed`: what the payment-failed message says. */
   paymentFailure?: StripeEvent['data']['paymentFailure'];
+  /** A command on Stripe's balance (`stripe-balance`), for an event about money, not credits. */
+  balance?: StripeBalanceCommand;
 }
 
 /** What the commands of an event are decided on, besides the event: read, never written. */
@@ -53,6 +57,8 @@ export interface StripeLookups {
   subscriptionOf(userId: string): Promise<Subscription | null>;
   /** The invoice a payment intent paid (the gateway asks Stripe); null when none. */
   invoiceOfPayment(paymentIntentId: string): Promise<Stripe.Invoice | null>;
+  /** The balance transactions a payout settles (the gateway asks Stripe). */
+  balanceTransactionsOfPayout(payoutId: string): Promise<Stripe.BalanceTransaction[]>;
 }
 
 /** No command, for a known reason. */
@@ -351,6 +357,54 @@ async function subscriptionPaymentRefunded(
 }
 
 /**
+ * A payout paid or failed (by the event's type: its object is as it was then): the balance
+ * transactions it settles (Stripe's API, every page), for the fees and what reached the bank on
+ * `stripe-balance`.
+ */
+async function payoutSettled(
+  payout: Stripe.Payout,
+  eventId: string,
+  status: 'paid' | 'failed',
+  lookups: StripeLookups,
+): Promise<StripeCommands> {
+  const listed = await lookups.balanceTransactionsOfPayout(payout.id);
+  const transactions = [];
+  for (const [index, listedTransaction] of listed.entries()) {
+    // Stripe's API answered, not a signed event: its fields are checked all the same.
+    const checked = balanceTransactionShape.safeParse(listedTransaction);
+    if (!checked.success) {
+      const field = checked.error.issues[0]!.path.map(String).join('.');
+      return nothing(payout.id, null, `refused: invalid balance transaction ${index} ${field}`);
+    }
+    const t = checked.data;
+    transactions.push({
+      id: t.id,
+      type: t.type,
+      currency: t.currency,
+      amountMinor: t.amount,
+      feeMinor: t.fee,
+      netMinor: t.net,
+      sourceId: idOf(t.source),
+    });
+  }
+  return {
+    ...nothing(payout.id, null, status === 'paid' ? 'payout paid' : 'payout failed'),
+    balance: {
+      type: 'RecordPayout',
+      eventId,
+      payout: {
+        id: payout.id,
+        amountMinor: payout.amount,
+        currency: payout.currency,
+        arrivalDate: new Date(payout.arrival_date * 1000).toISOString(),
+        status,
+      },
+      transactions,
+    },
+  };
+}
+
+/**
  * The commands a Stripe event of a handled type comes to (its object's fields already checked,
  * `invalidFieldOf`); null for a type the ledger does not handle. It writes nothing: what it
  * needs beyond the event it reads through `lookups`.
@@ -375,6 +429,10 @@ export function commandsFor(
       return subscriptionDeleted(event.data.object, lookups);
     case 'charge.refunded':
       return chargeRefunded(event.data.object, lookups);
+    case 'payout.paid':
+      return payoutSettled(event.data.object, event.id, 'paid', lookups);
+    case 'payout.failed':
+      return payoutSettled(event.data.object, event.id, 'failed', lookups);
     default:
       return null;
   }

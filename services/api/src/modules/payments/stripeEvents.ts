@@ -1,4 +1,4 @@
-import { isDomainError } from '@astra/ledger';
+import { type CreditEvent, isDomainError } from '@astra/ledger';
 import type { ReadDb } from '@astra/projections';
 import type Stripe from 'stripe';
 import type { CommandContext, Ledger } from '../../ledger/ledger.ts';
@@ -28,8 +28,12 @@ const refundReasons: Record<string, { reason: string; outcome: string }> = {
   },
 };
 
+const textOf = (outcome: StripeCommands['outcome'], appended: readonly CreditEvent[]) =>
+  typeof outcome === 'string' ? outcome : outcome(appended);
+
 /**
- * Runs an event's commands on the account's credit stream, in order, and says what they did. A
+ * Runs an event's commands on the account's credit stream, in order (or its command on Stripe's
+ * balance), and says what they did. A
  * refusal is an outcome, recorded like any other (a redelivery would be refused again); for an
  * invoice whose credits are refused, the money goes back (`refundOnRefusal`).
  */
@@ -39,15 +43,18 @@ async function run(
   gateway: PaymentGateway,
   context: CommandContext,
 ): Promise<{ outcome: string; position: bigint | null }> {
-  const { userId, commands, outcome, refundOnRefusal } = planned;
-  if (!userId || commands.length === 0)
-    return { outcome: typeof outcome === 'string' ? outcome : outcome([]), position: null };
+  const { userId, commands, outcome, refundOnRefusal, balance } = planned;
+  if (balance) {
+    const handled = await ledger.handle('stripeBalance', null, balance, context);
+    return { outcome: textOf(outcome, []), position: handled.position };
+  }
+  if (!userId || commands.length === 0) return { outcome: textOf(outcome, []), position: null };
   try {
     let last = null;
     for (const command of commands) last = await ledger.handle('credits', userId, command, context);
     const appended = last?.newEvents ?? [];
     return {
-      outcome: typeof outcome === 'string' ? outcome : outcome(appended),
+      outcome: textOf(outcome, appended),
       position: last?.position ?? null,
     };
   } catch (error) {
@@ -97,6 +104,7 @@ export async function applyStripeEvent(
     subscriptionTier: (tierId) => subscriptionTier(read, tierId),
     subscriptionOf: async (userId) => (await ledger.load('credits', userId)).state.subscription,
     invoiceOfPayment: (paymentIntentId) => gateway.invoiceOfPayment(paymentIntentId),
+    balanceTransactionsOfPayout: (payoutId) => gateway.balanceTransactionsOfPayout(payoutId),
   };
 
   const invalid = invalidFieldOf(event);

@@ -204,5 +204,17 @@ export function stripeGateway(
       if (typeof invoice === 'string') return stripe.invoices.retrieve(invoice);
       return 'deleted' in invoice && invoice.deleted ? null : (invoice as Stripe.Invoice);
     },
+
+    async balanceTransactionsOfPayout(payoutId) {
+      const transactions: Stripe.BalanceTransaction[] = [];
+      // The SDK's auto-pagination follows `has_more`, page by page.
+      for await (const transaction of stripe.balanceTransactions.list({
+        payout: payoutId,
+        expand: ['data.source'],
+        limit: 100,
+      }))
+        transactions.push(transaction);
+      return transactions;
+    },
   };
 }

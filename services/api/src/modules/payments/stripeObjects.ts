@@ -127,6 +127,25 @@ export const invoiceShape = z.looseObject({
   charge: reference,
   customer: reference,
 });
+const payoutShape = z.looseObject({
+  id: stripeObjectId,
+  amount: minor,
+  currency,
+  arrival_date: unixSeconds.unwrap(),
+  status: word,
+});
+/** Signed minor units (a balance transaction's amount and net): a refund's are negative. */
+const signedMinor = z.number().int().min(-MAX_INT4).max(MAX_INT4);
+/** A balance transaction as Stripe's API lists it (its `source` expanded or an id). */
+export const balanceTransactionShape = z.looseObject({
+  id: stripeObjectId,
+  type: word.unwrap().unwrap(),
+  amount: signedMinor,
+  fee: minor,
+  net: signedMinor,
+  currency,
+  source: reference,
+});
 const paidSessionShape = sessionShape.refine(
   (session) => (session.total_details?.amount_tax ?? 0) <= (session.amount_total ?? 0),
   { path: ['total_details', 'amount_tax'], message: 'is more than the total' },
@@ -147,6 +166,8 @@ const objectShapes: Record<string, z.ZodType> = {
   ),
   'customer.subscription.updated': subscriptionShape,
   'customer.subscription.deleted': subscriptionShape,
+  'payout.paid': payoutShape,
+  'payout.failed': payoutShape,
   'charge.refunded': z
     .looseObject({
       id: stripeObjectId,
