@@ -8,11 +8,13 @@ import {
   emailEventSchemas,
   eventSchemas,
   feedbackEventSchemas,
+  financeMonthEventSchemas,
   freeAllotmentEventSchemas,
   readingEventSchemas,
   SCHEMA_VERSION,
   type StoredEvent,
   streamDecoders,
+  stripeBalanceEventSchemas,
   stripeEventSchemas,
   userEventSchemas,
 } from '../src/index.ts';
@@ -53,6 +55,8 @@ describe('decodeEvent', () => {
       freeAllotmentEventSchemas,
       feedbackEventSchemas,
       stripeEventSchemas,
+      stripeBalanceEventSchemas,
+      financeMonthEventSchemas,
     ];
     const types = families.flatMap((family) => Object.keys(family));
     expect(new Set(types).size).toBe(types.length);

@@ -276,11 +276,15 @@ describe('the audit trail of admin data access and operations', () => {
     expect(after.filter((e) => e.type === 'AdminUnlockRefused')).toHaveLength(1);
     expect(after.filter((e) => e.type === 'AdminUnlockFailed').length).toBeGreaterThan(0);
 
-    // Another session of the same admin, unlocked before, reads them in the activity list.
-    const page = await viewer.get<AdminActivityPage>(
-      '/api/admin/activity?limit=5&type=AdminLocked,AdminUnlockRefused',
-    );
-    expect(page.status).toBe(200);
+    // Another session of the same admin, unlocked before, reads them in the activity list (once
+    // the list reaches the refusal: see `activityFrom`).
+    const page = await until('the activity list to show the refusal', async () => {
+      const answer = await viewer.get<AdminActivityPage>(
+        '/api/admin/activity?limit=5&type=AdminLocked,AdminUnlockRefused',
+      );
+      expect(answer.status).toBe(200);
+      return answer.body.items[0]?.position === String(refused.position) ? answer : null;
+    });
     const [refusal, lock] = page.body.items;
     expect(refusal).toMatchObject({
       action: 'AdminUnlockRefused',
