@@ -15,6 +15,8 @@ const closing = (month: string, now = '2026-11-29T12:00:00.000Z'): FinanceMonthC
   sha256: 'ab'.repeat(32),
   adminId: 'admin-1',
   closeId: `close-${month}`,
+  reportJson: `{"month":"${month}"}`,
+  reportCsv: `month,section,line,currency,value\n${month},period,time_zone,,UTC\n`,
   now,
 });
 const closed = (command: FinanceMonthCommand): FinanceMonthEvent => ({
@@ -27,6 +29,8 @@ const closed = (command: FinanceMonthCommand): FinanceMonthEvent => ({
     adminId: command.adminId,
     closedAt: command.now,
     closeId: command.closeId,
+    reportJson: command.reportJson,
+    reportCsv: command.reportCsv,
   },
 });
 

@@ -4,10 +4,10 @@ import { CommandHandler } from '@astra/event-store';
 import { type FinanceMonths, financeMonthsDecider, streams } from '@astra/ledger';
 import { expect, it } from 'vitest';
 import {
+  closedReportOf,
   MonthMoney,
   moneyLogHead,
   monthlyReport,
-  monthlyReportChecksum,
   monthlyReportCsv,
 } from '../src/index.ts';
 import { onEachDatabase } from './databases.ts';
@@ -55,7 +55,7 @@ onEachDatabase('A closed month', (kind) => {
             timeZone: 'UTC',
             endsAt: asClosed.to,
             through: String(through),
-            sha256: monthlyReportChecksum(asClosed),
+            ...closedReportOf(asClosed),
             adminId: 'admin-1',
             closeId: 'close-1',
             now: '2026-03-01T00:00:00.000Z',

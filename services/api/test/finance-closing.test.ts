@@ -3,9 +3,14 @@
  * and late events booked in the first open month as dated adjustments (report and dashboard alike).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { AdminActivityPage, ClosedMonths, MonthlyReport } from '@astra/contracts';
+import {
+  type AdminActivityPage,
+  type ClosedMonths,
+  type MonthlyReport,
+  streamDecoders,
+} from '@astra/contracts';
 import { postgresForTests } from '@astra/event-store/testing';
-import type { CreditCommand } from '@astra/ledger';
+import { type CreditCommand, streams } from '@astra/ledger';
 import { financeCalendar } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../packages/projections/test/csv.ts';
@@ -163,6 +168,13 @@ describe('closing a month', () => {
       ['2026-01', 'period', 'closed_through', '', closed.body.through],
       ['2026-01', 'period', 'closed_sha256', '', closed.body.sha256],
     ]);
+
+    // It is the report the close kept on its event, whatever the code that makes reports becomes.
+    const kept = [];
+    for await (const recorded of server.deps.ledger.store.readStream(streams.financeMonths(null)))
+      kept.push(streamDecoders.financeMonths(recorded).data);
+    expect(kept[0]!.reportCsv).toBe(open);
+    expect({ ...JSON.parse(kept[0]!.reportJson!), closed: closed.body }).toEqual(january);
 
     // A spend recorded now that says it happened in January (a skewed clock, a late item).
     const late = await at('2026-01-25T12:00:00.000Z', spend(7), januaryOnly);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type MonthlyReport, monthSchema, revenueLineLabel } from '@astra/contracts';
-import { monthlyReport, monthlyReportCsv } from '@astra/projections';
+import { monthlyReport, monthlyReportCsvOf } from '@astra/projections';
 import { z } from 'zod';
 import { financeTimeZoneOf } from './financeTimeZone.ts';
 import { openProjectionStorage, runCli } from './storage.ts';
@@ -111,7 +111,7 @@ await runCli(async () => {
     const report = await monthlyReport(storage.store, month.data, timeZone);
     process.stdout.write(
       format.data === 'csv'
-        ? monthlyReportCsv(report)
+        ? await monthlyReportCsvOf(storage.store, report)
         : format.data === 'json'
           ? `${JSON.stringify(report, null, 2)}\n`
           : reportText(report),

@@ -286,11 +286,15 @@ export const datedAdjustmentSchema = z.object({
 export type DatedAdjustment = z.infer<typeof datedAdjustmentSchema>;
 
 /**
- * A closed month: its `MonthClosed` event but the request's id (who closed it when, in which time
+ * A closed month: its `MonthClosed` event but the request's id and the report's text (who closed it when, in which time
  * zone, and its report: made through the log position `through`, its CSV's SHA-256 without the
  * `closed_*` rows, see docs/finance.md).
  */
-export const closedMonthSchema = financeMonthEventSchemas.MonthClosed.omit({ closeId: true });
+export const closedMonthSchema = financeMonthEventSchemas.MonthClosed.omit({
+  closeId: true,
+  reportJson: true,
+  reportCsv: true,
+});
 export type ClosedMonth = z.infer<typeof closedMonthSchema>;
 
 /** `POST /api/admin/finance/months/{month}/close`: the path's month. */

@@ -19,6 +19,14 @@ export const financeMonthEventSchemas = {
     adminId: z.string(),
     closedAt: z.string(),
     closeId: z.string(),
+    /**
+     * The report as it was closed: its JSON (without `closed`) and its CSV (without the `closed_*`
+     * rows: the bytes of `sha256`). A closed month's report is these, whatever the code that
+     * makes reports becomes. Absent on closes recorded before they were kept: their report is
+     * made again through `through`.
+     */
+    reportJson: z.string().optional(),
+    reportCsv: z.string().optional(),
   }),
 } as const;
 export type FinanceMonthEvent = {

@@ -16,6 +16,9 @@ export type FinanceMonthCommand = {
   /** The log position its report was made through, and the SHA-256 of its CSV. */
   through: string;
   sha256: string;
+  /** The report as closed: its JSON and its CSV (see `MonthClosed`). */
+  reportJson: string;
+  reportCsv: string;
   adminId: string;
   closeId: string;
   /** The clock, ISO. */
@@ -73,6 +76,8 @@ export const financeMonthsDecider: Decider<FinanceMonths, FinanceMonthCommand, F
             adminId: command.adminId,
             closedAt: command.now,
             closeId: command.closeId,
+            reportJson: command.reportJson,
+            reportCsv: command.reportCsv,
           },
         },
       ];

@@ -4,6 +4,7 @@ import {
   type DatedAdjustment,
   type MoneyAmount,
   type MoneyRollForward,
+  type MonthClosed,
   type MonthlyReport,
   type RevenueLine,
   streamDecoders,
@@ -120,6 +121,8 @@ export async function monthlyReport(
 ): Promise<MonthlyReport> {
   const closedMonths = await closedMonthsOf(store);
   const closed = closedMonths.find((each) => each.month === month) ?? null;
+  // A closed month's report is the one its close kept.
+  if (closed?.reportJson) return { ...JSON.parse(closed.reportJson), closed: closedOf(closed) };
   const timeZone = closed?.timeZone ?? financeTimeZone;
   const bound = closed ? BigInt(closed.through) : upTo;
   const openAt = openMonthAt(closedMonths);
@@ -307,16 +310,19 @@ export async function monthlyReport(
     eventsReplayed: replayed,
     through: String(through),
     adjustments,
-    closed: closed && {
-      month,
-      timeZone,
-      through: closed.through,
-      sha256: closed.sha256,
-      adminId: closed.adminId,
-      closedAt: closed.closedAt,
-    },
+    closed: closed && closedOf(closed),
   };
 }
+
+/** What a report says of its month's close. */
+const closedOf = (closed: MonthClosed): NonNullable<MonthlyReport['closed']> => ({
+  month: closed.month,
+  timeZone: closed.timeZone,
+  through: closed.through,
+  sha256: closed.sha256,
+  adminId: closed.adminId,
+  closedAt: closed.closedAt,
+});
 
 /** What a reader of the report must not miss: figures that do not meet. */
 export function flagsOf(credits: CreditRollForward, money: readonly MoneyRollForward[]): string[] {
@@ -418,6 +424,14 @@ const MONEY_LINES: [
 const taxLine = ({ country, ratePercent }: TaxByCountry) =>
   `${country ?? 'unknown'}:${ratePercent ?? 'unknown'}`;
 
+/** The `period` rows a closed month's CSV has after its `to`: the close, with its checksum. */
+const closedRows = (month: string, closed: NonNullable<MonthlyReport['closed']>) => [
+  [month, 'period', 'closed_at', '', closed.closedAt],
+  [month, 'period', 'closed_by', '', closed.adminId],
+  [month, 'period', 'closed_through', '', closed.through],
+  [month, 'period', 'closed_sha256', '', closed.sha256],
+];
+
 /**
  * The report as CSV (csv-stringify): `month,section,line,currency,value`, first the `period`
  * (its `time_zone`, `from` and `to`; for a closed month then `closed_at`, `closed_by` (the
@@ -437,13 +451,7 @@ export function monthlyReportCsv(report: MonthlyReport): string {
     [report.month, 'period', 'from', '', report.from],
     [report.month, 'period', 'to', '', report.to],
   );
-  if (report.closed)
-    rows.push(
-      [report.month, 'period', 'closed_at', '', report.closed.closedAt],
-      [report.month, 'period', 'closed_by', '', report.closed.adminId],
-      [report.month, 'period', 'closed_through', '', report.closed.through],
-      [report.month, 'period', 'closed_sha256', '', report.closed.sha256],
-    );
+  if (report.closed) rows.push(...closedRows(report.month, report.closed));
   for (const [key, line] of CREDIT_LINES)
     rows.push([report.month, 'credits', line, '', report.credits[key]]);
   for (const m of report.money)
@@ -472,11 +480,30 @@ export function monthlyReportCsv(report: MonthlyReport): string {
 }
 
 /**
- * The SHA-256 (hex) a close records: of the report's CSV without its `closed_*` rows, which it
- * cannot hold (they carry the checksum). So the CSV of a closed month, those rows left out, is
- * byte for byte the one that was closed.
+ * What a close keeps of the report it closes: its JSON, its CSV and the CSV's SHA-256 (hex). The
+ * CSV is without its `closed_*` rows, which it cannot hold (they carry the checksum): the CSV of a
+ * closed month, those rows left out, is byte for byte the one that was closed.
  */
-export const monthlyReportChecksum = (report: MonthlyReport) =>
-  createHash('sha256')
-    .update(monthlyReportCsv({ ...report, closed: null }))
-    .digest('hex');
+export const closedReportOf = (report: MonthlyReport) => {
+  const reportCsv = monthlyReportCsv({ ...report, closed: null });
+  return {
+    reportJson: JSON.stringify({ ...report, closed: null }),
+    reportCsv,
+    sha256: createHash('sha256').update(reportCsv).digest('hex'),
+  };
+};
+
+/**
+ * The month report as CSV, as `GET /api/admin/reports/monthly?format=csv` sends it: a closed
+ * month's is the CSV its close kept, with the `closed_*` rows after its `period` rows.
+ */
+export async function monthlyReportCsvOf(store: EventStore, report: MonthlyReport) {
+  const stored = report.closed
+    ? (await closedMonthsOf(store)).find((each) => each.month === report.month)?.reportCsv
+    : undefined;
+  if (!stored) return monthlyReportCsv(report);
+  const lines = stored.split(/(?<=\n)/);
+  const afterPeriod = lines.findLastIndex((line) => line.startsWith(`${report.month},period,`)) + 1;
+  const closed = csvOf(closedRows(report.month, report.closed!));
+  return [...lines.slice(0, afterPeriod), closed, ...lines.slice(afterPeriod)].join('');
+}

@@ -6,7 +6,7 @@ import {
   type MonthClosed,
 } from '@astra/contracts';
 import { nextMonth } from '@astra/ledger';
-import { moneyLogHead, monthlyReport, monthlyReportChecksum } from '@astra/projections';
+import { closedReportOf, moneyLogHead, monthlyReport } from '@astra/projections';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
 import { commandIdOf } from '../../http/commandIds.ts';
@@ -54,12 +54,17 @@ const descriptors = {
   },
 } satisfies RouteDescriptors;
 
-const closedMonthOf = ({ closeId: _, ...closed }: MonthClosed): ClosedMonth => closed;
+const closedMonthOf = ({
+  closeId: _id,
+  reportJson: _json,
+  reportCsv: _csv,
+  ...closed
+}: MonthClosed): ClosedMonth => closed;
 
 /**
  * Closing a month of the finance calendar (unlocked admins), decided on the `finance-months`
- * stream: the month's report is made through the log's last credit event, and the close records
- * that position and the report's checksum (docs/finance.md, "Closing a month").
+ * stream: the month's report is made through the log's last money event, and the close keeps
+ * that position, the report and its checksum (docs/finance.md, "Closing a month").
  */
 export const closingRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
   const { ledger } = deps;
@@ -81,7 +86,7 @@ export const closingRoutes = describedRouter(descriptors, (deps: AppDeps, route)
         timeZone: report.timeZone,
         endsAt: report.to,
         through: String(through),
-        sha256: monthlyReportChecksum(report),
+        ...closedReportOf(report),
         adminId: req.user!.id,
         closeId: commandIdOf(req, 'close-month'),
         now: new Date().toISOString(),

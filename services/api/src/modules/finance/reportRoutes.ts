@@ -5,7 +5,7 @@ import {
   payoutReportQuerySchema,
   payoutReportSchema,
 } from '@astra/contracts';
-import { monthlyReport, monthlyReportCsv, payoutReport } from '@astra/projections';
+import { monthlyReport, monthlyReportCsvOf, payoutReport } from '@astra/projections';
 import type { AppDeps } from '../../dependencies.ts';
 import { requireUnlockedAdmin, requireUser } from '../../http/auth.ts';
 import {
@@ -56,7 +56,9 @@ export const reportRoutes = describedRouter(descriptors, (deps: AppDeps, route) 
     // CSV is the download; the JSON is the Finance page's view of the month, not recorded (every
     // visit of the page would be), and holds no customer's data.
     const body = Buffer.from(
-      format === 'json' ? JSON.stringify(report) : monthlyReportCsv(report),
+      format === 'json'
+        ? JSON.stringify(report)
+        : await monthlyReportCsvOf(deps.ledger.store, report),
       'utf8',
     );
     if (format === 'csv')
