@@ -28,13 +28,21 @@ export type TaxAmount = z.infer<typeof taxAmountSchema>;
  * voice reactivations, breakage (paid credits forfeited above the rollover cap or at an account's
  * deletion), and refunds (the value of refunded credits taken back, less the money refunded).
  */
+/** The lines that are not a reading's, in the order reports list them (after the readings). */
+export const OTHER_REVENUE_LINES = [
+  'voice',
+  'breakage:rollover',
+  'breakage:deletion',
+  'refunds',
+] as const;
+
 export const revenueLineSchema = z.union([
   z.templateLiteral(['reading:', z.string()]),
-  z.enum(['voice', 'breakage:rollover', 'breakage:deletion', 'refunds']),
+  z.enum(OTHER_REVENUE_LINES),
 ]);
 export type RevenueLine = z.infer<typeof revenueLineSchema>;
 
-const REVENUE_LINE_LABELS: Record<Exclude<RevenueLine, `reading:${string}`>, string> = {
+const REVENUE_LINE_LABELS: Record<(typeof OTHER_REVENUE_LINES)[number], string> = {
   voice: 'Voice reactivations',
   'breakage:rollover': 'Breakage: forfeited at rollover',
   'breakage:deletion': 'Breakage: forfeited at deletion',

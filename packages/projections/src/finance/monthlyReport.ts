@@ -6,6 +6,7 @@ import {
   type MoneyRollForward,
   type MonthClosed,
   type MonthlyReport,
+  OTHER_REVENUE_LINES,
   type RevenueLine,
   streamDecoders,
 } from '@astra/contracts';
@@ -101,9 +102,7 @@ const zeroMoney = (): MoneyTotals => ({
 
 /** Revenue lines in the report's order: readings (by kind), voice, breakage, refunds. */
 const revenueLineOrder = (line: RevenueLine) =>
-  line.startsWith('reading:')
-    ? 0
-    : ['voice', 'breakage:rollover', 'breakage:deletion', 'refunds'].indexOf(line) + 1;
+  (OTHER_REVENUE_LINES as readonly string[]).indexOf(line) + 1;
 
 const BEFORE = 0;
 const IN = 1;
