@@ -50,7 +50,7 @@ export type EventOf<S extends Schemas> = {
  * boundary decodes, encrypts and erases) and the streams' decoders come from. A new kind of
  * stream adds its family here, and the compiler asks for its name in `familyNames`.
  */
-const streamEventSchemas = {
+export const streamEventSchemas = {
   credits: creditEventSchemas,
   user: userEventSchemas,
   reading: readingEventSchemas,
