@@ -186,15 +186,13 @@ export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
               deferred + tax payable − fees − paid out
             </Table.Cell>
             {report.money.map((money) => {
-              const outOfStripe = money.feesToDate + money.paidOutToDate;
+              // Fees and payouts leave both sides alike: the cash is what the rest must meet.
               const gap =
                 money.cashToDate -
-                outOfStripe -
-                (money.recognizedToDate +
-                  money.adminDeductionsToDate +
-                  money.deferredClosing +
-                  money.taxPayableClosing -
-                  outOfStripe);
+                money.recognizedToDate -
+                money.adminDeductionsToDate -
+                money.deferredClosing -
+                money.taxPayableClosing;
               return (
                 <Table.Cell
                   key={money.currency}
