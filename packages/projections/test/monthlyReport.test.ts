@@ -4,7 +4,7 @@ import type { CreditCommand } from '@astra/ledger';
 import { expect, it } from 'vitest';
 import { flagsOf, MonthMoney, monthlyReport } from '../src/index.ts';
 import { onEachDatabase } from './databases.ts';
-import { creditsAt, freshStorage, randomHistory, readingSpend } from './support.ts';
+import { creditsAt, freshStorage, packPurchase, randomHistory, readingSpend } from './support.ts';
 
 /** The store read whole: `readAll` without the `elideFrom` hint. */
 const readingWhole = (store: EventStore): EventStore => ({
@@ -61,16 +61,7 @@ onEachDatabase('The monthly report', (kind) => {
     const userId = randomUUID();
     const run = creditsAt(store);
     const at = (instant: string, command: CreditCommand) => run(instant, command, userId);
-    const pack = (amount: number, amountMinor: number): CreditCommand => ({
-      type: 'GrantCredits',
-      grantId: randomUUID(),
-      kind: 'purchase',
-      amount,
-      reason: 'Credit pack',
-      tierId: 2,
-      reference: { checkoutSessionId: `cs_${randomUUID()}` },
-      payment: { amountMinor, currency: 'usd' },
-    });
+    const pack = packPurchase;
     const spend = readingSpend;
     await at('2026-01-10T12:00:00.000Z', { type: 'OpenAccount', userId });
     // 100 credits for $18.00: 18 cents a credit.

@@ -96,6 +96,18 @@ export function creditsAt(store: EventStore) {
   };
 }
 
+/** A pack of `amount` credits paid `amountMinor` US cents for. */
+export const packPurchase = (amount: number, amountMinor: number): CreditCommand => ({
+  type: 'GrantCredits',
+  grantId: randomUUID(),
+  kind: 'purchase',
+  amount,
+  reason: 'Credit pack',
+  tierId: 2,
+  reference: { checkoutSessionId: `cs_${randomUUID()}` },
+  payment: { amountMinor, currency: 'usd' },
+});
+
 /** A spend of `amount` credits on a Tarot Traditional reading (app 3). */
 export const readingSpend = (amount: number): CreditCommand => ({
   type: 'SpendCredits',

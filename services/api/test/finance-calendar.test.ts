@@ -7,7 +7,11 @@ import type { AdminStatsMoney, MonthlyReport } from '@astra/contracts';
 import type { CreditCommand } from '@astra/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../packages/projections/test/csv.ts';
-import { creditsAt, readingSpend } from '../../../packages/projections/test/support.ts';
+import {
+  creditsAt,
+  packPurchase,
+  readingSpend,
+} from '../../../packages/projections/test/support.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { type Client, startTestServer, type TestServer } from './support.ts';
 
@@ -36,16 +40,7 @@ describe('FINANCE_TIME_ZONE', () => {
       const at = (instant: string, command: CreditCommand) => run(instant, command, userId);
       const spend = readingSpend;
       await at('2026-01-10T12:00:00.000Z', { type: 'OpenAccount', userId });
-      await at('2026-01-10T12:00:00.000Z', {
-        type: 'GrantCredits',
-        grantId: randomUUID(),
-        kind: 'purchase',
-        amount: 100,
-        reason: 'Credit pack',
-        tierId: 2,
-        reference: { checkoutSessionId: `cs_${randomUUID()}` },
-        payment: { amountMinor: 1800, currency: 'usd' },
-      });
+      await at('2026-01-10T12:00:00.000Z', packPurchase(100, 1800));
       await at('2026-01-31T22:30:00.000Z', spend(10));
       // 00:30 on 1 February in Berlin.
       await at('2026-01-31T23:30:00.000Z', spend(20));

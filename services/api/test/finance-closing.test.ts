@@ -14,7 +14,11 @@ import { type CreditCommand, streams } from '@astra/ledger';
 import { financeCalendar } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../packages/projections/test/csv.ts';
-import { creditsAt, readingSpend } from '../../../packages/projections/test/support.ts';
+import {
+  creditsAt,
+  packPurchase,
+  readingSpend,
+} from '../../../packages/projections/test/support.ts';
 import { cli } from './financeHistory.ts';
 import { type Client, startTestServer, type TestServer, until } from './support.ts';
 
@@ -73,16 +77,7 @@ describe('closing a month', () => {
     const run = creditsAt(server.deps.ledger.store);
     at = (instant, command, user = userId) => run(instant, command, user);
     await at('2026-01-10T12:00:00.000Z', { type: 'OpenAccount', userId });
-    await at('2026-01-10T12:00:00.000Z', {
-      type: 'GrantCredits',
-      grantId: randomUUID(),
-      kind: 'purchase',
-      amount: 100,
-      reason: 'Credit pack',
-      tierId: 2,
-      reference: { checkoutSessionId: `cs_${randomUUID()}` },
-      payment: { amountMinor: 1800, currency: 'usd' },
-    });
+    await at('2026-01-10T12:00:00.000Z', packPurchase(100, 1800));
     await at('2026-01-20T12:00:00.000Z', spend(10));
     await at('2026-01-15T12:00:00.000Z', { type: 'OpenAccount', userId: januaryOnly }, januaryOnly);
     await at(
