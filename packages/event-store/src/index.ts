@@ -11,6 +11,7 @@ export {
   type ConnectOptions,
   connectPostgres,
   type PostgresConnection,
+  replicaPool,
 } from './postgres/connection.ts';
 export {
   DEFAULT_HORIZON_STALL_MS,

@@ -72,14 +72,17 @@ const pglitePool = (connection: Extract<PostgresConnection, { kind: 'pglite' }>)
 /** A Kysely over the database of the connection (the caller closes the connection). */
 export function databaseFor(connection: PostgresConnection): Kysely<unknown> {
   const pool = connection.kind === 'postgres' ? connection.pool : pglitePool(connection);
-  // Ending the pool is the connection's job, not Kysely's.
-  const borrowed: PostgresPool = {
-    connect: async () =>
-      connection.kind === 'postgres' ? copyingClient(await pool.connect()) : pool.connect(),
-    end: async () => {},
-  };
-  return new Kysely({ dialect: new PostgresDialect({ pool: borrowed }) });
+  return databaseOver(async () =>
+    connection.kind === 'postgres' ? copyingClient(await pool.connect()) : pool.connect(),
+  );
 }
+
+/**
+ * A Kysely whose every connection comes from `connect`, which may pick the database each time
+ * (a read replica or the primary). Ending the pools is their owner's job, not Kysely's.
+ */
+export const databaseOver = (connect: () => Promise<PostgresPoolClient>): Kysely<unknown> =>
+  new Kysely({ dialect: new PostgresDialect({ pool: { connect, end: async () => {} } }) });
 
 /** The credit columns of the read models (`bigint` in SQL since migration 005). */
 export const CREDIT_COLUMNS = [

@@ -2,6 +2,7 @@ export {
   CREDIT_COLUMNS,
   creditNumber,
   databaseFor,
+  databaseOver,
   READ_SCHEMA,
   type ReadDb,
   readModels,

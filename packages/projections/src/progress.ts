@@ -132,9 +132,12 @@ export class PolledProgress implements ProjectionProgress {
 
   waitFor(position: bigint, timeoutMs: number) {
     const waiting = this.waiters.waitFor(position, timeoutMs);
-    this.polling ??= this.poll().finally(() => {
-      this.polling = undefined;
-    });
+    this.polling ??= this.poll()
+      // The database did not answer: the waits run out; the next wait reads again.
+      .catch(() => {})
+      .finally(() => {
+        this.polling = undefined;
+      });
     return waiting;
   }
 

@@ -77,6 +77,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   api.use(express.json({ limit: '100kb', type: (req) => parsesAsJson(req as express.Request) }));
   api.use(refuseDeepBodies); // before anything recurses over the body (idempotency's hash)
   api.use(deps.sessions.middleware);
+  if (deps.replicas) api.use(deps.replicas.middleware);
   // Apple posts its sign-in answer from its own site; the signed state cookie protects that route.
   api.use(crossSiteProtection([new URL(deps.config.PUBLIC_URL).origin], [APPLE_CALLBACK_ROUTE]));
   api.use(idempotency(deps.appDb, deps.apiProcess.id));

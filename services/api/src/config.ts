@@ -191,6 +191,24 @@ export const configSchema = z
     SESSION_COOKIE: z.string().default('astra.sid'),
     /** How long a command waits for its write to be readable before answering anyway. */
     READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+    /**
+     * Hot standbys of DATABASE_URL, comma-separated: GET requests read the read models there
+     * (docs/operations.md, "Read replicas").
+     */
+    DATABASE_READ_URL: z
+      .string()
+      .optional()
+      .transform((urls) =>
+        (urls ?? '')
+          .split(',')
+          .map((url) => url.trim())
+          .filter(Boolean),
+      ),
+    /**
+     * How long a read waits for a replica to replay the session's last write before it reads the
+     * primary instead.
+     */
+    READ_REPLICA_WAIT_MS: z.coerce.number().int().min(0).default(500),
     /** The JSON logs' level; unset: `info` (`silent` under vitest). */
     LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
     /** `GET /metrics` on a port of its own (off when unset; 0 picks a free port, for tests). */
@@ -215,6 +233,13 @@ export const configSchema = z
         code: 'custom',
         path: ['PROJECTOR'],
         message: 'external needs DATABASE_URL (PGlite belongs to one process)',
+      });
+    }
+    if (config.DATABASE_READ_URL.length > 0 && !config.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_READ_URL'],
+        message: 'read replicas are standbys of DATABASE_URL, which is not set',
       });
     }
     // The local checkout page grants credits without payment: never in production.

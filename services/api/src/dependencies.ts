@@ -6,6 +6,7 @@ import type Stripe from 'stripe';
 import type { Config } from './config.ts';
 import type { ApiProcess } from './http/apiProcess.ts';
 import type { Consistency } from './http/consistency.ts';
+import type { ReadReplicas } from './http/readReplicas.ts';
 import type { Sessions } from './http/sessions.ts';
 import type { Ledger } from './ledger/ledger.ts';
 import type { MailSettings } from './modules/mail/mailReactor.ts';
@@ -33,7 +34,10 @@ export interface AppDeps {
   horizonHold: () => Promise<HorizonHold | null>;
   /** The database of the read models and the app tables. */
   db: Kysely<unknown>;
+  /** The read models: on a read replica for a GET routed there (`replicas`), else the primary. */
   read: ReadDb;
+  /** Hot standbys the GET requests read from (`DATABASE_READ_URL`), when there are any. */
+  replicas: ReadReplicas | null;
   appDb: AppDb;
   sessions: Sessions;
   consistency: Consistency;

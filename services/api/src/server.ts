@@ -3,6 +3,7 @@ import { personalData } from '@astra/contracts';
 import { openStorage, storageConfigOf } from '@astra/event-store';
 import {
   databaseFor,
+  databaseOver,
   MonthMoney,
   migrateReadModels,
   READ_SCHEMA,
@@ -15,6 +16,7 @@ import { type Config, localCheckoutEnabled, siteInfoOf, webhookSecretOf } from '
 import type { AppDeps } from './dependencies.ts';
 import { ApiProcess } from './http/apiProcess.ts';
 import { Consistency } from './http/consistency.ts';
+import { ReadReplicas } from './http/readReplicas.ts';
 import { Sessions } from './http/sessions.ts';
 import { mailReactor } from './modules/mail/mailReactor.ts';
 import { mailTransport } from './modules/mail/transport.ts';
@@ -84,7 +86,17 @@ export async function startServer(
   setImmediate(() => preloadPlaces());
 
   const appDb = appTables(db);
-  const read = readModels(db);
+  const replicas =
+    config.DATABASE_READ_URL.length > 0 && storage.connection.kind === 'postgres'
+      ? new ReadReplicas(
+          config.DATABASE_READ_URL,
+          storage.connection.pool,
+          config.READ_REPLICA_WAIT_MS,
+          metrics,
+          logger,
+        )
+      : null;
+  const read = replicas ? readModels(databaseOver(replicas.connect)) : readModels(db);
   const catalog = catalogOf(options.readingKinds ?? shippedReadingKinds);
   await projectApps(read, catalog, clock());
   // Registered (and beating) before the first request: its claims name it. A PGlite database
@@ -137,6 +149,7 @@ export async function startServer(
     horizonHold: storage.horizonHold,
     db,
     read,
+    replicas,
     appDb,
     sessions,
     consistency: new Consistency(progress, sessions, config.READ_YOUR_WRITES_TIMEOUT_MS),
@@ -227,6 +240,7 @@ export async function startServer(
         .catch((error) => logger.warn({ err: error }, 'Removing the API process row failed'));
       // The projector finishes (commits) the batch it is applying, then stops.
       await projections.stop();
+      await replicas?.close();
       await db.destroy();
       await deps.ledger.snapshotsSettled();
       await storage.close();

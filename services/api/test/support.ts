@@ -43,8 +43,10 @@ export async function startTestServer(
   storage?: 'pglite' | 'postgres',
   options: ServerOptions = {},
 ) {
+  // A DATABASE_URL of the test's own (a replicated cluster) is used as it is.
   const usePostgres =
-    storage === 'postgres' || (storage === undefined && (await postgresReachable()));
+    !env.DATABASE_URL &&
+    (storage === 'postgres' || (storage === undefined && (await postgresReachable())));
   const database = usePostgres ? await createThrowawayDatabase() : undefined;
   const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'astra-api-')));
   const config = loadConfig({

@@ -49,6 +49,21 @@ const pgTypes = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * A pool on a hot standby (`DATABASE_READ_URL`): read-only, values parsed as on the primary. A
+ * standby that does not answer fails fast, so its reads can go to the primary.
+ */
+export function replicaPool(databaseUrl: string, maxConnections = 10): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: maxConnections,
+    types: pgTypes,
+    connectionTimeoutMillis: 2000,
+  });
+  pool.on('error', () => {});
+  return pool;
+}
+
 export async function connectPostgres(options: ConnectOptions): Promise<PostgresConnection> {
   if ('databaseUrl' in options) {
     const pool = new pg.Pool({

@@ -81,6 +81,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly replicaReads = new Counter({
+    name: 'astra_replica_reads_total',
+    help: 'GET requests with read replicas, by where they read the read models (replica or primary) and why',
+    labelNames: ['served_by', 'reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly reactorMessages = new Counter({
     name: 'astra_reactor_messages_total',
     help: 'Attempts of reactors at their messages (e-mail), by reactor, kind and outcome',

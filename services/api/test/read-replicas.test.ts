@@ -1,0 +1,124 @@
+import { type ReplicatedPostgres, replicatedPostgres } from '@astra/event-store/replication';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, startTestServer, type TestServer, until } from './support.ts';
+
+/**
+ * Read replicas on a real primary and hot standby (streaming replication, built here with
+ * `initdb` and `pg_basebackup`), the standby applying each commit late on purpose: a request
+ * that follows its session's write still reads that write, from the standby once it replayed
+ * it, else from the primary.
+ */
+const cluster = await replicatedPostgres({ applyDelayMs: 150 });
+
+const readsBy = async (server: TestServer) => {
+  const { values } = await server.deps.metrics.replicaReads.get();
+  const count = (servedBy: string, reason?: string) =>
+    values
+      .filter((v) => v.labels.served_by === servedBy && (!reason || v.labels.reason === reason))
+      .reduce((sum, v) => sum + v.value, 0);
+  return {
+    replica: count('replica'),
+    waited: count('replica', 'waited'),
+    primary: count('primary'),
+    behind: count('primary', 'replica behind'),
+    down: count('primary', 'no replica up'),
+  };
+};
+
+describe.runIf(cluster)('read replicas (DATABASE_READ_URL)', () => {
+  const database = 'astra_replicas';
+  let replicated: ReplicatedPostgres;
+  let server: TestServer;
+  let admin: Client;
+
+  beforeAll(async () => {
+    replicated = cluster!;
+    await replicated.createDatabase(database);
+    server = await startTestServer({
+      DATABASE_URL: replicated.primaryUrl(database),
+      DATABASE_READ_URL: replicated.standbyUrl(database),
+      READ_REPLICA_WAIT_MS: '1000',
+    });
+    admin = server.client();
+    await admin.signInAsAdmin();
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await replicated?.stop();
+  });
+
+  /**
+   * Sign-ups reading their welcome grant, and admin adjustments read back at once, in parallel:
+   * each read must show the write before it (a violation otherwise).
+   */
+  const mixedLoad = async (rounds: number) => {
+    const violations: string[] = [];
+    const signUps = Array.from({ length: 4 }, async (_, worker) => {
+      for (let round = 0; round < rounds; round++) {
+        const member = server.client();
+        const me = await member.signIn(`replica-${worker}-${round}-${Date.now()}@example.com`);
+        const ledger = (await member.get('/api/me/ledger')).body;
+        if (!ledger.items?.some((e: { type: string }) => e.type === 'FreeCreditsGranted'))
+          violations.push(`sign-up ${me.id} did not see its welcome grant`);
+      }
+    });
+    const member = server.client();
+    const { id } = await member.signIn(`adjusted-${Date.now()}@example.com`);
+    const adjustments = (async () => {
+      for (let round = 1; round <= rounds; round++) {
+        const adjusted = await admin.post(`/api/admin/users/${id}/credits`, {
+          amount: 1,
+          reason: `Round ${round}`,
+        });
+        expect(adjusted.status, JSON.stringify(adjusted.body)).toBe(200);
+        const audit = (await admin.get(`/api/admin/users/${id}/ledger`)).body;
+        if (!audit.items?.some((e: { reason: string }) => e.reason === `Round ${round}`))
+          violations.push(`adjustment ${round} not in the ledger read after it`);
+      }
+    })();
+    await Promise.all([...signUps, adjustments]);
+    return violations;
+  };
+
+  it('reads every write of the session after it, from the standby once it has replayed it', async () => {
+    const before = await readsBy(server);
+    expect(await mixedLoad(6)).toEqual([]);
+    const after = await readsBy(server);
+    // The standby served the reads, and some had to wait for its (delayed) replay.
+    expect(after.replica - before.replica).toBeGreaterThan(20);
+    expect(after.waited - before.waited).toBeGreaterThan(0);
+    expect(after.behind - before.behind).toBe(0);
+  }, 120_000);
+
+  it('reads the primary when the standby lags past the bound, still seeing its writes', async () => {
+    await replicated.setApplyDelay(3000);
+    try {
+      const before = await readsBy(server);
+      expect(await mixedLoad(2)).toEqual([]);
+      const after = await readsBy(server);
+      expect(after.behind - before.behind).toBeGreaterThan(0);
+    } finally {
+      await replicated.setApplyDelay(150);
+    }
+  }, 120_000);
+
+  it('reads the primary while the standby is down, and the standby again once it is back', async () => {
+    await replicated.stopStandby();
+    try {
+      await until('the standby to be seen down', () =>
+        server.deps.replicas?.status().every((replica) => !replica.up),
+      );
+      const before = await readsBy(server);
+      expect(await mixedLoad(1)).toEqual([]);
+      expect((await readsBy(server)).down - before.down).toBeGreaterThan(0);
+    } finally {
+      await replicated.startStandby();
+    }
+    await until('the standby to be seen up', () =>
+      server.deps.replicas?.status().every((replica) => replica.up),
+    );
+    const before = await readsBy(server);
+    expect(await mixedLoad(1)).toEqual([]);
+    expect((await readsBy(server)).replica - before.replica).toBeGreaterThan(0);
+  }, 120_000);
+});
