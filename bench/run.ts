@@ -4,6 +4,7 @@ import { contendedBenchmark } from './contended.ts';
 import { crossProcessBenchmark } from './crossProcess.ts';
 import { exportMemoryBenchmark } from './exportMemory.ts';
 import { financeBenchmark } from './finance.ts';
+import { growthBenchmark } from './growth.ts';
 import { lighthouseBenchmark } from './lighthouse.ts';
 import { mailBenchmark } from './mail.ts';
 import { meLoadBenchmark } from './meLoad.ts';
@@ -28,6 +29,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'reading-stream': readingStreamBenchmark,
   'admin-stats': adminStatsBenchmark,
   finance: financeBenchmark,
+  growth: growthBenchmark,
   'export-memory': exportMemoryBenchmark,
   privacy: privacyBenchmark,
   mail: mailBenchmark,
