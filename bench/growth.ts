@@ -112,7 +112,7 @@ export async function growthBenchmark() {
       console.log(
         `Log of ${loaded} events (loaded in ${Math.round(performance.now() - started)} ms)`,
       );
-      points.push(await measure(loaded));
+      points.push(await measure());
     }
   } finally {
     await db.destroy();
@@ -120,7 +120,7 @@ export async function growthBenchmark() {
     await database.drop();
   }
 
-  async function measure(events: number): Promise<Point> {
+  async function measure(): Promise<Point> {
     // Single writer: one event at a time onto a stream of its own, each after the last.
     const stream = streams.credits(randomUUID());
     const metadata = {
