@@ -1,4 +1,5 @@
 import { adminStatsBenchmark } from './adminStats.ts';
+import { chaosBenchmark } from './chaos.ts';
 import { coldCommandBenchmark } from './coldCommand.ts';
 import { contendedBenchmark } from './contended.ts';
 import { crossProcessBenchmark } from './crossProcess.ts';
@@ -30,6 +31,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'admin-stats': adminStatsBenchmark,
   finance: financeBenchmark,
   growth: growthBenchmark,
+  chaos: chaosBenchmark,
   'export-memory': exportMemoryBenchmark,
   privacy: privacyBenchmark,
   mail: mailBenchmark,
