@@ -152,7 +152,7 @@ export async function startServer(
     replicas,
     appDb,
     sessions,
-    consistency: new Consistency(progress, sessions, config.READ_YOUR_WRITES_TIMEOUT_MS),
+    consistency: new Consistency(progress, sessions, config.READ_YOUR_WRITES_TIMEOUT_MS, replicas),
     catalog,
     writer: writerOf(config, metrics),
     drafts: new ReadingDrafts(appDb, logger),

@@ -1,4 +1,6 @@
 import { type ReplicatedPostgres, replicatedPostgres } from '@astra/event-store/replication';
+import type { Request, Response } from 'express';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, startTestServer, type TestServer, until } from './support.ts';
 
@@ -89,6 +91,28 @@ describe.runIf(cluster)('read replicas (DATABASE_READ_URL)', () => {
     expect(after.waited - before.waited).toBeGreaterThan(0);
     expect(after.behind - before.behind).toBe(0);
   }, 120_000);
+
+  it('reads a GET on the standby, and on the primary once the request itself writes', async () => {
+    const onStandby = async () =>
+      (
+        await sql<{ standby: boolean }>`SELECT pg_is_in_recovery() AS standby`.execute(
+          server.deps.read,
+        )
+      ).rows[0]!.standby;
+    const replicas = server.deps.replicas!;
+    const seen = await new Promise<boolean[]>((resolve, reject) => {
+      void replicas.middleware({ method: 'GET' } as Request, {} as Response, () => {
+        (async () => {
+          const before = await onStandby();
+          replicas.wrote(); // as `Consistency.settle` does after a command
+          return [before, await onStandby()];
+        })().then(resolve, reject);
+      });
+    });
+    expect(seen).toEqual([true, false]);
+    // Outside a request (schedules, reactors): the primary.
+    expect(await onStandby()).toBe(false);
+  });
 
   it('reads the primary when the standby lags past the bound, still seeing its writes', async () => {
     await replicated.setApplyDelay(3000);

@@ -1,5 +1,6 @@
 import type { ProjectionProgress } from '@astra/projections';
 import type { Request } from 'express';
+import type { ReadReplicas } from './readReplicas.ts';
 import type { Sessions } from './sessions.ts';
 
 /**
@@ -12,10 +13,12 @@ export class Consistency {
     private readonly progress: ProjectionProgress,
     private readonly sessions: Sessions,
     private readonly timeoutMs: number,
+    private readonly replicas: ReadReplicas | null = null,
   ) {}
 
   async settle(req: Request, position: bigint | null) {
     if (position === null) return;
+    this.replicas?.wrote();
     await this.sessions.wrote(req, position);
     await this.progress.waitFor(position, this.timeoutMs);
   }
@@ -25,6 +28,8 @@ export class Consistency {
    * the write instead.
    */
   async remember(req: Request, position: bigint | null) {
-    if (position !== null) await this.sessions.wrote(req, position);
+    if (position === null) return;
+    this.replicas?.wrote();
+    await this.sessions.wrote(req, position);
   }
 }

@@ -41,7 +41,8 @@ export interface ReplicaStatus {
  * the Kysely of `read` asks `connect()` for a connection each time, so routes need not know.
  */
 export class ReadReplicas {
-  private readonly chosen = new AsyncLocalStorage<pg.Pool>();
+  /** The request's pool (an object: a write later in the request moves it to the primary). */
+  private readonly chosen = new AsyncLocalStorage<{ pool: pg.Pool }>();
   private readonly replicas: Replica[];
   private next = 0;
   private readonly probe: NodeJS.Timeout;
@@ -72,7 +73,17 @@ export class ReadReplicas {
   }
 
   /** A connection for the work at hand: the request's replica, else the primary. */
-  connect = (): Promise<PostgresPoolClient> => (this.chosen.getStore() ?? this.primary).connect();
+  connect = (): Promise<PostgresPoolClient> =>
+    (this.chosen.getStore()?.pool ?? this.primary).connect();
+
+  /**
+   * The request wrote (a GET that signs in, say): its later reads go to the primary, which its
+   * write is settled on, rather than to a standby that may not have replayed it yet.
+   */
+  wrote() {
+    const scope = this.chosen.getStore();
+    if (scope) scope.pool = this.primary;
+  }
 
   /** Chooses where this request reads (after `Sessions`, which knows its last write). */
   readonly middleware: RequestHandler = async (
@@ -83,7 +94,7 @@ export class ReadReplicas {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const replica = await this.caughtUp(req.session?.lastPosition ?? 0n);
     if (!replica) return next();
-    this.chosen.run(replica.pool, next);
+    this.chosen.run({ pool: replica.pool }, next);
   };
 
   status(): ReplicaStatus[] {
