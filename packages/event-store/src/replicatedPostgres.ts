@@ -7,12 +7,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { requireService } from './testing.ts';
+import { freePort, requireService } from './testing.ts';
 
 const run = promisify(execFile);
 
@@ -26,16 +25,6 @@ async function serverBinaries(): Promise<string | null> {
     .sort((a, b) => Number(b) - Number(a))[0];
   return newest ? join(root, newest, 'bin') : null;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 export interface ReplicatedPostgres {
   /** A database URL on the primary (commands, the log). */

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -51,6 +52,17 @@ export function requireService(name: string, available: boolean, hint: string): 
   console.warn(`SKIPPED: ${line}`);
   return false;
 }
+
+/** A port nobody listens on now (for a server that must be told its port before it starts). */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 
 export const postgresForTests = async () =>
   requireService('PostgreSQL', await postgresReachable(), `no server at ${postgresAdminUrl}`);

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { appendFileSync, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -102,15 +101,7 @@ export interface Answer<T = any> {
 }
 
 /** A port nobody listens on now (for a server whose PUBLIC_URL must name its port). */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+export { freePort } from '@astra/event-store/testing';
 
 /** One answer the test clients received: its route (as the route table names it) and error code. */
 export interface RecordedAnswer {
