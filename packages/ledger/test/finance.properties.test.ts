@@ -88,7 +88,8 @@ const payouts: Record<string, { currency: string; amountMinor: number }> = {
   po_2: { currency: 'usd', amountMinor: 4120 },
 };
 const transactionFees = [82, 59, 0, 1500, 31];
-const payoutCommand: fc.Arbitrary<StripeBalanceCommand> = fc
+type PayoutCommand = Extract<StripeBalanceCommand, { type: 'RecordPayout' }>;
+const payoutCommand: fc.Arbitrary<PayoutCommand> = fc
   .record({
     payoutId: fc.constantFrom(...Object.keys(payouts)),
     status: fc.constantFrom('paid' as const, 'failed' as const),
@@ -223,12 +224,12 @@ const creditCommand: fc.Arbitrary<CreditCommand> = fc.oneof(
 );
 
 /** What a history runs: the account's commands, and Stripe's payouts between them. */
-type HistoryCommand = CreditCommand | StripeBalanceCommand;
+type HistoryCommand = CreditCommand | PayoutCommand;
 const command: fc.Arbitrary<HistoryCommand> = fc.oneof(
   { weight: 9, arbitrary: creditCommand },
   { weight: 1, arbitrary: payoutCommand },
 );
-const isPayout = (c: HistoryCommand): c is StripeBalanceCommand => c.type === 'RecordPayout';
+const isPayout = (c: HistoryCommand): c is PayoutCommand => c.type === 'RecordPayout';
 
 type Totals = Record<
   'cash' | 'recognized' | 'adminDeducted' | 'deferred' | 'taxPayable' | 'fees' | 'paidOut',
@@ -259,7 +260,7 @@ class BalanceModel {
   private readonly fees = new Map<string, { currency: string; minor: number }>();
   private readonly status = new Map<string, 'paid' | 'failed'>();
 
-  record({ eventId, payout, transactions }: StripeBalanceCommand) {
+  record({ eventId, payout, transactions }: PayoutCommand) {
     if (this.events.has(eventId)) return;
     this.events.add(eventId);
     for (const t of transactions)
