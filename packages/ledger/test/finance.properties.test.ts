@@ -30,7 +30,7 @@ import {
  * Random histories with money: packs paid in two currencies (odd amounts, so shares round),
  * paid subscription months, spends and their refunds, partial and whole refunds of purchases
  * (some before their purchase), refunds of subscription months, admin adjustments and account
- * deletion. Some payments record their tax (Stripe Tax), some none (old events). Between them,
+ * deletion, and disputes of packs' payments (held, won, lost). Some payments record their tax (Stripe Tax), some none (old events). Between them,
  * Stripe pays out and its payouts fail (`stripe-balance`), listing balance transactions with fees,
  * some listed again, some events delivered twice. Every event goes through the money fold, and
  * after each one: Stripe's balance (cash − fees − paid out) = recognized + admin deductions +
@@ -221,6 +221,28 @@ const creditCommand: fc.Arbitrary<CreditCommand> = fc.oneof(
     reason: fc.constant('Correction'),
     adminId: fc.constant('admin'),
   }),
+  // Disputes of a pack's payment, of all of it or a part: opened (its credits held), then won or
+  // lost (taken back); some closed without an opening, some delivered twice.
+  fc
+    .record({
+      pi: paymentIntent,
+      dispute: fc.integer({ min: 0, max: 3 }),
+      status: fc.constantFrom('needs_response', 'won', 'lost'),
+      share: fc.constantFrom(0.5, 1),
+    })
+    .map(({ pi, dispute, status, share }): CreditCommand => {
+      const paidMinor = Math.max(paid[pi]!.amountMinor, 1);
+      const disputed = {
+        disputeId: `du_${dispute}_${pi}`,
+        chargeId: `ch_${pi}`,
+        paymentIntentId: pi,
+        amountMinor: Math.max(Math.round(paidMinor * share), 1),
+        currency: paid[pi]!.currency,
+      };
+      return status === 'needs_response'
+        ? { type: 'OpenDispute', ...disputed }
+        : { type: 'CloseDispute', ...disputed, status, paidMinor };
+    }),
 );
 
 /** What a history runs: the account's commands, and Stripe's payouts between them. */
@@ -480,7 +502,7 @@ describe('money on the ledger over random histories', () => {
 });
 
 describe('revenue by line of the books over random histories', () => {
-  it('books each recognized amount on its line (reading kind, voice, breakage, refunds), adding up to recognized', () => {
+  it('books each recognized amount on its line (reading kind, voice, breakage, refunds, disputes), adding up to recognized', () => {
     const seen = new Set<string>();
     fc.assert(
       fc.property(fc.array(command, { minLength: 20, maxLength: 100 }), (commands) => {
@@ -523,6 +545,11 @@ describe('revenue by line of the books over random histories', () => {
             case 'PurchaseRefundPending':
               for (const l of lines) expect(l).toBe('refunds');
               break;
+            case 'DisputeClosed':
+              // A lost dispute's credits taken back (its money is Stripe's balance's expense).
+              for (const l of lines) expect(l).toBe('disputes');
+              if (event.data.won) expect(effect.revenue).toEqual([]);
+              break;
             default:
               expect(effect.revenue).toEqual([]);
           }
@@ -535,6 +562,7 @@ describe('revenue by line of the books over random histories', () => {
       [
         'breakage:deletion',
         'breakage:rollover',
+        'disputes',
         'reading:app-99',
         'reading:natal-chart',
         'reading:unknown',

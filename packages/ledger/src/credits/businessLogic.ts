@@ -281,10 +281,22 @@ const spendCredits = (command: Cmd<'SpendCredits'>, state: CreditAccount): Credi
 const disputedPackOf = (state: CreditAccount, { paymentIntentId }: DisputedPayment) =>
   [...state.purchases.values()].find((p) => p.paymentIntentId === paymentIntentId)?.grantId ?? null;
 
+/** A disputed amount as Stripe reports it: more than 0, at most what was paid, whole minor units. */
 const requireDisputeOf = (amountMinor: number, paidMinor = Number.MAX_SAFE_INTEGER) => {
-  if (!Number.isSafeInteger(amountMinor) || amountMinor <= 0 || amountMinor > paidMinor)
+  if (
+    !Number.isSafeInteger(amountMinor) ||
+    !Number.isSafeInteger(paidMinor) ||
+    amountMinor <= 0 ||
+    amountMinor > paidMinor
+  )
     throw errors.invalidDispute();
 };
+
+const disputeReference = ({ disputeId, chargeId, paymentIntentId }: DisputedPayment) => ({
+  disputeId,
+  chargeId,
+  paymentIntentId,
+});
 
 const disputeOpened = (dispute: DisputedPayment, grantId: string | null): CreditEvent => ({
   type: 'DisputeOpened',
@@ -295,12 +307,6 @@ const disputeOpened = (dispute: DisputedPayment, grantId: string | null): Credit
     currency: dispute.currency,
     reference: disputeReference(dispute),
   },
-});
-
-const disputeReference = ({ disputeId, chargeId, paymentIntentId }: DisputedPayment) => ({
-  disputeId,
-  chargeId,
-  paymentIntentId,
 });
 
 const openDispute = (command: Cmd<'OpenDispute'>, state: CreditAccount): CreditEvent[] => {
