@@ -3,7 +3,7 @@ import type { CreditCommand, Tier } from '../src/index.ts';
 
 /**
  * Random credit commands: purchases, subscriptions, renewals, spends, refunds and partial
- * refunds, on few payment intents, subscriptions and spend ids so that they meet each other.
+ * refunds, disputes, on few payment intents, subscriptions and spend ids so that they meet each other.
  */
 export const tiers: Tier[] = [
   { tierId: 1, tierName: 'Starter', creditsPerMonth: 60 },
@@ -47,6 +47,20 @@ export const creditCommand: fc.Arbitrary<CreditCommand> = fc.oneof(
     paidMinor: fc.constant(PAID),
     currency: fc.constant('usd'),
   }),
+  // Disputes of a payment: opened (its pack's credits held), won or lost (taken back).
+  fc
+    .record({
+      paymentIntentId: payment,
+      dispute: fc.integer({ min: 0, max: 2 }),
+      amountMinor: fc.integer({ min: 1, max: PAID }),
+      status: fc.constantFrom('needs_response', 'won', 'lost'),
+    })
+    .map(({ dispute, status, ...disputed }): CreditCommand => {
+      const common = { ...disputed, disputeId: `du_${dispute}`, chargeId: 'ch', currency: 'usd' };
+      return status === 'needs_response'
+        ? { type: 'OpenDispute', ...common }
+        : { type: 'CloseDispute', ...common, status, paidMinor: PAID };
+    }),
   fc.record({
     type: fc.constant('ActivateSubscription' as const),
     tier: fc.constantFrom(...tiers),

@@ -29,14 +29,15 @@ import {
 /**
  * Random histories with money: packs paid in two currencies (odd amounts, so shares round),
  * paid subscription months, spends and their refunds, partial and whole refunds of purchases
- * (some before their purchase), refunds of subscription months, admin adjustments and account
- * deletion. Some payments record their tax (Stripe Tax), some none (old events). Between them,
- * Stripe pays out and its payouts fail (`stripe-balance`), listing balance transactions with fees,
- * some listed again, some events delivered twice. Every event goes through the money fold, and
- * after each one: Stripe's balance (cash − fees − paid out) = recognized + admin deductions +
- * deferred + tax payable − fees − paid out to the minor unit in each currency, each fee is booked
- * once, what is paid out is what the paid payouts hold, deferred is what the lots hold, and the
- * fold's lots are the decider's.
+ * (some before their purchase), refunds of subscription months, admin adjustments, account
+ * deletion, and disputes of packs' payments (held, won, lost). Some payments record their tax
+ * (Stripe Tax), some none (old events). Between them, Stripe pays out and its payouts fail, and a
+ * dispute's money is withdrawn and returned (`stripe-balance`), listing balance transactions with
+ * fees, some listed again, some events delivered twice. Every event goes through the money fold,
+ * and after each one: Stripe's balance (cash − fees − paid out − disputes) = recognized + admin
+ * deductions + deferred + tax payable − fees − paid out − disputes to the minor unit in each
+ * currency, each fee and each dispute's money is booked once, what is paid out is what the paid
+ * payouts hold, deferred is what the lots hold, and the fold's lots are the decider's.
  */
 const tiers: Tier[] = [
   { tierId: 1, tierName: 'Starter', creditsPerMonth: 60 },
@@ -81,14 +82,19 @@ const invoiceOf = (tierId: number, period: string) => `in_${tierId}_${period}`;
 const periodOf = (month: number) => `2026-${String(month).padStart(2, '0')}`;
 const paymentIntent = fc.constantFrom(...Object.keys(paid));
 
-/** Payouts (each in one currency, of one amount) and the fee of each balance transaction. */
+/**
+ * Payouts (each in one currency, of one amount) and the fee of each balance transaction. The
+ * transaction of index 3 is a dispute's withdrawal (an `adjustment` of `du_3`), which a dispute's
+ * own event lists too.
+ */
 const payouts: Record<string, { currency: string; amountMinor: number }> = {
   po_0: { currency: 'eur', amountMinor: 2500 },
   po_1: { currency: 'eur', amountMinor: 733 },
   po_2: { currency: 'usd', amountMinor: 4120 },
 };
 const transactionFees = [82, 59, 0, 1500, 31];
-const payoutCommand: fc.Arbitrary<StripeBalanceCommand> = fc
+type BalanceCommand = StripeBalanceCommand;
+const payoutCommand: fc.Arbitrary<BalanceCommand> = fc
   .record({
     payoutId: fc.constantFrom(...Object.keys(payouts)),
     status: fc.constantFrom('paid' as const, 'failed' as const),
@@ -105,16 +111,73 @@ const payoutCommand: fc.Arbitrary<StripeBalanceCommand> = fc
       eventId: `evt_${event}`,
       payout: { id: payoutId, amountMinor, currency, arrivalDate: now.toISOString(), status },
       // A transaction belongs to one currency's balance: its id says which.
-      transactions: listed.map((i) => ({
+      transactions: listed.map((i) => transactionOf(currency, i)),
+    };
+  });
+
+/** Balance transaction `i` of a currency's balance (its id says which): 3 is a dispute's. */
+const transactionOf = (currency: string, i: number) =>
+  i === 3
+    ? disputeTransaction(currency, 'withdrawn')
+    : {
         id: `txn_${currency}_${i}`,
-        type: i === 3 ? 'adjustment' : 'charge',
+        type: 'charge',
         currency,
         amountMinor: 1000,
         feeMinor: transactionFees[i]!,
         netMinor: 1000 - transactionFees[i]!,
         sourceId: `ch_${i}`,
-      })),
+      };
+/** The money of dispute `du_3` in a currency: withdrawn (with the dispute fee), or returned. */
+const disputeTransaction = (currency: string, kind: 'withdrawn' | 'returned') => ({
+  id: kind === 'withdrawn' ? `txn_${currency}_3` : `txn_${currency}_3r`,
+  type: 'adjustment',
+  currency,
+  amountMinor: kind === 'withdrawn' ? -1000 : 1000,
+  feeMinor: kind === 'withdrawn' ? transactionFees[3]! : 0,
+  netMinor: kind === 'withdrawn' ? -1000 - transactionFees[3]! : 1000,
+  sourceId: 'du_3',
+});
+/** A dispute's events: opened or lost (its withdrawal), won (the money returned too). */
+const disputeMoneyCommand: fc.Arbitrary<BalanceCommand> = fc
+  .record({
+    currency: fc.constantFrom('eur', 'usd'),
+    status: fc.constantFrom('needs_response', 'won', 'lost'),
+    event: fc.integer({ min: 0, max: 30 }),
+  })
+  .map(({ currency, status, event }) => ({
+    type: 'RecordDispute',
+    eventId: `evt_du_${event}`,
+    dispute: { id: 'du_3', chargeId: 'ch_3', amountMinor: 1000, currency, status },
+    transactions: [
+      disputeTransaction(currency, 'withdrawn'),
+      ...(status === 'won' ? [disputeTransaction(currency, 'returned')] : []),
+    ],
+  }));
+
+/**
+ * Disputes of a pack's payment, of all of it or a part: opened (its credits held), then won or
+ * lost (taken back); some closed without an opening, some delivered twice.
+ */
+const disputeCommand: fc.Arbitrary<CreditCommand> = fc
+  .record({
+    pi: paymentIntent,
+    dispute: fc.integer({ min: 0, max: 3 }),
+    status: fc.constantFrom('needs_response', 'won', 'lost'),
+    share: fc.constantFrom(0.5, 1),
+  })
+  .map(({ pi, dispute, status, share }): CreditCommand => {
+    const paidMinor = Math.max(paid[pi]!.amountMinor, 1);
+    const disputed = {
+      disputeId: `du_${dispute}_${pi}`,
+      chargeId: `ch_${pi}`,
+      paymentIntentId: pi,
+      amountMinor: Math.max(Math.round(paidMinor * share), 1),
+      currency: paid[pi]!.currency,
     };
+    return status === 'needs_response'
+      ? { type: 'OpenDispute', ...disputed }
+      : { type: 'CloseDispute', ...disputed, status, paidMinor };
   });
 
 const creditCommand: fc.Arbitrary<CreditCommand> = fc.oneof(
@@ -130,15 +193,19 @@ const creditCommand: fc.Arbitrary<CreditCommand> = fc.oneof(
       payment: paid[pi]!,
     }),
   ),
-  fc.record({ pi: paymentIntent, share: fc.double({ min: 0, max: 1, noNaN: true }) }).map(
-    ({ pi, share }): CreditCommand => ({
-      type: 'RefundPurchase',
-      paymentIntentId: pi,
-      chargeId: `ch_${pi}`,
-      refundedMinor: Math.round(Math.max(paid[pi]!.amountMinor, 1) * share),
-      paidMinor: Math.max(paid[pi]!.amountMinor, 1),
-      currency: paid[pi]!.currency,
-    }),
+  // A refund or a dispute of a payment (one slot: the other commands come as often as before).
+  fc.oneof(
+    fc.record({ pi: paymentIntent, share: fc.double({ min: 0, max: 1, noNaN: true }) }).map(
+      ({ pi, share }): CreditCommand => ({
+        type: 'RefundPurchase',
+        paymentIntentId: pi,
+        chargeId: `ch_${pi}`,
+        refundedMinor: Math.round(Math.max(paid[pi]!.amountMinor, 1) * share),
+        paidMinor: Math.max(paid[pi]!.amountMinor, 1),
+        currency: paid[pi]!.currency,
+      }),
+    ),
+    disputeCommand,
   ),
   fc.record({
     type: fc.constant('ActivateSubscription' as const),
@@ -223,15 +290,23 @@ const creditCommand: fc.Arbitrary<CreditCommand> = fc.oneof(
 );
 
 /** What a history runs: the account's commands, and Stripe's payouts between them. */
-type HistoryCommand = CreditCommand | StripeBalanceCommand;
+type HistoryCommand = CreditCommand | BalanceCommand;
 const command: fc.Arbitrary<HistoryCommand> = fc.oneof(
   { weight: 9, arbitrary: creditCommand },
-  { weight: 1, arbitrary: payoutCommand },
+  { weight: 1, arbitrary: fc.oneof(payoutCommand, disputeMoneyCommand) },
 );
-const isPayout = (c: HistoryCommand): c is StripeBalanceCommand => c.type === 'RecordPayout';
+const isBalance = (c: HistoryCommand): c is BalanceCommand =>
+  c.type === 'RecordPayout' || c.type === 'RecordDispute';
 
 type Totals = Record<
-  'cash' | 'recognized' | 'adminDeducted' | 'deferred' | 'taxPayable' | 'fees' | 'paidOut',
+  | 'cash'
+  | 'recognized'
+  | 'adminDeducted'
+  | 'deferred'
+  | 'taxPayable'
+  | 'fees'
+  | 'paidOut'
+  | 'disputes',
   Map<string, number>
 >;
 const add = (sums: Map<string, number>, amounts: readonly MoneyAmount[]) => {
@@ -252,19 +327,25 @@ interface Booked {
 
 /**
  * Stripe's balance as it must stand, kept apart from the decider: each Stripe event counts once;
- * every listed transaction's fee counts once; a payout's amount counts while it stands paid.
+ * every listed transaction's fee counts once, and a dispute transaction's money once (withdrawn
+ * +, returned −); a payout's amount counts while it stands paid.
  */
 class BalanceModel {
   private readonly events = new Set<string>();
   private readonly fees = new Map<string, { currency: string; minor: number }>();
+  private readonly disputed = new Map<string, { currency: string; minor: number }>();
   private readonly status = new Map<string, 'paid' | 'failed'>();
 
-  record({ eventId, payout, transactions }: StripeBalanceCommand) {
-    if (this.events.has(eventId)) return;
-    this.events.add(eventId);
-    for (const t of transactions)
-      if (!this.fees.has(t.id)) this.fees.set(t.id, { currency: t.currency, minor: t.feeMinor });
-    this.status.set(payout.id, payout.status);
+  record(command: BalanceCommand) {
+    if (this.events.has(command.eventId)) return;
+    this.events.add(command.eventId);
+    for (const t of command.transactions) {
+      if (this.fees.has(t.id)) continue;
+      this.fees.set(t.id, { currency: t.currency, minor: t.feeMinor });
+      if (t.sourceId?.startsWith('du_'))
+        this.disputed.set(t.id, { currency: t.currency, minor: -t.amountMinor });
+    }
+    if (command.type === 'RecordPayout') this.status.set(command.payout.id, command.payout.status);
   }
 
   totals() {
@@ -275,7 +356,9 @@ class BalanceModel {
       const { currency, amountMinor } = payouts[id]!;
       if (status === 'paid') add(paidOut, [{ currency, minor: amountMinor }]);
     }
-    return { fees: nonZero(fees), paidOut: nonZero(paidOut) };
+    const disputes = new Map<string, number>();
+    add(disputes, [...this.disputed.values()]);
+    return { fees: nonZero(fees), paidOut: nonZero(paidOut), disputes: nonZero(disputes) };
   }
 }
 
@@ -296,6 +379,7 @@ const run = (commands: HistoryCommand[], onEvent: (booked: Booked) => void = () 
     taxPayable: new Map(),
     fees: new Map(),
     paidOut: new Map(),
+    disputes: new Map(),
   };
   let balance = stripeBalanceDecider.initialState();
   const balanceModel = new BalanceModel();
@@ -304,18 +388,20 @@ const run = (commands: HistoryCommand[], onEvent: (booked: Booked) => void = () 
   const paymentsIn = new Map<string, number>();
   let n = 0;
   for (const c of commands) {
-    if (isPayout(c)) {
+    if (isBalance(c)) {
       balanceModel.record(c);
       for (const event of stripeBalanceDecider.decide(c, balance)) {
         balance = stripeBalanceDecider.evolve(balance, event);
         const effect = bookBalance(event);
         add(totals.fees, effect.fees);
         add(totals.paidOut, effect.paidOut);
+        add(totals.disputes, effect.disputes);
         checkBooks(state, money, totals);
       }
       expect(balanceModel.totals()).toEqual({
         fees: nonZero(totals.fees),
         paidOut: nonZero(totals.paidOut),
+        disputes: nonZero(totals.disputes),
       });
       continue;
     }
@@ -352,16 +438,19 @@ const addTaxes = (sums: Map<string, number>, taxes: readonly TaxAmount[]) => {
 };
 
 const checkBooks = (state: CreditAccount, money: AccountMoney, totals: Totals) => {
-  // Stripe's balance (cash − fees − paid out) = recognized + admin deductions + deferred + tax
-  // payable − fees − paid out, to the minor unit, in each currency.
+  // Stripe's balance (cash − fees − paid out − disputes) = recognized + admin deductions +
+  // deferred + tax payable − fees − paid out − disputes, to the minor unit, in each currency.
   const amounts = (sums: Map<string, number>, sign = 1) =>
     [...sums].map(([currency, minor]) => ({ currency, minor: sign * minor }));
+  const outOfStripe = [totals.fees, totals.paidOut, totals.disputes].flatMap((sums) =>
+    amounts(sums, -1),
+  );
   const clearing = new Map(totals.cash);
-  add(clearing, [...amounts(totals.fees, -1), ...amounts(totals.paidOut, -1)]);
+  add(clearing, outOfStripe);
   const accounted = new Map(totals.recognized);
   for (const part of [totals.adminDeducted, totals.deferred, totals.taxPayable])
     add(accounted, amounts(part));
-  add(accounted, [...amounts(totals.fees, -1), ...amounts(totals.paidOut, -1)]);
+  add(accounted, outOfStripe);
   expect(nonZero(clearing)).toEqual(nonZero(accounted));
   // Deferred is exactly what the held lots are worth; no value without credits to carry it.
   expect(Object.fromEntries(deferredOf(money).map((m) => [m.currency, m.minor]))).toEqual(
@@ -377,7 +466,7 @@ const checkBooks = (state: CreditAccount, money: AccountMoney, totals: Totals) =
 };
 
 describe('money on the ledger over random histories', () => {
-  it('keeps Stripe’s balance (cash − fees − paid out) = recognized + admin deductions + deferred + tax payable − fees − paid out in each currency after every event', () => {
+  it('keeps Stripe’s balance (cash − fees − paid out − disputes) = recognized + admin deductions + deferred + tax payable − fees − paid out − disputes in each currency after every event', () => {
     let taxed = 0;
     fc.assert(
       fc.property(fc.array(command, { minLength: 20, maxLength: 100 }), (commands) => {
@@ -479,7 +568,7 @@ describe('money on the ledger over random histories', () => {
 });
 
 describe('revenue by line of the books over random histories', () => {
-  it('books each recognized amount on its line (reading kind, voice, breakage, refunds), adding up to recognized', () => {
+  it('books each recognized amount on its line (reading kind, voice, breakage, refunds, disputes), adding up to recognized', () => {
     const seen = new Set<string>();
     fc.assert(
       fc.property(fc.array(command, { minLength: 20, maxLength: 100 }), (commands) => {
@@ -522,18 +611,25 @@ describe('revenue by line of the books over random histories', () => {
             case 'PurchaseRefundPending':
               for (const l of lines) expect(l).toBe('refunds');
               break;
+            case 'DisputeClosed':
+              // A lost dispute's credits taken back (its money is Stripe's balance's expense).
+              for (const l of lines) expect(l).toBe('disputes');
+              if (event.data.won) expect(effect.revenue).toEqual([]);
+              break;
             default:
               expect(effect.revenue).toEqual([]);
           }
         });
       }),
-      { numRuns: 300 },
+      // Enough runs that the rare lines (a rollover above the cap, a lost dispute) come up.
+      { numRuns: 600 },
     );
     // Every line came up (the property is not vacuous).
     expect([...seen].sort()).toEqual(
       [
         'breakage:deletion',
         'breakage:rollover',
+        'disputes',
         'reading:app-99',
         'reading:natal-chart',
         'reading:unknown',

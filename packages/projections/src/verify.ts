@@ -62,6 +62,8 @@ export interface MoneyInvariant {
   feesToDate: number;
   /** What payouts took from Stripe's balance to the bank. */
   paidOutToDate: number;
+  /** What disputes withdrew from Stripe's balance, less what won ones returned (an expense). */
+  disputesToDate: number;
 }
 
 /** The line `ledger:verify` (and the admin panel's verify run) prints for a currency's money. */
@@ -74,9 +76,10 @@ export const moneyInvariantLine = (m: MoneyInvariant) => {
     taxPayable: m.taxPayable,
     fees: m.feesToDate,
     paidOut: m.paidOutToDate,
+    disputes: m.disputesToDate,
   };
   const holds = clearingOf(totals) === clearingAccountedOf(totals);
-  return `Money in ${m.currency} (minor units): Stripe's balance ${clearingOf(totals)} (cash to date ${m.cashToDate} − fees ${totals.fees} − paid out ${totals.paidOut}) ${holds ? '=' : '≠'} recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred now ${m.deferred} + tax payable ${m.taxPayable} − fees − paid out`;
+  return `Money in ${m.currency} (minor units): Stripe's balance ${clearingOf(totals)} (cash to date ${m.cashToDate} − fees ${totals.fees} − paid out ${totals.paidOut} − disputes ${totals.disputes}) ${holds ? '=' : '≠'} recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred now ${m.deferred} + tax payable ${m.taxPayable} − fees − paid out − disputes`;
 };
 
 export interface VerifyOptions {
@@ -305,13 +308,14 @@ function compareMoney(
   const currencies = [...new Set([...booked.keys(), ...held.keys()])].sort();
   return currencies.map((currency) => {
     const totals = booked.get(currency) ?? noMoney();
-    const { cash, recognized, adminDeducted, deferred, taxPayable, fees, paidOut } = totals;
+    const { cash, recognized, adminDeducted, deferred, taxPayable, fees, paidOut, disputes } =
+      totals;
     const lots = held.get(currency) ?? 0;
     const clearing = clearingOf(totals);
     const accounted = clearingAccountedOf(totals);
     if (clearing !== accounted) {
       differences.push(
-        `money ${currency}: Stripe's balance ${clearing} ≠ recognized to date ${recognized} + admin deductions to date ${adminDeducted} + deferred ${deferred} + tax payable ${taxPayable} − fees ${fees} − paid out ${paidOut} (minor units, off by ${clearing - accounted})`,
+        `money ${currency}: Stripe's balance ${clearing} ≠ recognized to date ${recognized} + admin deductions to date ${adminDeducted} + deferred ${deferred} + tax payable ${taxPayable} − fees ${fees} − paid out ${paidOut} − disputes ${disputes} (minor units, off by ${clearing - accounted})`,
       );
     }
     if (deferred !== lots) {
@@ -328,6 +332,7 @@ function compareMoney(
       taxPayable,
       feesToDate: fees,
       paidOutToDate: paidOut,
+      disputesToDate: disputes,
     };
   });
 }

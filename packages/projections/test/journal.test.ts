@@ -47,12 +47,15 @@ const expectJournalMeetsReport = (journal: string, report: MonthlyReport) => {
   const balance = balancesOf(journal);
   for (const m of report.money) {
     const c = m.currency;
-    // Stripe's balance: what came in, less its fees and what it paid out.
+    const disputesToDate = m.disputesToDate ?? 0;
+    const disputes = m.disputes ?? 0;
+    // Stripe's balance: what came in, less its fees, what it paid out and what disputes took.
     expect(balance('assets:stripe:clearing', c), c).toBe(
-      m.cashToDate - m.feesToDate - m.paidOutToDate,
+      m.cashToDate - m.feesToDate - m.paidOutToDate - disputesToDate,
     );
     expect(balance('assets:bank', c), c).toBe(m.paidOutToDate);
     expect(balance('expenses:stripe fees', c), c).toBe(m.fees);
+    expect(balance('expenses:disputes', c), c).toBe(disputes);
     expect(balance('liabilities:deferred revenue', c), c).toBe(0 - m.deferredClosing);
     expect(balance('revenue:admin deductions', c), c).toBe(0 - m.adminDeductions);
     for (const { line, minor } of m.revenue) {
@@ -67,14 +70,16 @@ const expectJournalMeetsReport = (journal: string, report: MonthlyReport) => {
       taxAccounts.reduce((sum, account) => sum + balance(account, c), 0),
       c,
     ).toBe(0 - m.taxPayableClosing);
-    // What the months before left: revenue and deductions to date before this month, less fees.
+    // What the months before left: revenue and deductions to date before this month, less fees
+    // and disputes.
     expect(balance('equity:opening balances', c), c).toBe(
       0 -
         (m.recognizedToDate -
           m.recognized +
           m.adminDeductionsToDate -
           m.adminDeductions -
-          (m.feesToDate - m.fees)),
+          (m.feesToDate - m.fees) -
+          (disputesToDate - disputes)),
     );
   }
 };
@@ -85,8 +90,14 @@ describe.runIf(hledger)('The ledger journal, read by hledger', () => {
       const storage = await openTestStorage('pglite');
       try {
         // About 40 days from 2026-01-01: money before, in and after January.
-        // With Stripe's payouts and their fees.
-        await randomHistory(storage.store, { commands: 600, users: 8, seed, payouts: true });
+        // With Stripe's payouts and their fees, and disputes won and lost.
+        await randomHistory(storage.store, {
+          commands: 600,
+          users: 8,
+          seed,
+          payouts: true,
+          disputes: true,
+        });
         for (const timeZone of ['UTC', 'Europe/Berlin']) {
           for (const month of ['2026-01', '2026-02']) {
             const journal = await journalOf(storage.store, month, timeZone);
@@ -98,7 +109,13 @@ describe.runIf(hledger)('The ledger journal, read by hledger', () => {
             expect(report.money.length).toBeGreaterThan(0);
             expect(journal).toContain('liabilities:tax payable:DE:19%');
             // January's payouts: their fees, and the money they took to the bank.
-            if (month === '2026-01') expect(journal).toMatch(/expenses:stripe fees[^\n]*USD/);
+            // And its disputes: the money withdrawn (returned when won), lost ones' credits.
+            if (month === '2026-01') {
+              expect(journal).toMatch(/expenses:stripe fees[^\n]*USD/);
+              expect(journal).toMatch(/expenses:disputes[^\n]*USD/);
+              expect(journal).toContain('Stripe dispute won');
+              expect(journal).toContain('type:DisputeClosed');
+            }
             expectJournalMeetsReport(journal, report);
             // The same range gives the same bytes.
             expect(await journalOf(storage.store, month, timeZone)).toBe(journal);

@@ -125,8 +125,8 @@ it('flags a currency whose cash is not recognized + admin deductions + deferred 
     balancesAtClose: 100,
     difference: 0,
   };
-  // A payment of 1210 with 210 of tax: the lot holds 1000, 210 is owed; Stripe took 30 of fees
-  // and paid 900 out: its balance holds 280.
+  // A payment of 1210 with 210 of tax: the lot holds 1000, 210 is owed; Stripe took 30 of fees,
+  // paid 900 out and a dispute withdrew 100: its balance holds 180.
   const money = {
     currency: 'eur',
     deferredOpening: 0,
@@ -146,6 +146,8 @@ it('flags a currency whose cash is not recognized + admin deductions + deferred 
     paidOut: 900,
     feesToDate: 30,
     paidOutToDate: 900,
+    disputes: 100,
+    disputesToDate: 100,
     taxByCountry: [{ country: 'NL', ratePercent: 21, minor: 210 }],
     revenue: [],
     deferredByPurchaseMonth: [{ purchased: '2026-01', opening: 0, closing: 1000 }],
@@ -161,7 +163,7 @@ it('flags a currency whose cash is not recognized + admin deductions + deferred 
       },
     ]),
   ).toEqual([
-    "eur: Stripe's balance 280 (cash to date 1210 − fees 30 − paid out 900) ≠ recognized to date 0 + admin deductions to date 0 + deferred 1210 + tax payable 210 − fees − paid out (off by -210)",
+    "eur: Stripe's balance 180 (cash to date 1210 − fees 30 − paid out 900 − disputes 100) ≠ recognized to date 0 + admin deductions to date 0 + deferred 1210 + tax payable 210 − fees − paid out − disputes (off by -210)",
     "eur: deferred opening 0 + cash in 1210 − refunds 0 − recognized 0 − admin deductions 0 − tax (210 in, 0 out) = 1000, but the lots hold 1210 at the month's end",
   ]);
 });

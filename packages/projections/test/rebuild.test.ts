@@ -38,7 +38,15 @@ onEachDatabase('rebuild', (kind) => {
     const { store, db } = await open();
     const fresh = await indexesOf(db, READ_SCHEMA);
     for (const seed of [3, 2027]) {
-      await randomHistory(store, { commands: 700, users: 20, seed });
+      // The second with Stripe's payouts and disputes (credits held, freed, taken back) too.
+      const stripe = seed === 2027;
+      await randomHistory(store, {
+        commands: 700,
+        users: 20,
+        seed,
+        payouts: stripe,
+        disputes: stripe,
+      });
       // Incrementally: small batches, as the live projector applies them.
       await new Projector(store, db, allProjections, { batchSize: 31 }).catchUp();
       const incremental = await dumpReadModels(db);

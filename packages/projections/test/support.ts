@@ -138,6 +138,10 @@ const tiers: Tier[] = [
  * With `payouts`, every 40th command is also a Stripe payout (`stripe-balance`) of three payout
  * ids in turn, paid or failed, listing a new balance transaction and the previous one again (its
  * fee is booked once): no extra random draw, so the other commands are those of the seed.
+ * With `disputes`, every 40th command (20 after a payout) opens a dispute of the payment of the
+ * last pack bought (its withdrawal and dispute fee on `stripe-balance`, the pack's credits held),
+ * closed 10 commands later, won or lost in turn (a won one's money returned); the next payout
+ * lists its withdrawal again (booked once). No random draw either.
  */
 export async function randomHistory(
   store: EventStore,
@@ -146,7 +150,8 @@ export async function randomHistory(
     users,
     seed = 42,
     payouts = false,
-  }: { commands: number; users: number; seed?: number; payouts?: boolean },
+    disputes = false,
+  }: { commands: number; users: number; seed?: number; payouts?: boolean; disputes?: boolean },
 ) {
   const random = seeded(seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
@@ -189,7 +194,11 @@ export async function randomHistory(
               arrivalDate: new Date(clock).toISOString(),
               status: (i / 40) % 4 === 3 ? 'failed' : 'paid',
             },
-            transactions: [transaction(i), transaction(i - 40)],
+            transactions: [
+              transaction(i),
+              transaction(i - 40),
+              ...(disputes && i >= 40 ? [withdrawal(i - 20)] : []),
+            ],
           },
           s,
         ),
@@ -197,7 +206,67 @@ export async function randomHistory(
     );
     if (handled.newEvents.length) applied++;
   };
+  /** The money a dispute opened at command `n` withdrew (and its fee). */
+  const withdrawal = (n: number) => ({
+    id: `txn_du_${n}`,
+    type: 'dispute',
+    currency: 'usd',
+    amountMinor: -1799,
+    feeMinor: 1500,
+    netMinor: -3299,
+    sourceId: `du_${n}`,
+  });
+  /** A dispute opened at command `opened`: at it, or (`status`) closed at command `i`. */
+  const dispute = async (i: number, opened: number, status: 'needs_response' | 'won' | 'lost') => {
+    const payment = disputedPacks.get(opened);
+    if (!payment) return;
+    clock += 60_000;
+    const { userId, paymentIntentId } = payment;
+    const disputed = {
+      disputeId: `du_${opened}`,
+      chargeId: `ch_du_${opened}`,
+      paymentIntentId,
+      amountMinor: 1799,
+      currency: 'usd',
+    };
+    const metadata = metadataAt(new Date(clock), { kind: 'stripe' });
+    const returned = { ...withdrawal(opened), id: `txn_dr_${opened}`, amountMinor: 1799 };
+    const { newEvents } = await balance.handle(
+      streams.stripeBalance(null),
+      (s) =>
+        stripeBalanceDecider.decide(
+          {
+            type: 'RecordDispute',
+            eventId: `evt_du_${i}`,
+            dispute: {
+              id: disputed.disputeId,
+              chargeId: disputed.chargeId,
+              amountMinor: 1799,
+              currency: 'usd',
+              status,
+            },
+            transactions: status === 'won' ? [withdrawal(opened), returned] : [withdrawal(opened)],
+          },
+          s,
+        ),
+      metadata,
+    );
+    if (newEvents.length) applied++;
+    const command: CreditCommand =
+      status === 'needs_response'
+        ? { type: 'OpenDispute', ...disputed }
+        : { type: 'CloseDispute', ...disputed, status, paidMinor: 1799 };
+    const handled = await credits.handle(
+      streams.credits(userId),
+      (s) => creditAccountDecider.decide(command, s),
+      metadata,
+    );
+    if (handled.newEvents.length) applied++;
+  };
   const ids = Array.from({ length: users }, () => randomUUID());
+  /** The last pack bought, and the one each dispute (by the command that opened it) disputes. */
+  let lastPack: { userId: string; paymentIntentId: string } | null = null;
+  const disputedPacks = new Map<number, { userId: string; paymentIntentId: string }>();
   let clock = Date.parse('2026-01-01T00:00:00Z');
   let applied = 0;
   let refused = 0;
@@ -267,6 +336,11 @@ export async function randomHistory(
   const spendIds = new Map<string, string[]>();
   for (let i = 0; i < commands; i++) {
     if (payouts && i % 40 === 0) await payout(i);
+    if (disputes && i % 40 === 20 && lastPack) {
+      disputedPacks.set(i, lastPack);
+      await dispute(i, i, 'needs_response');
+    }
+    if (disputes && i % 40 === 30) await dispute(i, i - 10, (i - 10) % 80 === 20 ? 'won' : 'lost');
     const userId = pick(ids);
     const roll = random();
     const now = new Date(clock);
@@ -330,10 +404,13 @@ export async function randomHistory(
         reason: 'generation_failed',
       });
     } else if (roll < 0.6) {
+      const grantId = random() < 0.1 ? 'checkout:repeat' : randomUUID();
+      const kind = random() < 0.8 ? 'purchase' : 'promotional';
+      if (kind === 'purchase') lastPack = { userId, paymentIntentId: `pi_${userId}_${i % 7}` };
       await run('credits', userId, {
         type: 'GrantCredits',
-        grantId: random() < 0.1 ? 'checkout:repeat' : randomUUID(),
-        kind: random() < 0.8 ? 'purchase' : 'promotional',
+        grantId,
+        kind,
         amount: pick([40, 100, 180]),
         reason: 'Credit pack',
         tierId: 2,

@@ -199,6 +199,8 @@ for (const storage of ['postgres', 'pglite'] as const) {
             paidOut: 0,
             feesToDate: 0,
             paidOutToDate: 0,
+            disputes: 0,
+            disputesToDate: 0,
             taxByCountry: [],
             revenue: [],
             // Paid this month, all still owed but the deduction.
@@ -227,6 +229,8 @@ for (const storage of ['postgres', 'pglite'] as const) {
             paidOut: 0,
             feesToDate: 0,
             paidOutToDate: 0,
+            disputes: 0,
+            disputesToDate: 0,
             taxByCountry: [],
             revenue: [
               // Two life path readings (90 each), one given back.
@@ -354,6 +358,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
             taxPayable: 0,
             feesToDate: 0,
             paidOutToDate: 0,
+            disputesToDate: 0,
           },
           {
             currency: 'usd',
@@ -364,6 +369,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
             taxPayable: 0,
             feesToDate: 0,
             paidOutToDate: 0,
+            disputesToDate: 0,
           },
         ]);
       });
@@ -375,7 +381,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
           const verified = await cli('ledger:verify', [], env);
           expect(verified.code, verified.stdout.toString()).toBe(0);
           expect(verified.stdout.toString()).toContain(
-            "Money in usd (minor units): Stripe's balance 1259 (cash to date 1259 − fees 0 − paid out 0) = recognized to date 90 + admin deductions to date 35 + deferred now 1134 + tax payable 0 − fees − paid out",
+            "Money in usd (minor units): Stripe's balance 1259 (cash to date 1259 − fees 0 − paid out 0 − disputes 0) = recognized to date 90 + admin deductions to date 35 + deferred now 1134 + tax payable 0 − fees − paid out − disputes",
           );
           const month = rowsOf(ada.id)[0]!.occurredAt.slice(0, 7);
           const csv = await cli('ledger:report', ['--month', month, '--format', 'csv'], env);
@@ -586,6 +592,7 @@ for (const storage of ['postgres', 'pglite'] as const) {
           taxPayable: 295,
           feesToDate: 0,
           paidOutToDate: 0,
+          disputesToDate: 0,
         });
       });
     });

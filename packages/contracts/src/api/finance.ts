@@ -26,7 +26,8 @@ export type TaxAmount = z.infer<typeof taxAmountSchema>;
  * The line of the books recognized revenue goes to: a reading's kind (`reading:natal-chart`;
  * `reading:app-7` for an app id no shipped kind has, `reading:unknown` for old spends naming none),
  * voice reactivations, breakage (paid credits forfeited above the rollover cap or at an account's
- * deletion), and refunds (the value of refunded credits taken back, less the money refunded).
+ * deletion), refunds (the value of refunded credits taken back, less the money refunded), and
+ * disputes (the value of a lost dispute's credits taken back; its money is an expense).
  */
 /** The lines that are not a reading's, in the order reports list them (after the readings). */
 export const OTHER_REVENUE_LINES = [
@@ -34,6 +35,7 @@ export const OTHER_REVENUE_LINES = [
   'breakage:rollover',
   'breakage:deletion',
   'refunds',
+  'disputes',
 ] as const;
 
 export const revenueLineSchema = z.union([
@@ -47,6 +49,7 @@ const REVENUE_LINE_LABELS: Record<(typeof OTHER_REVENUE_LINES)[number], string> 
   'breakage:rollover': 'Breakage: forfeited at rollover',
   'breakage:deletion': 'Breakage: forfeited at deletion',
   refunds: 'Refunds (credits taken back less money refunded)',
+  disputes: 'Disputes lost (credits taken back)',
 };
 
 /** A revenue line as a person reads it: `Natal Birth Chart readings`, `Voice reactivations`. */
@@ -264,6 +267,13 @@ export const moneyRollForwardSchema = z.object({
   paidOut: z.number().int(),
   feesToDate: z.number().int(),
   paidOutToDate: z.number().int(),
+  /**
+   * What disputes withdrew from Stripe's balance in the month (returned money of won ones taken
+   * off), and since the log began: an expense, like the fees. Stripe's balance = cash to date −
+   * fees − paid out − disputes to date. Absent on reports closed before disputes were booked.
+   */
+  disputes: z.number().int().optional(),
+  disputesToDate: z.number().int().optional(),
   /** The month's tax (collected less refunded) by the customer's country and the rate. */
   taxByCountry: z.array(
     z.object({

@@ -88,6 +88,11 @@ export const insufficientCreditsErrorSchema = errorBodySchema.extend({
   error: z.literal('insufficient_credits'),
   required: z.number().int(),
   balance: z.number().int(),
+  /**
+   * Credits the balance holds that cannot be spent now: a disputed payment's pack, while the
+   * dispute is open (`balance` is then what can be spent). Absent when none are held.
+   */
+  held: z.number().int().optional(),
 });
 
 /**

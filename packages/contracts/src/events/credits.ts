@@ -110,6 +110,11 @@ export const creditEventSchemas = {
     description: z.string(),
     appId: z.number().int().nullable(),
     readingId: z.string().nullable(),
+    /**
+     * The lots it took, when some were on hold (a disputed payment's pack, which the spend
+     * passes over); absent otherwise, the spending order then says which.
+     */
+    lots: z.array(lotTakeSchema).optional(),
   }),
   /** `lots`: where the credits go back to, the lots the spend took them from (absent on old events). */
   SpendRefunded: z.object({
@@ -166,6 +171,34 @@ export const creditEventSchemas = {
     invoiceId: z.string().optional(),
     subscriptionId: z.string().optional(),
     tax: paymentTaxSchema.optional(),
+  }),
+  /**
+   * Stripe withdrew (part of) a payment because the customer disputed it (`charge.dispute.created`):
+   * the credits left of the pack it paid for (`grantId`; null when it paid for no pack of this
+   * account) are on hold until the dispute closes. `amountMinor` is the disputed amount; the money
+   * itself is booked on `stripe-balance`. `reference` names the dispute, charge and payment intent.
+   */
+  DisputeOpened: z.object({
+    disputeId: z.string(),
+    grantId: z.string().nullable(),
+    amountMinor: z.number().int().positive(),
+    currency: z.string(),
+    reference: z.record(z.string(), z.string()),
+  }),
+  /**
+   * A dispute closed (`charge.dispute.closed`): `status` is Stripe's. Won, the pack's credits are
+   * free again; lost (any other status), they are taken back like a refund's: `amount` from the
+   * pack's own lot, what was already spent of its share the shortfall (credits taken back in all =
+   * floor(granted × disputed ÷ paid), never more than the refunds left).
+   */
+  DisputeClosed: z.object({
+    disputeId: z.string(),
+    grantId: z.string().nullable(),
+    status: z.string(),
+    won: z.boolean(),
+    amount: z.number().int().nonnegative(),
+    shortfall: z.number().int().nonnegative(),
+    reference: z.record(z.string(), z.string()),
   }),
   /** A refund whose purchase is not on the stream yet: the purchase, when it lands, is reversed. */
   PurchaseRefundPending: stripeRefund,

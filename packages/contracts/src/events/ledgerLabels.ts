@@ -74,6 +74,16 @@ export const CREDIT_EVENT_LABELS: Record<CreditEventType, CreditEventLabel> = {
     label: 'Refund of a pack purchase',
     audit: 'Refunded purchase taken back',
   },
+  DisputeOpened: {
+    kind: 'refund',
+    label: 'Payment disputed: its credits on hold',
+    audit: 'Payment disputed (credits held)',
+  },
+  DisputeClosed: {
+    kind: 'refund',
+    label: 'Payment dispute closed',
+    audit: 'Payment dispute closed (won, or lost: credits taken back)',
+  },
   PurchaseRefundPending: {
     kind: 'refund',
     label: 'Refund received',
@@ -138,6 +148,8 @@ export const ledgerDetailsSchema = z.object({
   credits: z.number().int().optional(),
   shortfall: z.number().int().optional(),
   money: z.object({ amountMinor: z.number().int(), currency: z.string() }).optional(),
+  /** A dispute closed in our favour (false: lost). */
+  won: z.boolean().optional(),
   outcome: z.string().optional(),
   /** A day (`YYYY-MM-DD`): a plan change's first day, a cancelled plan's last. */
   day: z.string().optional(),
@@ -179,7 +191,10 @@ export const ledgerDetailsOf = (event: CreditEvent): LedgerDetails => {
     case 'PurchaseReversed':
       return { credits: event.data.amount, shortfall: event.data.shortfall };
     case 'PaymentRefunded':
+    case 'DisputeOpened':
       return { money: { amountMinor: event.data.amountMinor, currency: event.data.currency } };
+    case 'DisputeClosed':
+      return { won: event.data.won, credits: event.data.amount, shortfall: event.data.shortfall };
     case 'SubscriptionCheckoutClosed':
       return { outcome: event.data.outcome };
     case 'SubscriptionCancelled':
@@ -254,6 +269,15 @@ export function ledgerEntryDescription({ type, details: d }: LedgerEntryCode): s
         : `Purchase refunded: ${d.credits} credits taken back`;
     case 'PurchaseRefundPending':
       return 'Refund received; its purchase is taken back as soon as it is recorded';
+    case 'DisputeOpened':
+      return d.money
+        ? `Payment of ${formatMoney(d.money.amountMinor, d.money.currency)} disputed: the credits it bought are on hold until the dispute closes`
+        : 'Payment disputed: the credits it bought are on hold until the dispute closes';
+    case 'DisputeClosed':
+      if (d.won) return 'Dispute won: the credits it held can be used again';
+      return d.shortfall
+        ? `Dispute lost: ${d.credits} credits taken back, ${d.shortfall} already spent`
+        : `Dispute lost: ${d.credits} credits taken back`;
     case 'PaymentRefunded':
       return d.money
         ? `Payment refunded: ${formatMoney(d.money.amountMinor, d.money.currency)}`

@@ -47,6 +47,19 @@ export const balanceTransactionSchema = z.object({
 });
 export type BalanceTransaction = z.infer<typeof balanceTransactionSchema>;
 
+/**
+ * Whether a balance transaction is a dispute's money (withdrawn −, returned +): Stripe's types
+ * `dispute` and `dispute_reversal`, or an `adjustment` whose source is a dispute (`du_…`), as
+ * older API versions write them.
+ */
+export const isDisputeTransaction = ({
+  type,
+  sourceId,
+}: Pick<BalanceTransaction, 'type' | 'sourceId'>) =>
+  type === 'dispute' ||
+  type === 'dispute_reversal' ||
+  (type === 'adjustment' && (sourceId?.startsWith('du_') ?? false));
+
 /** `stripe-balance`: what moved in Stripe's balance (one stream). */
 export const stripeBalanceEventSchemas = {
   /**
@@ -54,7 +67,8 @@ export const stripeBalanceEventSchemas = {
    * settles. `feesMinor` is the fee of those transactions not booked by an earlier event (a fee
    * is booked once); `paidOutMinor` what reached the bank: the amount when the payout is first
    * paid, minus it when a paid payout fails (Stripe puts the money back in the balance), 0
-   * otherwise.
+   * otherwise. `disputesMinor`: the money of dispute transactions among them not booked by an
+   * earlier event (withdrawn +, returned −; absent on events from before disputes were booked).
    */
   PayoutRecorded: z.object({
     eventId: z.string(),
@@ -69,9 +83,30 @@ export const stripeBalanceEventSchemas = {
     transactions: z.array(balanceTransactionSchema),
     feesMinor: z.number().int(),
     paidOutMinor: z.number().int(),
+    disputesMinor: z.number().int().optional(),
+  }),
+  /**
+   * A dispute opened or closed (`charge.dispute.created`, `charge.dispute.closed`), with its
+   * balance transactions (the funds withdrawn, and returned when won). `disputesMinor` is the money
+   * of those not booked by an earlier event (withdrawn +, returned −), `feesMinor` their fee not
+   * booked yet (the dispute fee): each transaction is booked once, by the first event listing it.
+   */
+  DisputeRecorded: z.object({
+    eventId: z.string(),
+    dispute: z.object({
+      id: z.string(),
+      chargeId: z.string(),
+      amountMinor: z.number().int(),
+      currency: z.string(),
+      /** Stripe's status: `needs_response`, `under_review`, `won`, `lost`, … */
+      status: z.string(),
+    }),
+    transactions: z.array(balanceTransactionSchema),
+    feesMinor: z.number().int(),
+    disputesMinor: z.number().int(),
   }),
 } as const;
+type BalanceSchemas = typeof stripeBalanceEventSchemas;
 export type StripeBalanceEvent = {
-  type: 'PayoutRecorded';
-  data: z.infer<(typeof stripeBalanceEventSchemas)['PayoutRecorded']>;
-};
+  [K in keyof BalanceSchemas]: { type: K; data: z.infer<BalanceSchemas[K]> };
+}[keyof BalanceSchemas];

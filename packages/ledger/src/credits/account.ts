@@ -1,6 +1,6 @@
 import type { CreditEvent, CreditEventOf, PaymentTax } from '@astra/contracts';
 import { balanceChange, grantedBy } from './balance.ts';
-import { type CreditLots, type LotTake, lotsAfter, lotsToTake } from './lots.ts';
+import { type CreditLots, type LotTake, lotMovesOf, lotsAfter } from './lots.ts';
 
 export type { CreditEvent } from '@astra/contracts';
 
@@ -42,6 +42,13 @@ export type PendingRefund = CreditEventOf<'PurchaseRefundPending'>['data'];
 export interface TaxedPayment {
   paidMinor: number;
   tax: PaymentTax;
+}
+
+/** A dispute of a payment, by Stripe's dispute id: while open, its pack's credits are on hold. */
+export interface Dispute {
+  /** The pack the disputed payment bought (null: none of this account's). */
+  grantId: string | null;
+  open: boolean;
 }
 
 export interface PendingCheckout {
@@ -91,6 +98,8 @@ export interface CreditAccount {
   grantedMonths: readonly string[];
   /** Subscriptions that ended: a late event never brings one back. */
   endedSubscriptions: readonly string[];
+  /** Disputes of this account's payments, by Stripe's dispute id. */
+  disputes: Readonly<Record<string, Dispute>>;
 }
 
 /** Whether the grant of this id was made (each grant is made once). */
@@ -119,7 +128,16 @@ export const initialCreditAccount = (): CreditAccount => ({
   pendingCheckout: null,
   grantedMonths: [],
   endedSubscriptions: [],
+  disputes: {},
 });
+
+/** The lots on hold: the packs whose payments are disputed, while the dispute is open. */
+export const lotsOnHold = (state: CreditAccount): ReadonlySet<string> => {
+  const held = new Set<string>();
+  for (const dispute of Object.values(state.disputes))
+    if (dispute.open && dispute.grantId) held.add(dispute.grantId);
+  return held;
+};
 
 /** The refunded totals by payment intent, with a refund of `refundedMinor` recorded. */
 const withRefunded = (
@@ -209,6 +227,32 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
           event.data.refundedMinor,
         ),
       };
+    case 'DisputeOpened':
+      return {
+        ...next,
+        disputes: {
+          ...state.disputes,
+          [event.data.disputeId]: { grantId: event.data.grantId, open: true },
+        },
+      };
+    case 'DisputeClosed': {
+      const purchase = event.data.grantId ? state.purchases.get(event.data.grantId) : undefined;
+      const reversed = event.data.amount + event.data.shortfall;
+      return {
+        ...next,
+        disputes: {
+          ...state.disputes,
+          [event.data.disputeId]: { grantId: event.data.grantId, open: false },
+        },
+        purchases:
+          purchase && reversed
+            ? new Map(state.purchases).set(purchase.grantId, {
+                ...purchase,
+                reversed: purchase.reversed + reversed,
+              })
+            : state.purchases,
+      };
+    }
     case 'PaymentRefunded':
       return {
         ...next,
@@ -288,7 +332,7 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
             spendId: event.data.spendId,
             amount: event.data.amount,
             refunded: false,
-            taken: lotsToTake(state.lots, event.data.amount),
+            taken: lotMovesOf(state.lots, event).taken,
           },
         ],
       };

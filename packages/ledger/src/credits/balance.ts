@@ -51,6 +51,7 @@ export const movementOf = (
     case 'CreditsForfeited':
       return { line: 'forfeitedDeletion', credits: event.data.amount };
     case 'PurchaseReversed':
+    case 'DisputeClosed':
       return event.data.amount > 0 ? { line: 'reversed', credits: event.data.amount } : null;
     case 'CreditAccountOpened':
     case 'SubscriptionActivated':
@@ -62,6 +63,7 @@ export const movementOf = (
     case 'SubscriptionCheckoutStarted':
     case 'SubscriptionCheckoutClosed':
     case 'SubscriptionPlanChanged':
+    case 'DisputeOpened':
       return null;
     default: {
       const exhaustive: never = event;

@@ -3,6 +3,7 @@ import { firstDayOfNextMonth, isoDay, monthOf } from '../dates.ts';
 import {
   type CreditAccount,
   evolve,
+  lotsOnHold,
   monthKey,
   type Purchase,
   type TaxedPayment,
@@ -11,6 +12,7 @@ import {
 import {
   type Cmd,
   type CreditCommand,
+  type DisputedPayment,
   errors,
   MAX_ADJUSTMENT,
   requireOpen,
@@ -18,7 +20,7 @@ import {
   type Tier,
   withinCeiling,
 } from './commands.ts';
-import { deductionLots, lotTotals } from './lots.ts';
+import { deductionLots, lotsBalance, lotTotals, spendLots } from './lots.ts';
 
 export { type CreditCommand, errors, MAX_ADJUSTMENT, MAX_BALANCE, type Tier } from './commands.ts';
 
@@ -98,19 +100,30 @@ const grantFreeAllotment = (
   return withinCeiling(state, [{ type: 'FreeCreditsGranted', data: { amount: command.amount } }]);
 };
 
+/**
+ * A purchase's credits in proportion to a part of its payment, rounded down: a partial refund (or
+ * a lost dispute) never takes a credit more than its share.
+ */
+const creditsShare = (purchase: Purchase, partMinor: number, paidMinor: number) =>
+  Math.min(
+    Number((BigInt(purchase.granted) * BigInt(partMinor)) / BigInt(paidMinor)),
+    purchase.granted,
+  );
+
+/** The credits left in a purchase's own lot. */
+const leftIn = (state: CreditAccount, grantId: string) =>
+  state.lots.find((lot) => lot.id === grantId)?.remaining ?? 0;
+
 /** What refunds of a purchase's payment still have to take back, in credits. */
 const reversalOf = (
   purchase: Purchase,
   refund: CreditEventOf<'PurchaseRefundPending'>['data'],
   state: CreditAccount,
 ): CreditEvent[] => {
-  // In proportion to the money refunded, rounded down: a partial refund never takes a credit
-  // more than its share, and all refunds together never more than the purchase granted.
-  const target = Math.floor((purchase.granted * refund.refundedMinor) / refund.paidMinor);
-  const due = Math.min(target, purchase.granted) - purchase.reversed;
+  // In proportion to the money refunded: all refunds together never more than the purchase granted.
+  const due = creditsShare(purchase, refund.refundedMinor, refund.paidMinor) - purchase.reversed;
   if (due <= 0) return [];
-  const left = state.lots.find((lot) => lot.id === purchase.grantId)?.remaining ?? 0;
-  const amount = Math.min(due, left);
+  const amount = Math.min(due, leftIn(state, purchase.grantId));
   return [
     {
       type: 'PurchaseReversed',
@@ -250,7 +263,97 @@ const spendCredits = (command: Cmd<'SpendCredits'>, state: CreditAccount): Credi
     throw errors.insufficientCredits(command.amount, state.balance);
   }
   const { type: _type, blocked: _blocked, ...data } = command;
-  return [{ type: 'CreditsSpent', data }];
+  const onHold = lotsOnHold(state);
+  if (onHold.size === 0) return [{ type: 'CreditsSpent', data }];
+  // A disputed payment's credits are on hold: the spend passes over them, and says what it took.
+  const usable = lotsBalance(state.lots.filter((lot) => !onHold.has(lot.id)));
+  if (usable < command.amount)
+    throw errors.creditsOnHold(command.amount, usable, state.balance - usable);
+  return [
+    {
+      type: 'CreditsSpent',
+      data: { ...data, lots: spendLots(state.lots, command.amount, onHold) },
+    },
+  ];
+};
+
+/** The pack a disputed payment bought on this account (by its payment intent), if any. */
+const disputedPackOf = (state: CreditAccount, { paymentIntentId }: DisputedPayment) =>
+  [...state.purchases.values()].find((p) => p.paymentIntentId === paymentIntentId)?.grantId ?? null;
+
+/** A disputed amount as Stripe reports it: more than 0, at most what was paid, whole minor units. */
+const requireDisputeOf = (amountMinor: number, paidMinor = Number.MAX_SAFE_INTEGER) => {
+  if (
+    !Number.isSafeInteger(amountMinor) ||
+    !Number.isSafeInteger(paidMinor) ||
+    amountMinor <= 0 ||
+    amountMinor > paidMinor
+  )
+    throw errors.invalidDispute();
+};
+
+const disputeReference = ({ disputeId, chargeId, paymentIntentId }: DisputedPayment) => ({
+  disputeId,
+  chargeId,
+  paymentIntentId,
+});
+
+const disputeOpened = (dispute: DisputedPayment, grantId: string | null): CreditEvent => ({
+  type: 'DisputeOpened',
+  data: {
+    disputeId: dispute.disputeId,
+    grantId,
+    amountMinor: dispute.amountMinor,
+    currency: dispute.currency,
+    reference: disputeReference(dispute),
+  },
+});
+
+const openDispute = (command: Cmd<'OpenDispute'>, state: CreditAccount): CreditEvent[] => {
+  // A closed account too: the money was withdrawn whatever became of the credits.
+  if (state.status === 'unopened') throw errors.userNotFound();
+  requireDisputeOf(command.amountMinor);
+  if (state.disputes[command.disputeId]) return []; // once per dispute
+  return [disputeOpened(command, disputedPackOf(state, command))];
+};
+
+/**
+ * Won, the held credits are free again; lost, the pack's credits are taken back like a refund's:
+ * its share of the disputed amount, from its own lot, what was spent of it the shortfall (never
+ * more than its refunds left). A dispute whose opening never reached us is opened first.
+ */
+const closeDispute = (command: Cmd<'CloseDispute'>, state: CreditAccount): CreditEvent[] => {
+  if (state.status === 'unopened') throw errors.userNotFound();
+  requireDisputeOf(command.amountMinor, command.paidMinor);
+  const known = state.disputes[command.disputeId];
+  if (known && !known.open) return []; // closed once
+  const grantId = known ? known.grantId : disputedPackOf(state, command);
+  const opened = known ? [] : [disputeOpened(command, grantId)];
+  const won = command.status === 'won';
+  const purchase = grantId ? state.purchases.get(grantId) : undefined;
+  const due =
+    purchase && !won
+      ? Math.min(
+          creditsShare(purchase, command.amountMinor, command.paidMinor),
+          purchase.granted - purchase.reversed,
+        )
+      : 0;
+  const amount = purchase && due > 0 ? Math.min(due, leftIn(state, purchase.grantId)) : 0;
+  return [
+    ...opened,
+    {
+      type: 'DisputeClosed',
+      data: {
+        disputeId: command.disputeId,
+        grantId,
+        status: command.status,
+        won,
+        amount,
+        shortfall: Math.max(due - amount, 0),
+        reference: disputeReference(command),
+      },
+    },
+  ];
 };
 
 const refundSpend = (command: Cmd<'RefundSpend'>, state: CreditAccount): CreditEvent[] => {
@@ -506,6 +609,10 @@ export const decide = (command: CreditCommand, state: CreditAccount): CreditEven
       return refundPurchase(command, state);
     case 'RecordPaymentRefund':
       return recordPaymentRefund(command, state);
+    case 'OpenDispute':
+      return openDispute(command, state);
+    case 'CloseDispute':
+      return closeDispute(command, state);
     case 'StartSubscriptionCheckout':
       return startSubscriptionCheckout(command, state);
     case 'CloseSubscriptionCheckout':

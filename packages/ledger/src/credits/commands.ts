@@ -15,6 +15,15 @@ export interface Tier {
 
 export const MAX_ADJUSTMENT = 1_000_000;
 
+/** A dispute of a payment, as Stripe names it. */
+export interface DisputedPayment {
+  disputeId: string;
+  chargeId: string;
+  paymentIntentId: string;
+  amountMinor: number;
+  currency: string;
+}
+
 export type CreditCommand =
   | { type: 'OpenAccount'; userId: string }
   | { type: 'GrantFreeAllotment'; amount: number }
@@ -101,6 +110,16 @@ export type CreditCommand =
       subscriptionId: string;
       period: string;
     }
+  /**
+   * The customer disputed a payment and Stripe withdrew it (`charge.dispute.created`): the credits
+   * of the pack it paid for are held while the dispute is open. `amountMinor`: the disputed amount.
+   */
+  | ({ type: 'OpenDispute' } & DisputedPayment)
+  /**
+   * A dispute closed (`charge.dispute.closed`, Stripe's `status`): won, the credits are free
+   * again; lost, they are taken back in proportion to the disputed amount of `paidMinor`.
+   */
+  | ({ type: 'CloseDispute'; status: string; paidMinor: number } & DisputedPayment)
   | {
       type: 'StartSubscriptionCheckout';
       sessionId: string;
@@ -134,6 +153,17 @@ export const errors = {
       required,
       balance,
     }),
+  creditsOnHold: (required: number, usable: number, held: number) =>
+    new DomainError(
+      'insufficient_credits',
+      `You need ${required} credits but can use ${usable}: ${held} are on hold while a payment of yours is disputed.`,
+      { required, balance: usable, held },
+    ),
+  invalidDispute: () =>
+    new DomainError(
+      'invalid_amount',
+      'A dispute must be of more than 0 and at most the amount paid',
+    ),
   balanceChanged: (expectedBalance: number, balance: number) =>
     new DomainError(
       'balance_changed',

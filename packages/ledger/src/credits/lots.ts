@@ -92,6 +92,17 @@ export const isZeroValueLot = (lot: CreditLot) =>
 export const deductionLots = (lots: CreditLots, amount: number): LotTake[] =>
   lotsToTake(lots, amount, isZeroValueLot);
 
+/** The lots a spend takes, in the spending order, passing over the lots on hold. */
+export const spendLots = (
+  lots: CreditLots,
+  amount: number,
+  onHold: ReadonlySet<string>,
+): LotTake[] =>
+  lotsToTake(
+    lots.filter((lot) => !onHold.has(lot.id)),
+    amount,
+  );
+
 export const restoreCredits = (lots: CreditLots, taken: readonly LotTake[]): CreditLots =>
   taken.reduce(addToLot, lots);
 
@@ -148,12 +159,17 @@ export const lotMovesOf = (lots: CreditLots, event: CreditEvent): LotMoves => {
         taken: [],
       };
     case 'CreditsSpent':
+      // A spend that passed over credits on hold names the lots it took.
+      return taking(event.data.lots ? [...event.data.lots] : lotsToTake(lots, event.data.amount));
     case 'CreditsForfeited':
       return taking(lotsToTake(lots, event.data.amount));
     case 'RolloverForfeited':
       return taking(lotsToTake(lots, event.data.amount, isSubscriptionLot));
     case 'PurchaseReversed':
-      return taking(lotsToTake(lots, event.data.amount, (lot) => lot.id === event.data.grantId));
+    case 'DisputeClosed': {
+      const { grantId, amount } = event.data;
+      return amount ? taking(lotsToTake(lots, amount, (lot) => lot.id === grantId)) : noMoves;
+    }
     case 'CreditAccountOpened':
     case 'SubscriptionActivated':
     case 'SubscriptionCancelled':
@@ -164,6 +180,7 @@ export const lotMovesOf = (lots: CreditLots, event: CreditEvent): LotMoves => {
     case 'SubscriptionCheckoutStarted':
     case 'SubscriptionCheckoutClosed':
     case 'SubscriptionPlanChanged':
+    case 'DisputeOpened':
       return noMoves;
     default: {
       const exhaustive: never = event;

@@ -6,6 +6,8 @@ export const creditEventReference = (event: CreditEvent): Record<string, string>
     case 'CreditsGranted':
     case 'MonthlyCreditsGranted':
     case 'PurchaseReversed':
+    case 'DisputeOpened':
+    case 'DisputeClosed':
       return event.data.reference;
     case 'PaymentRefunded':
       return {

@@ -1,5 +1,6 @@
 import type {
   CreditAccount,
+  Dispute,
   PendingCheckout,
   PendingRefund,
   Purchase,
@@ -21,7 +22,7 @@ import type { CreditLot } from './lots.ts';
  * A change to `CreditAccount` or to `evolve` takes a new `CREDIT_ACCOUNT_SNAPSHOT_VERSION`: the
  * snapshots of the old one are ignored and the streams replayed (and snapshotted again).
  */
-export const CREDIT_ACCOUNT_SNAPSHOT_VERSION = 3;
+export const CREDIT_ACCOUNT_SNAPSHOT_VERSION = 4;
 
 type StoredPurchase = [
   grantId: string,
@@ -49,6 +50,7 @@ export interface StoredCreditAccount {
   pendingCheckout: PendingCheckout | null;
   grantedMonths: string[];
   endedSubscriptions: string[];
+  disputes: [string, Dispute][];
 }
 
 export const encodeCreditAccount = (account: CreditAccount): StoredCreditAccount => ({
@@ -76,6 +78,7 @@ export const encodeCreditAccount = (account: CreditAccount): StoredCreditAccount
   pendingCheckout: account.pendingCheckout,
   grantedMonths: [...account.grantedMonths],
   endedSubscriptions: [...account.endedSubscriptions],
+  disputes: Object.entries(account.disputes),
 });
 
 export const decodeCreditAccount = (stored: StoredCreditAccount): CreditAccount => ({
@@ -101,6 +104,7 @@ export const decodeCreditAccount = (stored: StoredCreditAccount): CreditAccount 
   pendingCheckout: stored.pendingCheckout,
   grantedMonths: stored.grantedMonths,
   endedSubscriptions: stored.endedSubscriptions,
+  disputes: Object.fromEntries(stored.disputes),
 });
 
 /** The purchases of a snapshot's text, read when first asked for. */

@@ -92,6 +92,8 @@ export const causeFieldsOf = (event: CreditEvent): AuditCause => {
       cause.trigger = event.data.trigger;
       break;
     case 'PurchaseReversed':
+    case 'DisputeOpened':
+    case 'DisputeClosed':
       withReference(event.data.reference);
       cause.grantId = event.data.grantId;
       break;

@@ -117,6 +117,8 @@ export interface MoneyEffect {
   fees: readonly MoneyAmount[];
   /** Money paid out of Stripe's balance to the bank (+), or back from a failed payout (−). */
   paidOut: readonly MoneyAmount[];
+  /** Money disputes took out of Stripe's balance (+ withdrawn, − returned): an expense. */
+  disputes: readonly MoneyAmount[];
 }
 
 const noEffect: MoneyEffect = {
@@ -129,6 +131,7 @@ const noEffect: MoneyEffect = {
   taxPayable: [],
   fees: [],
   paidOut: [],
+  disputes: [],
 };
 
 /** Tax of a payment or refund as the books hold it, signed (none when it names no tax). */
@@ -272,6 +275,9 @@ const takenLine = (event: CreditEvent): RevenueLine => {
       return 'breakage:rollover';
     case 'CreditsForfeited':
       return 'breakage:deletion';
+    case 'DisputeClosed':
+      // A lost dispute's credits taken back: the money went with the dispute (an expense).
+      return 'disputes';
     default:
       // A refunded purchase taken back: its value offsets the refund's money on the same line.
       return 'refunds';
@@ -388,15 +394,24 @@ export const bookMoney = (
 };
 
 /**
- * What an event of Stripe's balance (`stripe-balance`) did to the money: its fees and what it paid
- * out leave Stripe's balance (the clearing account), to the expenses and to the bank.
+ * What an event of Stripe's balance (`stripe-balance`) did to the money: its fees, what it paid
+ * out and what disputes withdrew leave Stripe's balance (the clearing account), to the expenses
+ * and to the bank (a won dispute's money comes back).
  */
-export const bookBalance = ({ data }: StripeBalanceEvent): MoneyEffect => {
-  const { currency } = data.payout;
+export const bookBalance = (event: StripeBalanceEvent): MoneyEffect => {
+  // In Stripe's balance's currency: a payout's, or a dispute's transactions'.
+  const currency =
+    event.type === 'PayoutRecorded'
+      ? event.data.payout.currency
+      : (event.data.transactions[0]?.currency ?? event.data.dispute.currency);
   return {
     ...noEffect,
-    fees: byCurrency([{ currency, minor: data.feesMinor }]),
-    paidOut: byCurrency([{ currency, minor: data.paidOutMinor }]),
+    fees: byCurrency([{ currency, minor: event.data.feesMinor }]),
+    paidOut:
+      event.type === 'PayoutRecorded'
+        ? byCurrency([{ currency, minor: event.data.paidOutMinor }])
+        : [],
+    disputes: byCurrency([{ currency, minor: event.data.disputesMinor ?? 0 }]),
   };
 };
 
@@ -412,6 +427,7 @@ export interface MoneyTotals {
   taxPayable: number;
   fees: number;
   paidOut: number;
+  disputes: number;
 }
 
 export const noMoney = (): MoneyTotals => ({
@@ -422,6 +438,7 @@ export const noMoney = (): MoneyTotals => ({
   taxPayable: 0,
   fees: 0,
   paidOut: 0,
+  disputes: 0,
 });
 
 /** Adds an event's money effect to totals by currency (opened at 0 as currencies come). */
@@ -443,17 +460,18 @@ export const addMoney = (totals: Map<string, MoneyTotals>, effect: MoneyEffect) 
   add('taxPayable', effect.taxPayable);
   add('fees', effect.fees);
   add('paidOut', effect.paidOut);
+  add('disputes', effect.disputes);
 };
 
-/** Stripe's balance: cash less fees and what was paid out. */
-export const clearingOf = (m: MoneyTotals) => m.cash - m.fees - m.paidOut;
+/** Stripe's balance: cash less fees, what was paid out and what disputes withdrew. */
+export const clearingOf = (m: MoneyTotals) => m.cash - m.fees - m.paidOut - m.disputes;
 
 /**
  * What the clearing account must hold: recognized + admin deductions + deferred + tax payable −
- * fees − paid out.
+ * fees − paid out − disputes.
  */
 export const clearingAccountedOf = (m: MoneyTotals) =>
-  m.recognized + m.adminDeducted + m.deferred + m.taxPayable - m.fees - m.paidOut;
+  m.recognized + m.adminDeducted + m.deferred + m.taxPayable - m.fees - m.paidOut - m.disputes;
 
 /** The value of the paid credits an account holds (its deferred revenue), by currency. */
 export const deferredOf = (account: AccountMoney): MoneyAmount[] =>

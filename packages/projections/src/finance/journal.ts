@@ -11,21 +11,25 @@ import type { ExportRange } from './ledgerExport.ts';
 
 /**
  * The ledger as a double-entry journal (hledger / ledger-cli text): one balanced transaction per
- * credit event that moves money, and per payout (`stripe-balance`), its postings read off the
- * money fold's effect (`MoneyEffect`), so the rules live in one place and the journal cannot
- * disagree with the report. In each currency an event's cash − fees − paid out = recognized +
- * admin deductions + deferred change + tax payable change − fees − paid out, so every
- * transaction balances by construction (and is checked here before it is written).
+ * credit event that moves money, and per payout and dispute (`stripe-balance`), its postings read
+ * off the money fold's effect (`MoneyEffect`), so the rules live in one place and the journal
+ * cannot disagree with the report. In each currency an event's cash − fees − paid out − disputes
+ * = recognized + admin deductions + deferred change + tax payable change − fees − paid out −
+ * disputes, so every transaction balances by construction (and is checked here before it is
+ * written).
  *
  * The chart of accounts (docs/finance.md):
- * - `assets:stripe:clearing`: Stripe's balance: payments +, refunds −, fees −, payouts −;
+ * - `assets:stripe:clearing`: Stripe's balance: payments +, refunds −, fees −, payouts −,
+ *   disputes − (withdrawn) and + (returned);
  * - `assets:bank`: what payouts brought to the bank (a failed one takes it back);
- * - `expenses:stripe fees`: Stripe's fees of the transactions the payouts settled;
+ * - `expenses:stripe fees`: Stripe's fees of the balance transactions booked (dispute fees too);
+ * - `expenses:disputes`: money disputes withdrew, less what won ones returned;
  * - `liabilities:deferred revenue`: the value of paid credits customers hold (net of tax);
  * - `liabilities:tax payable:{country}:{rate}`: tax collected with payments, less refunds';
  * - `revenue:readings:{kind}`, `revenue:voice`: paid credits used;
  * - `revenue:breakage:rollover`, `revenue:breakage:deletion`: paid credits forfeited;
  * - `revenue:refunds`: the value of refunded credits taken back, less the money refunded;
+ * - `revenue:disputes`: the value of credits a lost dispute took back;
  * - `revenue:admin deductions`: paid credits admins took away (not revenue from use);
  * - `equity:opening balances`: what the periods before the range left (with `from` only).
  */
@@ -34,6 +38,7 @@ export const JOURNAL_ACCOUNTS = {
   clearing: 'assets:stripe:clearing',
   bank: 'assets:bank',
   fees: 'expenses:stripe fees',
+  disputes: 'expenses:disputes',
   deferred: 'liabilities:deferred revenue',
   adminDeductions: 'revenue:admin deductions',
   opening: 'equity:opening balances',
@@ -122,6 +127,10 @@ export function postingsOf(effect: MoneyEffect): Posting[] {
     post(JOURNAL_ACCOUNTS.bank, paid, 1);
     post(JOURNAL_ACCOUNTS.clearing, paid, -1);
   }
+  for (const disputed of effect.disputes) {
+    post(JOURNAL_ACCOUNTS.disputes, disputed, 1);
+    post(JOURNAL_ACCOUNTS.clearing, disputed, -1);
+  }
   return [...sums.values()].filter(([, amount]) => amount.minor !== 0);
 }
 
@@ -174,14 +183,23 @@ export class JournalWriter {
     return this.write(entry.occurredAt, entry.position, entry.description, tagsOf(entry), effect);
   }
 
-  /** A payout in the range (`stripe-balance`) as a transaction: its fees and what reached the bank. */
-  payout(
+  /**
+   * An event of Stripe's balance in the range (`stripe-balance`) as a transaction: a payout's fees
+   * and what reached the bank, a dispute's money withdrawn or returned and its fee.
+   */
+  balance(
     { position, occurredAt }: { position: bigint; occurredAt: string },
-    { data }: StripeBalanceEvent,
+    event: StripeBalanceEvent,
     effect: MoneyEffect,
   ): string {
-    const { id, status } = data.payout;
-    const tags = `type:PayoutRecorded, payoutId:${id}, stripeEventId:${data.eventId}`;
+    const { eventId } = event.data;
+    if (event.type === 'DisputeRecorded') {
+      const { id, chargeId, status } = event.data.dispute;
+      const tags = `type:DisputeRecorded, disputeId:${id}, chargeId:${chargeId}, stripeEventId:${eventId}`;
+      return this.write(occurredAt, position, `Stripe dispute ${status}`, tags, effect);
+    }
+    const { id, status } = event.data.payout;
+    const tags = `type:PayoutRecorded, payoutId:${id}, stripeEventId:${eventId}`;
     return this.write(occurredAt, position, `Stripe payout ${status}`, tags, effect);
   }
 

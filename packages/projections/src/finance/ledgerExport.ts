@@ -291,20 +291,20 @@ export class LedgerExport implements AsyncIterable<Buffer> {
     const records: unknown[][] = [];
     let lines = '';
     let pending = 0;
-    // The journal books Stripe's payouts too; the rows of CSV and JSON lines are credit events.
+    // The journal books Stripe's payouts and disputes too; the rows of CSV and JSON lines are credit events.
     const filter = journal ? JOURNAL_STREAMS : BOOKS_STREAMS;
     for await (const recorded of this.store.readAll({ batch, filter })) {
       const at = occurredAtOf(recorded);
       if (journal && recorded.stream === streams.stripeBalance(null)) {
-        const payout = streamDecoders.stripeBalance(recorded);
-        const effect = bookBalance(payout);
+        const moved = streamDecoders.stripeBalance(recorded);
+        const effect = bookBalance(moved);
         if (!inRange(at)) {
           if (this.options.from !== null && beforeRange(at)) journal.carry(effect);
           continue;
         }
-        const transaction = journal.payout(
+        const transaction = journal.balance(
           { position: recorded.position, occurredAt: at },
-          payout,
+          moved,
           effect,
         );
         if (!transaction) continue;

@@ -69,6 +69,8 @@ interface MoneyTotals {
   paidOut: number;
   feesToDate: number;
   paidOutToDate: number;
+  disputes: number;
+  disputesToDate: number;
   /** The month's tax by country and rate (`taxKey`). */
   taxes: Map<string, TaxByCountry>;
 }
@@ -98,11 +100,20 @@ const zeroMoney = (): MoneyTotals => ({
   paidOut: 0,
   feesToDate: 0,
   paidOutToDate: 0,
+  disputes: 0,
+  disputesToDate: 0,
 });
 
 /** Revenue lines in the report's order: readings (by kind), voice, breakage, refunds. */
 const revenueLineOrder = (line: RevenueLine) =>
   (OTHER_REVENUE_LINES as readonly string[]).indexOf(line) + 1;
+
+/** What Stripe's balance events move, and the line that adds it up since the log began. */
+const BALANCE_LINES = [
+  ['fees', 'feesToDate'],
+  ['paidOut', 'paidOutToDate'],
+  ['disputes', 'disputesToDate'],
+] as const;
 
 const BEFORE = 0;
 const IN = 1;
@@ -183,16 +194,13 @@ export async function monthlyReport(
       // Stripe's balance is one stream: its events fall where their own time does.
       const at = recorded.elided ? null : occurredAtOf(recorded);
       if (at === null || !(before(at) || within(at))) continue;
-      const { fees, paidOut } = bookBalance(streamDecoders.stripeBalance(recorded));
+      const effect = bookBalance(streamDecoders.stripeBalance(recorded));
       const inMonth = within(at);
-      for (const { currency, minor } of fees) {
-        moneyOf(currency).feesToDate += minor;
-        if (inMonth) moneyOf(currency).fees += minor;
-      }
-      for (const { currency, minor } of paidOut) {
-        moneyOf(currency).paidOutToDate += minor;
-        if (inMonth) moneyOf(currency).paidOut += minor;
-      }
+      for (const [line, toDate] of BALANCE_LINES)
+        for (const { currency, minor } of effect[line]) {
+          moneyOf(currency)[toDate] += minor;
+          if (inMonth) moneyOf(currency)[line] += minor;
+        }
       continue;
     }
     const userId = streamId(recorded.stream, 'credits');
@@ -340,12 +348,13 @@ export function flagsOf(credits: CreditRollForward, money: readonly MoneyRollFor
       taxPayable: m.taxPayableClosing,
       fees: m.feesToDate,
       paidOut: m.paidOutToDate,
+      disputes: m.disputesToDate ?? 0,
     };
     const clearing = clearingOf(totals);
     const accounted = clearingAccountedOf(totals);
     if (clearing !== accounted) {
       flags.push(
-        `${m.currency}: Stripe's balance ${clearing} (cash to date ${m.cashToDate} − fees ${m.feesToDate} − paid out ${m.paidOutToDate}) ≠ recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred ${m.deferredClosing} + tax payable ${m.taxPayableClosing} − fees − paid out (off by ${clearing - accounted})`,
+        `${m.currency}: Stripe's balance ${clearing} (cash to date ${m.cashToDate} − fees ${m.feesToDate} − paid out ${m.paidOutToDate} − disputes ${totals.disputes}) ≠ recognized to date ${m.recognizedToDate} + admin deductions to date ${m.adminDeductionsToDate} + deferred ${m.deferredClosing} + tax payable ${m.taxPayableClosing} − fees − paid out − disputes (off by ${clearing - accounted})`,
       );
     }
     const byLine = m.revenue.reduce((sum, line) => sum + line.minor, 0);
@@ -417,6 +426,8 @@ const MONEY_LINES: [
   ['paidOut', 'paid_out'],
   ['feesToDate', 'fees_to_date'],
   ['paidOutToDate', 'paid_out_to_date'],
+  ['disputes', 'disputes'],
+  ['disputesToDate', 'disputes_to_date'],
 ];
 
 /** A `tax_by_country` CSV line: `DE:19` (the country, the rate in percent; `unknown` for none). */
@@ -455,7 +466,7 @@ export function monthlyReportCsv(report: MonthlyReport): string {
     rows.push([report.month, 'credits', line, '', report.credits[key]]);
   for (const m of report.money)
     for (const [key, line] of MONEY_LINES)
-      rows.push([report.month, 'money', line, m.currency, m[key]]);
+      rows.push([report.month, 'money', line, m.currency, m[key] ?? 0]);
   for (const m of report.money)
     for (const { line, minor } of m.revenue)
       rows.push([report.month, 'revenue', line, m.currency, minor]);

@@ -1,5 +1,6 @@
 import {
   type BalanceTransaction,
+  isDisputeTransaction,
   type PayoutReconciliation,
   type PayoutReport,
   streamDecoders,
@@ -8,9 +9,12 @@ import type { EventStore } from '@astra/event-store';
 import { streams } from '@astra/ledger';
 import { financeCalendar } from './calendar.ts';
 
-/** Which part of a payout a balance transaction is, by Stripe's type. */
-const partOf = (type: string): 'charges' | 'refunds' | 'fees' | 'disputes' | 'other' | null => {
-  switch (type) {
+/** Which part of a payout a balance transaction is, by Stripe's type (disputes as the ledger books them). */
+const partOf = (
+  t: BalanceTransaction,
+): 'charges' | 'refunds' | 'fees' | 'disputes' | 'other' | null => {
+  if (isDisputeTransaction(t)) return 'disputes';
+  switch (t.type) {
     case 'charge':
     case 'payment':
       return 'charges';
@@ -19,10 +23,6 @@ const partOf = (type: string): 'charges' | 'refunds' | 'fees' | 'disputes' | 'ot
       return 'refunds';
     case 'stripe_fee':
       return 'fees';
-    case 'adjustment':
-    case 'dispute':
-    case 'dispute_reversal':
-      return 'disputes';
     // The payout's own transaction is the amount it is checked against.
     case 'payout':
       return null;
@@ -38,7 +38,7 @@ export const reconcilePayout = (
 ): PayoutReconciliation => {
   const sums = { charges: 0, refunds: 0, fees: 0, disputes: 0, other: 0 };
   for (const t of transactions) {
-    const part = partOf(t.type);
+    const part = partOf(t);
     if (part === null) continue;
     sums.fees += t.feeMinor;
     if (part === 'refunds' || part === 'fees') sums[part] -= t.amountMinor;
@@ -68,7 +68,9 @@ export async function payoutReport(
   const { from, to } = calendar.monthRange(month);
   const latest = new Map<string, PayoutReconciliation>();
   for await (const recorded of store.readStream(streams.stripeBalance(null))) {
-    const { data } = streamDecoders.stripeBalance(recorded);
+    const event = streamDecoders.stripeBalance(recorded);
+    if (event.type !== 'PayoutRecorded') continue;
+    const { data } = event;
     const { id, status, currency, arrivalDate, amountMinor } = data.payout;
     if (calendar.monthOf(arrivalDate) !== month) continue;
     latest.set(

@@ -15,6 +15,23 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * `402 insufficient_credits` of a spend, in the route's words (`message`); a refusal of the
+ * ledger's that counts credits on hold (a disputed payment's pack, `held`) keeps its own words,
+ * which say so, and the figure.
+ */
+export const insufficientCredits = (
+  message: string,
+  required: number,
+  balance: number,
+  refusal?: { message: string; details: Record<string, unknown> },
+) => {
+  const held = refusal?.details.held;
+  return typeof held === 'number'
+    ? new HttpError(402, 'insufficient_credits', refusal!.message, { required, balance, held })
+    : new HttpError(402, 'insufficient_credits', message, { required, balance });
+};
+
 export const notFound = (message = 'Not found') => new HttpError(404, 'not_found', message);
 export const unauthorized = (message = 'Please sign in') =>
   new HttpError(401, 'unauthenticated', message);

@@ -144,11 +144,13 @@ const MONEY_ROWS: { key: MoneyFigure; label: string }[] = [
   { key: 'paidOut', label: 'Paid out to the bank in the month' },
   { key: 'feesToDate', label: "Stripe's fees to date" },
   { key: 'paidOutToDate', label: 'Paid out to date' },
+  { key: 'disputes', label: 'Disputes in the month (withdrawn − returned: an expense)' },
+  { key: 'disputesToDate', label: 'Disputes to date' },
 ];
 
 /**
- * The money of the month per currency, and the check Stripe's balance (cash − fees − paid out)
- * = recognized + admin deductions + deferred + tax payable − fees − paid out.
+ * The money of the month per currency, and the check Stripe's balance (cash − fees − paid out −
+ * disputes) = recognized + admin deductions + deferred + tax payable − fees − paid out − disputes.
  */
 export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
   if (report.money.length === 0) {
@@ -175,18 +177,18 @@ export function MoneyRollForwardTable({ report }: { report: MonthlyReport }) {
               <Table.Cell whiteSpace="normal">{row.label}</Table.Cell>
               {report.money.map((money) => (
                 <Table.Cell key={money.currency} {...numeric}>
-                  {formatMinor(money[row.key], money.currency)}
+                  {formatMinor(money[row.key] ?? 0, money.currency)}
                 </Table.Cell>
               ))}
             </Table.Row>
           ))}
           <Table.Row data-line="invariant">
             <Table.Cell whiteSpace="normal">
-              Stripe's balance (cash − fees − paid out, to date) = recognized + admin deductions +
-              deferred + tax payable − fees − paid out
+              Stripe's balance (cash − fees − paid out − disputes, to date) = recognized + admin
+              deductions + deferred + tax payable − fees − paid out − disputes
             </Table.Cell>
             {report.money.map((money) => {
-              // Fees and payouts leave both sides alike: the cash is what the rest must meet.
+              // Fees, payouts and disputes leave both sides alike: the cash is what the rest must meet.
               const gap =
                 money.cashToDate -
                 money.recognizedToDate -

@@ -19,6 +19,8 @@ export const EVENT_TYPES: CreditEventType[] = [
   'PurchaseReversed',
   'PaymentRefunded',
   'PurchaseRefundPending',
+  'DisputeOpened',
+  'DisputeClosed',
   'CreditsForfeited',
   'CreditAccountOpened',
   'CreditAccountClosed',

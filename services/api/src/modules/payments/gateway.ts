@@ -73,6 +73,11 @@ export interface PaymentGateway {
    * charge, refund or dispute behind it). The local checkout pays nothing out: none.
    */
   balanceTransactionsOfPayout(payoutId: string): Promise<Stripe.BalanceTransaction[]>;
+  /**
+   * A charge, in Stripe's shape (its metadata names whose payment it was): a dispute names only
+   * its charge. Null when the gateway has no such charge.
+   */
+  chargeOf(chargeId: string): Promise<Stripe.Charge | null>;
 }
 
 /** The metadata every checkout carries (and subscriptions copy): who, which tier, how billed. */

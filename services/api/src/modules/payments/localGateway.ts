@@ -232,5 +232,10 @@ export function localGateway(
     async balanceTransactionsOfPayout() {
       return [];
     },
+
+    // Nor can a local payment be disputed: it has no charge.
+    async chargeOf() {
+      return null;
+    },
   };
 }

@@ -1,4 +1,4 @@
-import type { StripeEvent } from '@astra/contracts';
+import type { BalanceTransaction, StripeEvent } from '@astra/contracts';
 import {
   type CreditCommand,
   type CreditEvent,
@@ -12,6 +12,7 @@ import type { InvoicePayment } from './gateway.ts';
 import type { TierOffer } from './pricing.ts';
 import {
   balanceTransactionShape,
+  chargeShape,
   idOf,
   invoiceMonthOf,
   invoicePaymentOf,
@@ -42,7 +43,10 @@ export interface StripeCommands {
   refundOnRefusal?: { subscriptionId: string; payment: InvoicePayment };
   /** `invoice.payment_failed`: what the payment-failed message says. */
   paymentFailure?: StripeEvent['data']['paymentFailure'];
-  /** A command on Stripe's balance (`stripe-balance`), for an event about money, not credits. */
+  /**
+   * A command on Stripe's balance (`stripe-balance`), for an event about Stripe's money: run
+   * before the credit commands (a dispute has both).
+   */
   balance?: StripeBalanceCommand;
 }
 
@@ -59,6 +63,8 @@ export interface StripeLookups {
   invoiceOfPayment(paymentIntentId: string): Promise<Stripe.Invoice | null>;
   /** The balance transactions a payout settles (the gateway asks Stripe). */
   balanceTransactionsOfPayout(payoutId: string): Promise<Stripe.BalanceTransaction[]>;
+  /** A charge (the gateway asks Stripe); null when there is none. */
+  chargeOf(chargeId: string): Promise<Stripe.Charge | null>;
 }
 
 /** No command, for a known reason. */
@@ -376,16 +382,7 @@ async function payoutSettled(
       const field = checked.error.issues[0]!.path.map(String).join('.');
       return nothing(payout.id, null, `refused: invalid balance transaction ${index} ${field}`);
     }
-    const t = checked.data;
-    transactions.push({
-      id: t.id,
-      type: t.type,
-      currency: t.currency,
-      amountMinor: t.amount,
-      feeMinor: t.fee,
-      netMinor: t.net,
-      sourceId: idOf(t.source),
-    });
+    transactions.push(transactionOf(checked.data));
   }
   return {
     ...nothing(payout.id, null, status === 'paid' ? 'payout paid' : 'payout failed'),
@@ -401,6 +398,99 @@ async function payoutSettled(
       },
       transactions,
     },
+  };
+}
+
+/** A balance transaction (its fields checked) as the ledger records it. */
+const transactionOf = (t: {
+  id: string;
+  type: string;
+  currency: string;
+  amount: number;
+  fee: number;
+  net: number;
+  source?: string | { id: string } | null;
+}): BalanceTransaction => ({
+  id: t.id,
+  type: t.type,
+  currency: t.currency,
+  amountMinor: t.amount,
+  feeMinor: t.fee,
+  netMinor: t.net,
+  sourceId: idOf(t.source),
+});
+
+/** What a dispute's event did to the credits of the pack it disputes. */
+const disputeOutcome = (events: readonly CreditEvent[]) => {
+  const closed = events.find((e) => e.type === 'DisputeClosed');
+  if (closed?.type === 'DisputeClosed') {
+    if (closed.data.won) return 'dispute won: credits released';
+    return `dispute lost: ${closed.data.amount} credits taken back`;
+  }
+  const opened = events.find((e) => e.type === 'DisputeOpened');
+  if (opened?.type === 'DisputeOpened')
+    return opened.data.grantId
+      ? 'dispute opened: credits on hold'
+      : 'dispute opened: no pack to hold';
+  return 'dispute already recorded';
+};
+
+/**
+ * A dispute opened or closed (by the event's type): its money on Stripe's balance (the balance
+ * transactions it names: withdrawn, returned when won, the dispute fee), whoever's charge it is;
+ * and on the account of the pack the charge paid for, its credits held (opened), freed (won) or
+ * taken back (lost). Whose: the charge's metadata (the dispute names only the charge: Stripe's
+ * API is asked for it). A subscription month's payment keeps its credits, as with its refunds.
+ */
+async function disputeChanged(
+  dispute: Stripe.Dispute,
+  eventId: string,
+  closed: boolean,
+  lookups: StripeLookups,
+): Promise<StripeCommands> {
+  const chargeId = idOf(dispute.charge)!;
+  const balance: StripeBalanceCommand = {
+    type: 'RecordDispute',
+    eventId,
+    dispute: {
+      id: dispute.id,
+      chargeId,
+      amountMinor: dispute.amount,
+      currency: dispute.currency,
+      status: dispute.status,
+    },
+    transactions: (dispute.balance_transactions ?? []).map(transactionOf),
+  };
+  const moneyOnly = (userId: string | null, outcome: string): StripeCommands => ({
+    ...nothing(dispute.id, userId, outcome),
+    balance,
+  });
+  const found = await lookups.chargeOf(chargeId);
+  // Stripe's API answered, not a signed event: its fields are checked all the same.
+  const checked = found && chargeShape.safeParse(found);
+  if (!checked?.success) return moneyOnly(null, 'dispute recorded: not a charge of ours');
+  const charge = checked.data;
+  const userId = charge.metadata?.userId ?? null;
+  const paymentIntentId = idOf(dispute.payment_intent) ?? idOf(charge.payment_intent);
+  if (!userId || !paymentIntentId || (charge.metadata?.billingType ?? 'one_time') !== 'one_time')
+    return moneyOnly(userId, 'dispute recorded: no pack of ours, no credit held');
+  const disputed = {
+    disputeId: dispute.id,
+    chargeId,
+    paymentIntentId,
+    amountMinor: dispute.amount,
+    currency: dispute.currency,
+  };
+  return {
+    objectId: dispute.id,
+    userId,
+    commands: [
+      closed
+        ? { type: 'CloseDispute', ...disputed, status: dispute.status, paidMinor: charge.amount }
+        : { type: 'OpenDispute', ...disputed },
+    ],
+    outcome: disputeOutcome,
+    balance,
   };
 }
 
@@ -433,6 +523,10 @@ export function commandsFor(
       return payoutSettled(event.data.object, event.id, 'paid', lookups);
     case 'payout.failed':
       return payoutSettled(event.data.object, event.id, 'failed', lookups);
+    case 'charge.dispute.created':
+      return disputeChanged(event.data.object, event.id, false, lookups);
+    case 'charge.dispute.closed':
+      return disputeChanged(event.data.object, event.id, true, lookups);
     default:
       return null;
   }

@@ -32,8 +32,8 @@ const textOf = (outcome: StripeCommands['outcome'], appended: readonly CreditEve
   typeof outcome === 'string' ? outcome : outcome(appended);
 
 /**
- * Runs an event's commands on the account's credit stream, in order (or its command on Stripe's
- * balance), and says what they did. A
+ * Runs an event's command on Stripe's balance, then its commands on the account's credit stream,
+ * in order, and says what they did. A
  * refusal is an outcome, recorded like any other (a redelivery would be refused again); for an
  * invoice whose credits are refused, the money goes back (`refundOnRefusal`).
  */
@@ -44,23 +44,21 @@ async function run(
   context: CommandContext,
 ): Promise<{ outcome: string; position: bigint | null }> {
   const { userId, commands, outcome, refundOnRefusal, balance } = planned;
-  if (balance) {
-    const handled = await ledger.handle('stripeBalance', null, balance, context);
-    return { outcome: textOf(outcome, []), position: handled.position };
-  }
-  if (!userId || commands.length === 0) return { outcome: textOf(outcome, []), position: null };
+  const booked = balance ? await ledger.handle('stripeBalance', null, balance, context) : null;
+  const position = booked?.position ?? null;
+  if (!userId || commands.length === 0) return { outcome: textOf(outcome, []), position };
   try {
     let last = null;
     for (const command of commands) last = await ledger.handle('credits', userId, command, context);
     const appended = last?.newEvents ?? [];
     return {
       outcome: textOf(outcome, appended),
-      position: last?.position ?? null,
+      position: last?.position ?? position,
     };
   } catch (error) {
     if (!isDomainError(error)) throw error;
     const refund = refundOnRefusal && refundReasons[error.code];
-    if (!refund) return { outcome: `refused: ${error.code}`, position: null };
+    if (!refund) return { outcome: `refused: ${error.code}`, position };
     // Money for credits we refused: stop the subscription billing, and give the invoice back.
     await gateway.cancelNow(refundOnRefusal.subscriptionId);
     const refunded = await gateway.refundInvoice(refundOnRefusal.payment, refund.reason);
@@ -105,6 +103,7 @@ export async function applyStripeEvent(
     subscriptionOf: async (userId) => (await ledger.load('credits', userId)).state.subscription,
     invoiceOfPayment: (paymentIntentId) => gateway.invoiceOfPayment(paymentIntentId),
     balanceTransactionsOfPayout: (payoutId) => gateway.balanceTransactionsOfPayout(payoutId),
+    chargeOf: (chargeId) => gateway.chargeOf(chargeId),
   };
 
   const invalid = invalidFieldOf(event);

@@ -216,5 +216,15 @@ export function stripeGateway(
         transactions.push(transaction);
       return transactions;
     },
+
+    async chargeOf(chargeId) {
+      try {
+        return await stripe.charges.retrieve(chargeId);
+      } catch (error) {
+        // No such charge (another account's, a test's): nobody's payment of ours.
+        if (codeOf(error) === 'resource_missing') return null;
+        throw error;
+      }
+    },
   };
 }

@@ -146,6 +146,30 @@ export const balanceTransactionShape = z.looseObject({
   currency,
   source: reference,
 });
+/** A charge (a refunded one's event, or Stripe's API's answer for a dispute's charge). */
+export const chargeShape = z.looseObject({
+  id: stripeObjectId,
+  metadata,
+  payment_intent: reference,
+  amount: minor,
+  currency,
+});
+/** A dispute (`charge.dispute.*`), with the balance transactions of its money. */
+const disputeShape = z
+  .looseObject({
+    id: stripeObjectId,
+    charge: reference.unwrap().unwrap(),
+    payment_intent: reference,
+    amount: minor.min(1),
+    currency,
+    status: word.unwrap().unwrap(),
+    balance_transactions: z.array(balanceTransactionShape).nullish(),
+  })
+  // Its money is booked in one currency: Stripe's balance's (the transactions'), as payouts are.
+  .refine(
+    (dispute) => new Set((dispute.balance_transactions ?? []).map((t) => t.currency)).size <= 1,
+    { path: ['balance_transactions'], message: 'are in more than one currency' },
+  );
 const paidSessionShape = sessionShape.refine(
   (session) => (session.total_details?.amount_tax ?? 0) <= (session.amount_total ?? 0),
   { path: ['total_details', 'amount_tax'], message: 'is more than the total' },
@@ -168,15 +192,10 @@ const objectShapes: Record<string, z.ZodType> = {
   'customer.subscription.deleted': subscriptionShape,
   'payout.paid': payoutShape,
   'payout.failed': payoutShape,
-  'charge.refunded': z
-    .looseObject({
-      id: stripeObjectId,
-      metadata,
-      payment_intent: reference,
-      amount: minor,
-      amount_refunded: minor,
-      currency,
-    })
+  'charge.dispute.created': disputeShape,
+  'charge.dispute.closed': disputeShape,
+  'charge.refunded': chargeShape
+    .extend({ amount_refunded: minor })
     .refine((charge) => charge.amount_refunded <= charge.amount, {
       path: ['amount_refunded'],
       message: 'is more than the amount',

@@ -4,7 +4,7 @@ import { ReadingInputError } from '@astra/readings';
 import type { Request } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { commandIdOf } from '../../http/commandIds.ts';
-import { HttpError } from '../../http/errors.ts';
+import { HttpError, insufficientCredits as insufficientCreditsOf } from '../../http/errors.ts';
 import {
   type CommandContext,
   type HandledOf,
@@ -16,11 +16,11 @@ import type { LiveDraft } from './drafts.ts';
 import type { Generation, ReadingKindEngine } from './kinds.ts';
 import { readingViewOf, recordedReading } from './recorded.ts';
 
-export const insufficientCredits = (required: number, balance: number) =>
-  new HttpError(402, 'insufficient_credits', readingMessages.insufficientCredits, {
-    required,
-    balance,
-  });
+export const insufficientCredits = (
+  required: number,
+  balance: number,
+  refusal?: Parameters<typeof insufficientCreditsOf>[3],
+) => insufficientCreditsOf(readingMessages.insufficientCredits, required, balance, refusal);
 
 const generationFailed = () =>
   new HttpError(502, 'generation_failed', readingMessages.generationFailed);
@@ -227,7 +227,7 @@ export async function startReading(
         { type: 'FailReading', reason: 'insufficient_credits', refunded: false },
         req.context,
       );
-      throw insufficientCredits(cost, Number(error.details.balance));
+      throw insufficientCredits(cost, Number(error.details.balance), error);
     }
     await abandonReading(ledger, reading, 'generation_failed', req.context);
     throw error;

@@ -15,7 +15,7 @@ import { isDomainError, type Reading, streams } from '@astra/ledger';
 import type { Request } from 'express';
 import type { AppDeps } from '../../dependencies.ts';
 import { commandIdOf } from '../../http/commandIds.ts';
-import { HttpError, notFound } from '../../http/errors.ts';
+import { HttpError, insufficientCredits, notFound } from '../../http/errors.ts';
 import {
   type CommandContext,
   type HandledOf,
@@ -218,11 +218,8 @@ export async function startVoiceSession(
     spendId: commandIdOf(req, 'voice-spend'),
   };
   const cost = config.VOICE_REACTIVATION_CREDITS;
-  const insufficient = (balance: number) =>
-    new HttpError(402, 'insufficient_credits', voiceMessages.insufficient(cost), {
-      required: cost,
-      balance,
-    });
+  const insufficient = (balance: number, refusal?: Parameters<typeof insufficientCredits>[3]) =>
+    insufficientCredits(voiceMessages.insufficient(cost), cost, balance, refusal);
 
   const { balance } = (await ledger.load('credits', user.id)).state;
   if (reading.voice.outcomes[session.sessionId]) throw sessionOver();
@@ -285,7 +282,8 @@ export async function startVoiceSession(
         { type: 'FailVoiceSession', sessionId: session.sessionId, reason },
         req.context,
       );
-      if (error.code === 'insufficient_credits') throw insufficient(Number(error.details.balance));
+      if (error.code === 'insufficient_credits')
+        throw insufficient(Number(error.details.balance), error);
       throw error;
     }
   }
