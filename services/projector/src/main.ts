@@ -45,6 +45,7 @@ await runCli(async () => {
   const stopped = new Promise<string>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.once(signal, () => {
+        logger.info({ signal }, `${signal}: stopping after the current batch`);
         shutdown.abort();
         resolve(signal);
       });
@@ -75,7 +76,10 @@ await runCli(async () => {
     );
     const lost = await Promise.race([term.lost, stopped.then(() => null)]);
     if (lost) {
-      logger.warn({ ...fields, reason: lost }, `No longer leading: ${lost}. Stopped applying.`);
+      logger.warn(
+        { ...fields, reason: lost },
+        `No longer leading: ${lost}. Its batches cannot commit; stopping.`,
+      );
     }
     stopHorizonWatch();
     await projector.stop();

@@ -80,7 +80,8 @@ describe.runIf(await postgresForTests())('projector failover (PostgreSQL)', () =
       const [before] = await projectorLeaders(db);
       const terminatedAt = performance.now();
       await terminateLeaderSession(db);
-      const noticedMs = (await byPid(second).line(/No longer leading/)) - terminatedAt;
+      const noticedMs =
+        (await byPid(second).line(/No longer leading/, terminatedAt)) - terminatedAt;
       expect(noticedMs).toBeLessThan(1000);
       // Someone leads again (it may be the same process, from a new session), in a later term.
       await eventually(async () => ((await projectorLeaders(db))[0]?.term ?? 0) > before!.term);

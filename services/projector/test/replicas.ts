@@ -13,8 +13,8 @@ export interface Replica {
   pid: number;
   /** Its log lines as they arrive, with when they arrived (`performance.now()`). */
   lines: { msg: string; at: number }[];
-  /** When a line matching `pattern` arrived (waiting for it). */
-  line(pattern: RegExp, timeoutMs?: number): Promise<number>;
+  /** When a line matching `pattern` arrived at `since` or later (waiting for it). */
+  line(pattern: RegExp, since?: number, timeoutMs?: number): Promise<number>;
   /** SIGTERM, and its exit. */
   stop(): Promise<void>;
 }
@@ -38,8 +38,10 @@ export function startReplica(env: Record<string, string>): Replica {
     child,
     pid: child.pid!,
     lines,
-    line: async (pattern, timeoutMs = 20_000) =>
-      (await eventually(async () => lines.find((l) => pattern.test(l.msg)), timeoutMs)).at,
+    line: async (pattern, since = 0, timeoutMs = 20_000) => {
+      const matching = async () => lines.find((l) => l.at >= since && pattern.test(l.msg));
+      return (await eventually(matching, timeoutMs)).at;
+    },
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
