@@ -7,7 +7,7 @@ import { type Kysely, sql } from 'kysely';
  * and records itself in `public.projector_leaders` with a term one higher than the last. The table
  * sits beside the log, not in the read schema a rebuild swaps.
  *
- * Fencing: each batch of a leader reads its row `FOR SHARE` (`FENCE_SQL`) and commits only when
+ * Fencing: each batch of a leader reads its row `FOR SHARE` (`stillLeads`) and commits only when
  * the term is still its own and its lock session still holds the lock. A new leader's term
  * (`CLAIM_SQL`) waits for those batches to commit, and every later batch of the old leader fails.
  */

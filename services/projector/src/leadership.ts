@@ -128,15 +128,21 @@ export class Leadership {
     client.on('error', (error) => lose(`its connection failed: ${error.message}`));
     client.on('end', () => lose('its connection ended'));
     const beat = async () => {
+      let timer: NodeJS.Timeout | undefined;
+      // The timeout looks once more at what the socket brought (`setImmediate` runs after I/O),
+      // so a busy event loop (a large batch) does not pass for a silent server.
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => setImmediate(() => resolve('late')), this.heartbeatTimeoutMs);
+      });
       try {
-        const { rows } = await client.query({
-          text: HOLDS_LOCK_SQL,
-          values: [name],
-          query_timeout: this.heartbeatTimeoutMs,
-        } as pg.QueryConfig);
-        if (!rows[0]?.held) return lose('its session no longer holds the lock');
+        const answer = await Promise.race([client.query(HOLDS_LOCK_SQL, [name]), late]);
+        if (answer === 'late')
+          return lose(`its lock check had no answer in ${this.heartbeatTimeoutMs} ms`);
+        if (!answer.rows[0]?.held) return lose('its session no longer holds the lock');
       } catch (error) {
-        return lose(`the lock check failed: ${(error as Error).message}`);
+        return lose(`its lock check failed: ${(error as Error).message}`);
+      } finally {
+        clearTimeout(timer);
       }
       if (!ended) heartbeat = setTimeout(beat, this.heartbeatMs);
     };
