@@ -4,6 +4,7 @@ import { coldCommandBenchmark } from './coldCommand.ts';
 import { contendedBenchmark } from './contended.ts';
 import { crossProcessBenchmark } from './crossProcess.ts';
 import { exportMemoryBenchmark } from './exportMemory.ts';
+import { failoverBenchmark } from './failover.ts';
 import { financeBenchmark } from './finance.ts';
 import { growthBenchmark } from './growth.ts';
 import { lighthouseBenchmark } from './lighthouse.ts';
@@ -22,6 +23,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   spend: spendBenchmark,
   contended: contendedBenchmark,
   'cross-process': crossProcessBenchmark,
+  failover: failoverBenchmark,
   'cold-command': coldCommandBenchmark,
   rebuild: rebuildBenchmark,
   'me-load': meLoadBenchmark,

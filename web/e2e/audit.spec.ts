@@ -512,6 +512,9 @@ test('projections: no lag, ledger:verify runs, and a rebuild completes', async (
   await section('Projections').click();
   const table = admin.getByRole('table', { name: 'Projections' });
   await expect(table.locator('tbody tr').first()).toBeVisible();
+  await expect(admin.getByTestId('projector-leader')).toHaveText(
+    'Applied inside the API process (PROJECTOR=in-process).',
+  );
   await expect(async () => {
     await admin.reload();
     await expect(table.locator('tbody tr').first()).toBeVisible();

@@ -7,6 +7,7 @@ export {
   type ReadDb,
   readModels,
 } from './database.ts';
+export { sleep } from './failedProjections.ts';
 export * from './finance/balanceAt.ts';
 export * from './finance/calendar.ts';
 export * from './finance/closedMonths.ts';
@@ -17,6 +18,7 @@ export * from './finance/monthlyReport.ts';
 export * from './finance/monthMoney.ts';
 export * from './finance/payoutReport.ts';
 export { watchHorizon } from './horizonWatch.ts';
+export * from './leaders.ts';
 export { migrateReadModels, READ_MODEL_MIGRATIONS } from './migrations/index.ts';
 export {
   CHECKPOINTS_CHANNEL,
@@ -24,6 +26,7 @@ export {
   PositionWaiters,
   type ProjectionProgress,
 } from './progress.ts';
+export type { BatchFence } from './projectionBatches.ts';
 export * from './projections/index.ts';
 export { Projector, type ProjectorOptions } from './projector.ts';
 export type { ProjectionStatus, ProjectorLogger } from './projectorStatus.ts';

@@ -49,6 +49,9 @@ const recordFailure = (read: ReadDb, name: string, position: string, error: stri
     .execute();
 };
 
+/** A check in each batch's transaction, after its locks; throwing rolls the batch back. */
+export type BatchFence = (trx: Kysely<unknown>) => Promise<void>;
+
 /**
  * The projector's writes: each batch in one transaction (its projections' rows and checkpoints
  * together), and the projections' rows in `projection_failures`.
@@ -60,6 +63,7 @@ export class ProjectionBatches {
   constructor(
     private readonly db: Kysely<unknown>,
     private readonly schema: string,
+    private readonly fence?: BatchFence,
   ) {}
 
   /**
@@ -132,6 +136,7 @@ export class ProjectionBatches {
         set_config('synchronous_commit', 'off', true),
         pg_notify(${CHECKPOINTS_CHANNEL}, ${announcement}),
         (SELECT count(*) FROM (${lockProjectionsSql(names)}) AS locked)`.execute(trx);
+      await this.fence?.(trx);
       const read = readModels(trx, this.schema);
       const stored = new Map(
         (await read.selectFrom('checkpoints').selectAll().where('name', 'in', names).execute()).map(

@@ -5,7 +5,7 @@ import { checkpointOf } from './checkpoints.ts';
 import { READ_SCHEMA } from './database.ts';
 import { FailedProjections, sleep } from './failedProjections.ts';
 import { PositionWaiters, type ProjectionProgress } from './progress.ts';
-import { decodeInto, ProjectionBatches } from './projectionBatches.ts';
+import { type BatchFence, decodeInto, ProjectionBatches } from './projectionBatches.ts';
 import type { LogEvent, Projection } from './projections/projection.ts';
 import {
   consoleLogger,
@@ -30,6 +30,11 @@ export interface ProjectorOptions {
   /** The first wait before a failed projection tries again; it doubles up to `maxRetryMs`. */
   retryMs?: number;
   maxRetryMs?: number;
+  /**
+   * Runs in each batch's transaction after its locks (a projector that must still lead):
+   * throwing rolls the batch back, and the projector retries it, or stops when told to.
+   */
+  fence?: BatchFence;
 }
 
 const NOTHING_YET = Symbol('nothing yet');
@@ -68,7 +73,7 @@ export class Projector implements ProjectionProgress {
   ) {
     this.schema = options.schema ?? READ_SCHEMA;
     this.batchSize = options.batchSize ?? 1000;
-    this.batches = new ProjectionBatches(db, this.schema);
+    this.batches = new ProjectionBatches(db, this.schema, options.fence);
     this.failures = new FailedProjections({
       store,
       db,

@@ -1,9 +1,11 @@
+import type { ProjectorRun } from '@astra/contracts';
 import type { Storage } from '@astra/event-store';
 import {
   allProjections,
   PolledProgress,
   type ProjectionProgress,
   Projector,
+  projectorLeaders,
   readModels,
   watchHorizon,
 } from '@astra/projections';
@@ -89,6 +91,16 @@ export async function projectionPositions(
     position: positions.get(name) ?? 0n,
     failed: failed.has(name),
   }));
+}
+
+/**
+ * Who applies the projections: this process (`PROJECTOR=in-process`), or the projector processes
+ * that lead now (their lock's session is alive), from `projector_leaders`.
+ */
+export async function projectorRun(db: Kysely<unknown>, config: Config): Promise<ProjectorRun> {
+  return config.PROJECTOR === 'in-process'
+    ? { mode: 'in-process', leaders: [] }
+    : { mode: 'external', leaders: await projectorLeaders(db) };
 }
 
 /** The event log's head position (none with the log on KurrentDB). */

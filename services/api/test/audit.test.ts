@@ -296,6 +296,7 @@ for (const storage of [undefined, 'pglite'] as const) {
       const overview = await admin.get<ProjectionsOverview>('/api/admin/projections');
       expect(overview.status).toBe(200);
       const { head, projections } = overview.body;
+      expect(overview.body.projector).toEqual({ mode: 'in-process', leaders: [] });
       expect(BigInt(head.position)).toBeGreaterThan(0n);
       expect(head.at).not.toBeNull();
       expect(projections.map((p) => p.name)).toEqual(allProjections.map((p) => p.name));

@@ -1,12 +1,12 @@
 import { allProjections, Projector, watchHorizon } from '@astra/projections';
+import { Leadership, NotLeadingError } from './leadership.ts';
 import { projectorLogger } from './logger.ts';
 import { openProjectionStorage, runCli } from './storage.ts';
 
-const LEADER_LOCK = 730511;
-
 /**
  * The projector as its own process (`npm run projector`), for deployments where the API runs
- * with PROJECTOR=external. Replicas wait as standbys: the leader holds a session advisory lock.
+ * with PROJECTOR=external. Replicas wait as standbys and take over when the leader's lock is
+ * freed (see `Leadership`).
  * PROJECTIONS=profiles,ledger_entries runs a subset (one projector per projection).
  */
 const logger = projectorLogger();
@@ -35,38 +35,61 @@ await runCli(async () => {
       'The projector runs on its own only with DATABASE_URL (PGlite belongs to the API process).',
     );
   }
-  // A standby waits for the leader's session lock; a lost leader connection frees it.
-  const leader = await storage.connection.pool.connect();
+  // Replicas of one set of projections: one leads, the others wait (see `Leadership`).
+  const leadership = new Leadership({
+    databaseUrl: storage.env.DATABASE_URL!,
+    name: names,
+    logger,
+  });
+  const shutdown = new AbortController();
+  const stopped = new Promise<string>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        logger.info({ signal }, `${signal}: stopping after the current batch`);
+        shutdown.abort();
+        resolve(signal);
+      });
+    }
+  });
   logger.info({ projections: names }, `Projector for ${names}: waiting to lead…`);
   for (;;) {
-    const { rows } = await leader.query(
-      'SELECT pg_try_advisory_lock($1, hashtext($2)) AS acquired',
-      [LEADER_LOCK, names],
+    const term = await leadership.acquire(shutdown.signal);
+    if (!term) break;
+    const projector = new Projector(storage.store, storage.db, projections, {
+      onError: (error) =>
+        error instanceof NotLeadingError
+          ? undefined
+          : logger.error({ err: error }, 'Projector failed; resuming from its checkpoint'),
+      logger,
+      fence: term.fence,
+    });
+    projector.start();
+    const stopHorizonWatch = watchHorizon(
+      storage.horizonHold,
+      storage.env.HORIZON_STALL_SECONDS * 1000,
+      logger,
     );
-    if (rows[0]?.acquired) break;
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const fields = { projections: names, term: term.term.toString() };
+    logger.info(
+      fields,
+      `Projector for ${names}: leading (term ${term.term}), following the event log.`,
+    );
+    const lost = await Promise.race([term.lost, stopped.then(() => null)]);
+    if (lost) {
+      logger.warn(
+        { ...fields, reason: lost },
+        `No longer leading: ${lost}. Its batches cannot commit; stopping.`,
+      );
+    }
+    stopHorizonWatch();
+    await projector.stop();
+    if (!lost) {
+      await term.release();
+      break;
+    }
+    logger.info(fields, `Projector for ${names}: waiting to lead again…`);
   }
-  const projector = new Projector(storage.store, storage.db, projections, {
-    onError: (error) =>
-      logger.error({ err: error }, 'Projector failed; resuming from its checkpoint'),
-    logger,
-  });
-  projector.start();
-  const stopHorizonWatch = watchHorizon(
-    storage.horizonHold,
-    storage.env.HORIZON_STALL_SECONDS * 1000,
-    logger,
-  );
-  logger.info({ projections: names }, `Projector for ${names}: leading, following the event log.`);
-
-  const signal = await new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
-  logger.info({ signal }, `${signal}: stopping after the current batch`);
-  stopHorizonWatch();
-  await projector.stop();
-  leader.release();
+  const signal = await stopped;
   await storage.close();
   logger.info({ signal }, 'Stopped: the batch committed, the lock released');
   return 0;

@@ -5,6 +5,7 @@ import { ADMIN_RECORD_TYPES } from '../events/users.ts';
 import { uuidIdSchema } from './common.ts';
 import { reactorStatusSchema } from './mail.ts';
 import { readingKindRecords } from './readingKinds.ts';
+import { projectorRunSchema } from './responses.ts';
 
 /**
  * Audit and finance, by replaying the event log (never the read models). Money is in minor units
@@ -593,6 +594,8 @@ export type RebuildStatus = z.infer<typeof rebuildStatusSchema>;
 export const projectionsOverviewSchema = z.object({
   head: z.object({ position: z.string(), at: z.string().nullable() }),
   projections: z.array(projectionStatusSchema),
+  /** Which process applies them: this API process, or the projector process that leads. */
+  projector: projectorRunSchema,
   /** The reactors (e-mail), each with its lag and the messages that fail or are parked. */
   reactors: z.array(reactorStatusSchema),
   lastVerify: verifyResultSchema.nullable(),

@@ -8,11 +8,38 @@ import { placeViewSchema } from './readings.ts';
  * for every JSON answer). The routes build these objects by hand; the API tests check them here.
  */
 
-/** `GET /api/health` `200`: `ok`, or `degraded` naming each projection that cannot apply an event. */
+/** A projector process (`npm run projector`) that leads: the others with its projections wait. */
+export const projectorLeaderSchema = z.object({
+  /** The projections it runs. */
+  projections: z.array(z.string()),
+  /** Its term: one more each time another process (or a new session) takes the lead. */
+  term: z.number().int(),
+  pid: z.number().int(),
+  host: z.string(),
+  /** When it took the lead. */
+  since: z.string(),
+});
+export type ProjectorLeader = z.infer<typeof projectorLeaderSchema>;
+
+/**
+ * Where the projections are applied: in the API process, or by projector processes, of which
+ * one leads per set of projections (none listed: none runs, or a standby is taking over).
+ */
+export const projectorRunSchema = z.object({
+  mode: z.enum(['in-process', 'external']),
+  leaders: z.array(projectorLeaderSchema),
+});
+export type ProjectorRun = z.infer<typeof projectorRunSchema>;
+
+/**
+ * `GET /api/health` `200`: `ok`, or `degraded` naming each projection that cannot apply an event.
+ * With `PROJECTOR=external`, `projector` names the processes that lead.
+ */
 export const healthSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('ok') }),
+  z.object({ status: z.literal('ok'), projector: projectorRunSchema.optional() }),
   z.object({
     status: z.literal('degraded'),
+    projector: projectorRunSchema.optional(),
     projections: z.array(
       z.object({
         name: z.string(),

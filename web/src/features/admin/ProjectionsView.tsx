@@ -91,6 +91,45 @@ function ProjectionTable({ overview }: { overview: ProjectionsOverview }) {
   );
 }
 
+/** Who applies the projections: the API process, or the projector process that leads. */
+function ProjectorLeaders({ overview }: { overview: ProjectionsOverview }) {
+  const run = overview.projector;
+  if (run.mode === 'in-process') {
+    return (
+      <Text fontSize="sm" color="fg.muted" data-testid="projector-leader">
+        Applied inside the API process (<Code size="sm">PROJECTOR=in-process</Code>).
+      </Text>
+    );
+  }
+  if (run.leaders.length === 0) {
+    return (
+      <Alert.Root status="warning" data-testid="projector-leader">
+        <Alert.Indicator />
+        <Alert.Title>
+          No projector process leads: none runs, or a standby is taking over.
+        </Alert.Title>
+      </Alert.Root>
+    );
+  }
+  return (
+    <Stack gap="1" data-testid="projector-leader">
+      {run.leaders.map((leader) => (
+        <Text key={leader.projections.join(',')} fontSize="sm">
+          <Badge colorPalette="green" variant="subtle" mr="2">
+            leading
+          </Badge>
+          Process {leader.pid} on {leader.host}, term {leader.term}, since{' '}
+          <time dateTime={leader.since}>{formatInstant(leader.since)}</time>
+          {leader.projections.length < overview.projections.length
+            ? ` (${leader.projections.join(', ')})`
+            : ''}
+          ; the other <Code size="sm">npm run projector</Code> processes wait as standbys.
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
 function VerifyLines({ result, title }: { result: VerifyResult; title: string }) {
   return (
     <Stack gap="2" data-testid="verify-result">
@@ -273,6 +312,7 @@ export function ProjectionsView() {
         )}
         {overview.isLoading && <Skeleton h="40" rounded="lg" />}
         {data && <ProjectionTable overview={data} />}
+        {data && <ProjectorLeaders overview={data} />}
       </Surface>
 
       <Surface as="section" aria-labelledby="reactors-heading" gap="4">

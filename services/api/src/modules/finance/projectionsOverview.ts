@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { ProjectionsOverview, RebuildStatus, VerifyResult } from '@astra/contracts';
+import type {
+  ProjectionsOverview,
+  ProjectorRun,
+  RebuildStatus,
+  VerifyResult,
+} from '@astra/contracts';
 import type { EventStore, RecordedEvent } from '@astra/event-store';
 import {
   allProjections,
@@ -206,24 +211,26 @@ export function verifyReportLines(report: VerifyReport): { ok: boolean; lines: s
  *   has applied everything): how stale its tables are;
  * - `status`: `failing` while it cannot apply an event (`projection_failures`, as health reports
  *   it, with the error), `stopped` when this process's projector is not running (the API's
- *   readiness), else `running` (with `PROJECTOR=external` the API cannot see the other process
- *   beyond its checkpoints: a growing lag tells).
+ *   readiness), else `running` (with `PROJECTOR=external` the API sees the other process
+ *   through its checkpoints, and `projector` names the process that leads);
+ * - `projector`: where the projector runs (`projector.run`).
  */
 export async function projectionsOverview(
   store: EventStore,
   db: Kysely<unknown>,
   read: ReadDb,
-  ready: () => Promise<boolean>,
+  projector: { ready: () => Promise<boolean>; run: () => Promise<ProjectorRun> },
   reactors: { appDb: AppDb; names: readonly string[] },
 ): Promise<ProjectionsOverview> {
   const head = await headOf(store);
   const headPosition = head?.position ?? 0n;
-  const [checkpoints, failures, lastVerify, rebuild, live] = await Promise.all([
+  const [checkpoints, failures, lastVerify, rebuild, live, run] = await Promise.all([
     read.selectFrom('checkpoints').selectAll().execute(),
     read.selectFrom('projection_failures').selectAll().execute(),
     lastVerifyOf(db),
     rebuildStatusOf(db),
-    ready(),
+    projector.ready(),
+    projector.run(),
   ]);
   const positions = new Map(checkpoints.map((c) => [c.name, BigInt(c.position)]));
   const failed = new Map(failures.map((f) => [f.name, f]));
@@ -264,6 +271,7 @@ export async function projectionsOverview(
       at: head ? head.recordedAt.toISOString() : null,
     },
     projections,
+    projector: run,
     reactors: await reactorStatuses(reactors.appDb, reactors.names, lagOf),
     lastVerify,
     rebuild,

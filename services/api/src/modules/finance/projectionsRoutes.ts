@@ -16,6 +16,7 @@ import {
   ok,
   type RouteDescriptors,
 } from '../../http/routeDescriptors.ts';
+import { projectorRun } from '../../projections.ts';
 import { type OutboxRow, retryNow } from '../../reactors/outbox.ts';
 import { reactorMessageOf } from '../../reactors/status.ts';
 import { recordAdminActionAfter } from '../admin/adminRecords.ts';
@@ -92,10 +93,13 @@ export const projectionsRoutes = describedRouter(descriptors, (deps: AppDeps, ro
 
   route('adminProjections', ...admin, async (_req, res) => {
     res.json(
-      await projectionsOverview(store, db, read, ready, {
-        appDb: deps.appDb,
-        names: reactors.map((runner) => runner.reactor.name),
-      }),
+      await projectionsOverview(
+        store,
+        db,
+        read,
+        { ready, run: () => projectorRun(db, deps.config) },
+        { appDb: deps.appDb, names: reactors.map((runner) => runner.reactor.name) },
+      ),
     );
   });
 

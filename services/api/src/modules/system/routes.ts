@@ -2,6 +2,7 @@ import { healthSchema, healthStartingSchema, siteInfoSchema } from '@astra/contr
 import { siteInfoOf } from '../../config.ts';
 import type { AppDeps } from '../../dependencies.ts';
 import { describedRouter, ok, type RouteDescriptors } from '../../http/routeDescriptors.ts';
+import { projectorRun } from '../../projections.ts';
 
 const descriptors = {
   health: {
@@ -39,12 +40,14 @@ const descriptors = {
  * on; it names each, its position and error, from `projection_failures`, which any projector
  * process writes) or while a transaction has held the event log's horizon for
  * `HORIZON_STALL_SECONDS` (no reader of the log sees past it; it names the backend);
- * `starting` until the read models answer.
+ * `starting` until the read models answer. With `PROJECTOR=external` it names the projector
+ * processes that lead (`projector`).
  */
 export const systemRoutes = describedRouter(descriptors, (deps: AppDeps, route) => {
   const { ready, read } = deps;
   const site = siteInfoOf(deps.config);
   const stallMs = deps.config.HORIZON_STALL_SECONDS * 1000;
+  const external = deps.config.PROJECTOR === 'external';
   route('siteInfo', (_req, res) => {
     res.json(site);
   });
@@ -53,18 +56,20 @@ export const systemRoutes = describedRouter(descriptors, (deps: AppDeps, route) 
       res.status(503).json({ status: 'starting' });
       return;
     }
-    const [failed, hold] = await Promise.all([
+    const [failed, hold, projector] = await Promise.all([
       read.selectFrom('projection_failures').selectAll().orderBy('name').execute(),
       deps.horizonHold(),
+      external ? projectorRun(deps.db, deps.config) : undefined,
     ]);
     const stalled = hold && hold.heldForMs >= stallMs ? hold : null;
     if (failed.length === 0 && !stalled) {
-      res.json({ status: 'ok' });
+      res.json({ status: 'ok', ...(projector && { projector }) });
       return;
     }
     // Still 200: the API serves; only the named read models (or every one) are stale.
     res.json({
       status: 'degraded',
+      ...(projector && { projector }),
       projections: failed.map((f) => ({
         name: f.name,
         state: 'failed',
