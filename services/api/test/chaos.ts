@@ -211,9 +211,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult | nul
       processes.push(projector);
       return projector;
     };
-    const leads = (p: Process) => p.lines.some((line) => line.includes('leading'));
+    /** The pid of the projector process that leads, as `/api/health` names it. */
+    const leaderPid = async (): Promise<number | undefined> => {
+      try {
+        const health = (await (await fetch(`${apis[0]}/api/health`)).json()) as {
+          projector?: { leaders?: { pid: number }[] };
+        };
+        return health.projector?.leaders?.[0]?.pid;
+      } catch {
+        return undefined;
+      }
+    };
     const projectors = [startProjector()];
-    await until('a projector to lead', () => leads(projectors[0]!));
+    await until(
+      'a projector to lead',
+      async () => (await leaderPid()) === projectors[0]!.child.pid,
+    );
     projectors.push(startProjector());
     await until('the second API process', () => healthy(apis[1]!));
 
@@ -328,12 +341,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult | nul
       apiProcesses[0] = startApi(0);
       await until('the killed API process to serve again', () => healthy(apis[0]!));
       await until('half of the run', () => Date.now() >= at(1 / 2), options.seconds * 1000);
-      const leader = projectors.find(leads)!;
-      const standby = projectors.find((p) => p !== leader)!;
+      const leading = await leaderPid();
+      const leader = projectors.find((p) => p.child.pid === leading);
+      if (!leader) throw new Error(`no projector of this run leads (health names ${leading})`);
       leader.child.kill('SIGKILL');
       const killed = performance.now();
       await leader.exited;
-      await until('the standby projector to lead', () => leads(standby), 30_000);
+      await until(
+        'the standby projector to lead',
+        async () => {
+          const now = await leaderPid();
+          return now !== undefined && now !== leading;
+        },
+        30_000,
+      );
       takeoverSeconds = (performance.now() - killed) / 1000;
       projectors.splice(projectors.indexOf(leader), 1, startProjector());
     })();
