@@ -40,6 +40,12 @@ export async function chaosBenchmark() {
         met: result.verify.code === 0,
       },
       {
+        what: 'requests sent again by clients (cut off by a kill, or their process gone)',
+        measured: String(result.resent),
+        target: '> 0',
+        met: result.resent > 0,
+      },
+      {
         what: 'read-your-writes violations',
         measured: String(result.readYourWritesViolations.length),
         target: '0',

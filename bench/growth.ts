@@ -176,11 +176,11 @@ export async function growthBenchmark() {
     const balances = await timed(BALANCES, (i) =>
       userBalanceAt(storage.store, storage.snapshots, longId, instant(i).toISOString()),
     );
-    const read_ = readModels(db);
+    const readDb = readModels(db);
     const terms = ['member4242', 'Member 9', 'nobody-at-all', 'member17@example.com'];
-    await adminUsersPage(read_, terms[0], 1);
+    await adminUsersPage(readDb, terms[0], 1);
     const searches = await timed(SEARCHES, (i) =>
-      adminUsersPage(read_, terms[i % terms.length], 1),
+      adminUsersPage(readDb, terms[i % terms.length], 1),
     );
     const { rows } = await sql<{ bytes: string }>`
       SELECT pg_total_relation_size('events')::text AS bytes`.execute(db);
@@ -258,8 +258,8 @@ export async function growthBenchmark() {
     {
       what: 'admin user search (`adminUsersPage`), p95',
       measured: each((p) => ms(p.searchP95)),
-      target: 'linear',
-      met: linear((p) => p.searchP95),
+      target: 'flat',
+      met: flat((p) => p.searchP95),
     },
     {
       what: 'disk per million events (`events` with its indexes)',
@@ -291,7 +291,8 @@ function chart(points: Point[]): string {
   ];
   const [width, height, left, right, top, bottom] = [720, 420, 60, 210, 20, 50];
   const maxX = points.at(-1)!.events;
-  const ratios = series.flatMap((s) => points.map((p) => s.value(p) / s.value(points[0]!)));
+  const ratio = (s: (typeof series)[number], p: Point) => s.value(p) / (s.value(points[0]!) || 1);
+  const ratios = series.flatMap((s) => points.map((p) => ratio(s, p)));
   const maxY = Math.ceil(Math.max(maxX / points[0]!.events, ...ratios));
   const x = (events: number) => left + (events / maxX) * (width - left - right);
   const y = (ratio: number) => top + (1 - ratio / maxY) * (height - top - bottom);
@@ -325,7 +326,7 @@ ${line(
 ${series
   .map((s) =>
     line(
-      points.map((p) => [x(p.events), y(s.value(p) / s.value(points[0]!))]),
+      points.map((p) => [x(p.events), y(ratio(s, p))]),
       s.color,
     ),
   )

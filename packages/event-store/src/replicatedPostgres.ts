@@ -40,19 +40,26 @@ export interface ReplicatedPostgres {
   stop(): Promise<void>;
 }
 
+/** Whether this machine can build a replicated pair (one line, or a failure, when it cannot). */
+export const replicationAvailable = async () =>
+  requireService(
+    'PostgreSQL server binaries',
+    (await serverBinaries()) !== null,
+    'no initdb/pg_basebackup',
+  );
+
 /** A primary and a hot standby, in a temporary directory removed by `stop()`. */
 export async function replicatedPostgres(
   options: { applyDelayMs?: number } = {},
 ): Promise<ReplicatedPostgres | null> {
-  const bin = await serverBinaries();
-  if (!requireService('PostgreSQL server binaries', bin !== null, 'no initdb/pg_basebackup'))
-    return null;
+  if (!(await replicationAvailable())) return null;
+  const bin = (await serverBinaries())!;
   // The server refuses to run as root: as root, run its tools as the postgres user.
   const asRoot = process.getuid?.() === 0;
   const tool = (name: string, args: string[]) =>
     asRoot
-      ? run('runuser', ['-u', 'postgres', '--', join(bin!, name), ...args], { cwd: '/' })
-      : run(join(bin!, name), args, { cwd: '/' });
+      ? run('runuser', ['-u', 'postgres', '--', join(bin, name), ...args], { cwd: '/' })
+      : run(join(bin, name), args, { cwd: '/' });
 
   const dir = await mkdtemp(join(tmpdir(), 'astra-replication-'));
   if (asRoot) await run('chown', ['postgres', dir]);
@@ -64,7 +71,6 @@ export async function replicatedPostgres(
     tool('pg_ctl', ['-D', data, '-l', `${data}.log`, '-w', '-t', '60', ...args]);
 
   // Fast and disposable: no fsync; the sockets in our own directory.
-  await tool('initdb', ['-D', primary, '-U', 'postgres', '--auth=trust', '-N', '-E', 'UTF8']);
   const settings = (port: number) =>
     [
       `port = ${port}`,
@@ -77,13 +83,15 @@ export async function replicatedPostgres(
       'max_wal_senders = 5',
       'max_connections = 100',
       'shared_buffers = 64MB',
-      // Standby queries are not cancelled by the replay of what they read.
+      // Replay does not cancel standby reads of rows the primary vacuumed since (it still waits
+      // behind them for locks, such as a rebuild's swap: max_standby_streaming_delay).
       'hot_standby_feedback = on',
       '',
     ].join('\n');
-  await appendFile(join(primary, 'postgresql.conf'), settings(primaryPort));
-  await pgCtl(primary, 'start');
   try {
+    await tool('initdb', ['-D', primary, '-U', 'postgres', '--auth=trust', '-N', '-E', 'UTF8']);
+    await appendFile(join(primary, 'postgresql.conf'), settings(primaryPort));
+    await pgCtl(primary, 'start');
     await tool('pg_basebackup', [
       '-h',
       '127.0.0.1',

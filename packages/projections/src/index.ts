@@ -1,3 +1,4 @@
+export { liveCheckpointOf } from './checkpoints.ts';
 export {
   CREDIT_COLUMNS,
   creditNumber,

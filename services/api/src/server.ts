@@ -91,6 +91,7 @@ export async function startServer(
       ? new ReadReplicas(
           config.DATABASE_READ_URL,
           storage.connection.pool,
+          progress,
           config.READ_REPLICA_WAIT_MS,
           metrics,
           logger,
@@ -191,7 +192,8 @@ export async function startServer(
     ready: async () => {
       if (projector && !projector.running) return false;
       try {
-        await read.selectFrom('checkpoints').select('name').limit(1).execute();
+        // The primary's: a standby that fails must not make every API process look down.
+        await readModels(db).selectFrom('checkpoints').select('name').limit(1).execute();
         return true;
       } catch {
         return false;

@@ -46,6 +46,8 @@ export interface ChaosResult {
   notExactlyOnce: string[];
   /** Streams whose revisions have a gap (duplicates cannot be stored: a unique key). */
   streamGaps: string[];
+  /** Requests sent again because a kill cut them off or their process was gone. */
+  resent: number;
   /** A read right after a session's own write that did not show it. */
   readYourWritesViolations: string[];
   /** `npm run ledger:verify`'s exit code and output. */
@@ -117,7 +119,13 @@ const healthy = async (url: string) => {
 class Person {
   cookie: string | undefined;
   private turn = Math.floor(Math.random() * 2);
-  constructor(private readonly apis: readonly string[]) {}
+  constructor(
+    private readonly apis: readonly string[],
+    /** Counts the requests sent again because their process was gone, or cut them off. */
+    private readonly resent: { count: number },
+    /** The run failed elsewhere: stop sending. */
+    private readonly stop: AbortSignal,
+  ) {}
 
   async request(
     method: string,
@@ -127,6 +135,7 @@ class Person {
   ) {
     const deadline = Date.now() + 60_000;
     for (;;) {
+      this.stop.throwIfAborted();
       const base = this.apis[this.turn++ % this.apis.length]!;
       try {
         const response = await fetch(`${base}${path}`, {
@@ -153,7 +162,8 @@ class Person {
           throw new Error(`${response.status}`);
         return { status: response.status, body: parsed };
       } catch (error) {
-        if (Date.now() > deadline) throw error;
+        if (Date.now() > deadline || this.stop.aborted) throw error;
+        this.resent.count++;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
@@ -231,6 +241,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult | nul
     await until('the second API process', () => healthy(apis[1]!));
 
     const acknowledged: { kind: string; check: string; ms: number }[] = [];
+    const resent = { count: 0 };
+    const stop = new AbortController();
     const violations: string[] = [];
     const deadline = Date.now() + options.seconds * 1000;
     const ack = (kind: string, check: string, since: number) =>
@@ -238,7 +250,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult | nul
     const userIds: string[] = [];
 
     const person = async (n: number) => {
-      const client = new Person(apis);
+      const client = new Person(apis, resent, stop.signal);
       let since = performance.now();
       const signedIn = await client.request('POST', '/api/auth/dev-login', {
         email: `chaos-${n}-${randomUUID()}@example.com`,
@@ -273,7 +285,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult | nul
             {},
             { 'idempotency-key': randomUUID() },
           );
-          if (started.status !== 201) continue; // 402: no credits left for a reactivation
+          if (started.status === 402) continue; // no credits left for a reactivation
+          if (started.status !== 201) throw new Error(`voice start: ${JSON.stringify(started)}`);
           const sessionId = started.body.session.sessionId as string;
           const reactivation = /reactivated/i.test(String(started.body.message));
           ack(
@@ -281,12 +294,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult | nul
             `voice:${readingId}:${sessionId}`,
             since,
           );
-          await client.request(
+          const ended = await client.request(
             'POST',
             `/api/readings/${readingId}/voice/sessions/${sessionId}/end`,
             { reason: 'ended_early' },
             { 'idempotency-key': randomUUID() },
           );
+          if (ended.status !== 200) throw new Error(`voice end: ${JSON.stringify(ended)}`);
         } else {
           const made = await client.request(
             'POST',
@@ -294,7 +308,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult | nul
             { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1990-12-10' },
             { 'idempotency-key': randomUUID() },
           );
-          if (made.status !== 201) continue; // 402: the next round buys
+          if (made.status === 402) continue; // the next round buys
+          if (made.status !== 201) throw new Error(`reading: ${JSON.stringify(made)}`);
           const readingId = made.body.readingId as string;
           ack('reading', `reading:${readingId}`, since);
           readings.push(readingId);
@@ -306,7 +321,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult | nul
     };
 
     const admin = async () => {
-      const client = new Person(apis);
+      const client = new Person(apis, resent, stop.signal);
       await client.request('POST', '/api/auth/dev-login', { email: ADMIN_EMAIL });
       const unlocked = await client.request('POST', '/api/admin/unlock', {
         password: ADMIN_PASSWORD,
@@ -341,7 +356,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult | nul
       apiProcesses[0] = startApi(0);
       await until('the killed API process to serve again', () => healthy(apis[0]!));
       await until('half of the run', () => Date.now() >= at(1 / 2), options.seconds * 1000);
-      const leading = await leaderPid();
+      let leading: number | undefined;
+      await until('the API to name the leading projector', async () => {
+        leading = await leaderPid();
+        return leading !== undefined;
+      });
       const leader = projectors.find((p) => p.child.pid === leading);
       if (!leader) throw new Error(`no projector of this run leads (health names ${leading})`);
       leader.child.kill('SIGKILL');
@@ -360,11 +379,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult | nul
     })();
 
     const started = performance.now();
-    await Promise.all([
-      ...Array.from({ length: options.people }, (_, n) => person(n)),
-      admin(),
-      chaos,
-    ]);
+    // One part failing stops the others (they would go on retrying against killed processes).
+    const parts = [...Array.from({ length: options.people }, (_, n) => person(n)), admin(), chaos];
+    for (const part of parts) part.catch(() => stop.abort());
+    const outcomes = await Promise.allSettled(parts);
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
     const seconds = (performance.now() - started) / 1000;
 
     const replicaReads = await readsByDatabase(apis);
@@ -407,6 +427,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult | nul
         p50ByKind,
         notExactlyOnce,
         streamGaps: gaps.map((g) => g.stream_name),
+        resent: resent.count,
         readYourWritesViolations: violations,
         verify,
         throughput: acknowledged.length / seconds,
@@ -495,7 +516,11 @@ function runVerify(vars: Record<string, string>) {
     child.stderr.on('data', (chunk) => {
       output += chunk;
     });
-    child.once('exit', (code) => resolve({ code, output }));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
   });
 }
 

@@ -18,14 +18,13 @@ export class Consistency {
 
   async settle(req: Request, position: bigint | null) {
     if (position === null) return;
-    this.replicas?.wrote();
-    await this.sessions.wrote(req, position);
+    await this.remember(req, position);
     await this.progress.waitFor(position, this.timeoutMs);
   }
 
   /**
    * For an answer that must not wait (it reads nothing back): the session's later reads wait for
-   * the write instead.
+   * the write instead. This request's own later reads go to the primary (`ReadReplicas.wrote`).
    */
   async remember(req: Request, position: bigint | null) {
     if (position === null) return;
