@@ -237,11 +237,16 @@ export async function growthBenchmark() {
       met: null,
     },
     {
-      what: 'rebuild of every read model: time, and its rate against reading the log alone',
-      measured: each((p) => `${s(p.rebuildSeconds)}, ${(p.rebuildRate / p.readRate).toFixed(2)}×`),
-      target: 'linear, ≥ 0.6×',
-      met:
-        linear((p) => p.rebuildSeconds) && points.every((p) => p.rebuildRate / p.readRate >= 0.6),
+      what: 'rebuild of every read model',
+      measured: each((p) => s(p.rebuildSeconds)),
+      target: 'linear',
+      met: linear((p) => p.rebuildSeconds),
+    },
+    {
+      what: "the rebuild's rate against reading the log alone",
+      measured: each((p) => `${(p.rebuildRate / p.readRate).toFixed(2)}×`),
+      target: '≥ 0.6×',
+      met: points.every((p) => p.rebuildRate / p.readRate >= 0.6),
     },
     {
       what: 'CSV export of the whole log, in process',
@@ -268,13 +273,16 @@ export async function growthBenchmark() {
       met: flat((p) => p.bytesPerMillion),
     },
   ];
+  const ratios = points.map((p) => (p.rebuildRate / p.readRate).toFixed(2)).join(', ');
   await writeSection(
     'growth',
     `Growth with the log (PostgreSQL, ${points.map((p) => m(p.events)).join(', ')} events)`,
     figures,
     `![Each cost at each log size, against its cost at ${m(first.events)} events; the dotted lines are a flat cost and a cost growing with the log](growth.svg)
 
-One database, its log grown to each size in turn (${growth.toFixed(0)}× from the first to the last): an account of ${LONG_ACCOUNT.toLocaleString('en-US')} events, then accounts of ${PER_ACCOUNT} credit events taking turns (the finance benchmark's histories, written straight into \`events\`), \`VACUUM ANALYZE\`, then at each size: ${APPENDS} appends of one event onto a new stream, one after the other; ${COLD_COMMANDS} spends on the long account, each by a new \`Ledger\` (from the account's snapshot); the log read alone through \`readAll\` (pages of 5,000); \`rebuildReadModels\` into a fresh schema (profiles, ledger entries, admin stats: a user per account); the CSV export in this process (V8's default young generation: the CLI's is faster, see the finance section); ${BALANCES} balances as of instants spread over the long account's history; ${SEARCHES} admin searches rotating over an e-mail, a name prefix, a full address and a term that matches nobody. "flat": the largest log's figure within 2× of the smallest's; "linear": per event, within 1.5×. On the same two cores as PostgreSQL; load average when this run began: ${loadAtStart}.`,
+One database, its log grown to each size in turn (${growth.toFixed(0)}× from the first to the last): an account of ${LONG_ACCOUNT.toLocaleString('en-US')} events, then accounts of ${PER_ACCOUNT} credit events taking turns (the finance benchmark's histories, written straight into \`events\`), \`VACUUM ANALYZE\`, then at each size: ${APPENDS} appends of one event onto a new stream, one after the other; ${COLD_COMMANDS} spends on the long account, each by a new \`Ledger\` (from the account's snapshot); the log read alone through \`readAll\` (pages of 5,000); \`rebuildReadModels\` into a fresh schema (profiles, ledger entries, admin stats: a user per account); the CSV export in this process (V8's default young generation: the CLI's is faster, see the finance section); ${BALANCES} balances as of instants spread over the long account's history; ${SEARCHES} admin searches rotating over an e-mail, a name prefix, a full address and a term that matches nobody. "flat": the largest log's figure within 2× of the smallest's; "linear": per event, within 1.5×. On the same two cores as PostgreSQL; load average when this run began: ${loadAtStart}.
+
+The rebuild grows with the log but runs at ${ratios}× the rate of reading it alone, short of 0.6×. Besides the read it decodes every event, folds it, writes the rows by COPY and builds the indexes, and PostgreSQL shares the two cores with it. How that time divides beyond decoding (the rebuild section) is not measured yet.`,
   );
 }
 
