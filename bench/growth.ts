@@ -311,6 +311,7 @@ function chart(points: Point[]): string {
     (i) => maxY <= 12 || i % 2 === 0,
   );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">
+<title>Each cost at each log size, against its cost at the first size</title>
 <rect width="100%" height="100%" fill="white"/>
 ${ticksY.map((i) => `<line x1="${left}" x2="${width - right}" y1="${y(i)}" y2="${y(i)}" stroke="#eee"/><text x="${left - 8}" y="${y(i) + 4}" text-anchor="end">${i}×</text>`).join('\n')}
 ${points.map((p) => `<text x="${x(p.events)}" y="${height - bottom + 18}" text-anchor="middle">${Number((p.events / 1e6).toFixed(1))} M</text>`).join('\n')}
