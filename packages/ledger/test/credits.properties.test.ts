@@ -65,32 +65,42 @@ describe('credit ledger properties over random histories', () => {
     );
   });
 
-  it('reverses at most what a purchase granted, in proportion to the money refunded', () => {
+  it('reverses at most what a purchase granted, in proportion to the money refunded and lost in disputes', () => {
     fc.assert(
       fc.property(fc.array(creditCommand, { maxLength: 60 }), (commands) => {
         const { state, steps } = run(commands);
         const events = steps.flatMap((s) => s.events);
         const highestRefund = new Map<string, number>();
+        const disputedMinor = new Map<string, number>();
         for (const c of commands) {
           if (c.type === 'RefundPurchase')
             highestRefund.set(
               c.paymentIntentId,
               Math.max(highestRefund.get(c.paymentIntentId) ?? 0, c.refundedMinor),
             );
+          if (c.type === 'CloseDispute' || c.type === 'OpenDispute')
+            disputedMinor.set(c.disputeId, c.amountMinor);
         }
+        const share = (granted: number, minor: number) => Math.floor((granted * minor) / PAID);
         for (const purchase of state.purchases.values()) {
-          const reversals = events.filter(
-            (e) => e.type === 'PurchaseReversed' && e.data.grantId === purchase.grantId,
-          );
-          const taken = reversals.reduce(
-            (sum, e) =>
-              sum + (e.type === 'PurchaseReversed' ? e.data.amount + e.data.shortfall : 0),
-            0,
-          );
+          let byRefunds = 0;
+          let byDisputes = 0;
+          let disputeShares = 0;
+          for (const e of events) {
+            if (e.type === 'PurchaseReversed' && e.data.grantId === purchase.grantId)
+              byRefunds += e.data.amount + e.data.shortfall;
+            if (e.type === 'DisputeClosed' && !e.data.won && e.data.grantId === purchase.grantId) {
+              byDisputes += e.data.amount + e.data.shortfall;
+              disputeShares += share(purchase.granted, disputedMinor.get(e.data.disputeId)!);
+            }
+          }
           const refunded = highestRefund.get(purchase.paymentIntentId ?? '') ?? 0;
-          expect(taken).toBeLessThanOrEqual(purchase.granted);
-          // Exactly its share: every refund of the payment was applied, whatever the order.
-          expect(taken).toBe(Math.floor((purchase.granted * refunded) / PAID));
+          expect(byRefunds + byDisputes).toBeLessThanOrEqual(purchase.granted);
+          // Exactly its share of the money refunded and lost, whatever the order: every refund
+          // and every lost dispute of the payment applied, together capped at what it granted.
+          expect(byRefunds + byDisputes).toBe(
+            Math.min(share(purchase.granted, refunded) + disputeShares, purchase.granted),
+          );
         }
       }),
       { numRuns: 500 },

@@ -49,6 +49,8 @@ export interface Dispute {
   /** The pack the disputed payment bought (null: none of this account's). */
   grantId: string | null;
   open: boolean;
+  /** Credits it took back once lost (with what was spent of them, the shortfall); 0 otherwise. */
+  taken?: number;
 }
 
 export interface PendingCheckout {
@@ -242,7 +244,7 @@ export const evolve = (state: CreditAccount, event: CreditEvent): CreditAccount 
         ...next,
         disputes: {
           ...state.disputes,
-          [event.data.disputeId]: { grantId: event.data.grantId, open: false },
+          [event.data.disputeId]: { grantId: event.data.grantId, open: false, taken: reversed },
         },
         purchases:
           purchase && reversed

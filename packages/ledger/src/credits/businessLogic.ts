@@ -120,8 +120,16 @@ const reversalOf = (
   refund: CreditEventOf<'PurchaseRefundPending'>['data'],
   state: CreditAccount,
 ): CreditEvent[] => {
-  // In proportion to the money refunded: all refunds together never more than the purchase granted.
-  const due = creditsShare(purchase, refund.refundedMinor, refund.paidMinor) - purchase.reversed;
+  // In proportion to the money refunded, beside what lost disputes of other money of the payment
+  // took: all of them together never more than the purchase granted.
+  const byDisputes = Object.values(state.disputes)
+    .filter((dispute) => dispute.grantId === purchase.grantId)
+    .reduce((sum, dispute) => sum + (dispute.taken ?? 0), 0);
+  const due = Math.min(
+    creditsShare(purchase, refund.refundedMinor, refund.paidMinor) -
+      (purchase.reversed - byDisputes),
+    purchase.granted - purchase.reversed,
+  );
   if (due <= 0) return [];
   const amount = Math.min(due, leftIn(state, purchase.grantId));
   return [
