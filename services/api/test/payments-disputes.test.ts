@@ -1,10 +1,10 @@
 /** Stripe disputes through the webhook: a pack's credits held while open, freed when won, taken back when lost; the money withdrawn and returned on `stripe-balance`, the charge asked of Stripe's API (a loopback stand-in). */
-import { verifyLedger } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, member, signed, WEBHOOK_SECRET } from './moneyFixtures.ts';
 import { forms } from './readingForms.ts';
+import { stripeBalanceServer } from './stripeBalanceServer.ts';
 import { deliver, me, packCheckout, uid } from './stripeWebhooks.ts';
-import { type Client, startStripeDouble, startTestServer, type TestServer } from './support.ts';
+import type { Client, TestServer } from './support.ts';
 
 /** The app's clock: every event of these tests happens in November 2026. */
 const now = new Date('2026-11-25T12:00:00Z');
@@ -57,56 +57,32 @@ const dispute = (
 });
 
 describe('disputes: credits held, freed or taken back, and the money on Stripe’s balance', () => {
+  let books: Awaited<ReturnType<typeof stripeBalanceServer>>;
   let server: TestServer;
   let admin: Client;
-  let double: Awaited<ReturnType<typeof startStripeDouble>>;
+  let double: typeof books.double;
+  let balanceEvents: typeof books.balanceEvents;
+  let money: typeof books.money;
+  let reported: typeof books.reported;
   beforeAll(async () => {
-    double = await startStripeDouble(({ method, path }) => {
-      if (method !== 'GET') return undefined;
-      const url = new URL(path, 'http://stripe.test');
-      if (url.pathname === '/v1/balance_transactions') {
-        const data = payoutTransactions.get(url.searchParams.get('payout') ?? '') ?? [];
-        return { object: 'list', url: url.pathname, data, has_more: false };
-      }
-      const charge = /^\/v1\/charges\/([^/]+)$/.exec(url.pathname);
-      return charge ? charges.get(charge[1]!) : undefined;
-    });
-    server = await startTestServer(
-      {
-        STRIPE_SECRET_KEY: 'sk_test_loopback',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        PUBLIC_URL: 'https://astra.example',
-        ...double.env,
+    books = await stripeBalanceServer(
+      WEBHOOK_SECRET,
+      ({ method, path }) => {
+        if (method !== 'GET') return undefined;
+        const url = new URL(path, 'http://stripe.test');
+        if (url.pathname === '/v1/balance_transactions') {
+          const data = payoutTransactions.get(url.searchParams.get('payout') ?? '') ?? [];
+          return { object: 'list', url: url.pathname, data, has_more: false };
+        }
+        const charge = /^\/v1\/charges\/([^/]+)$/.exec(url.pathname);
+        return charge ? charges.get(charge[1]!) : undefined;
       },
-      undefined,
-      { clock: () => now },
+      now,
     );
-    admin = server.client();
-    await admin.signInAsAdmin();
+    ({ server, admin, double, balanceEvents, money, reported } = books);
   });
-  afterAll(async () => {
-    await server?.close();
-    await double?.close();
-  });
+  afterAll(() => books?.close());
 
-  const balanceEvents = async () => {
-    const events: { type: string; data: any }[] = [];
-    for await (const event of server.deps.ledger.store.readStream('stripe-balance'))
-      events.push({ type: event.type, data: event.data });
-    return events;
-  };
-  /** The money in usd since the log began, as `ledger:verify` replays it (no differences). */
-  const money = async () => {
-    const report = await verifyLedger(server.deps.ledger.store, server.deps.db);
-    expect(report.differences).toEqual([]);
-    return report.money.find((m) => m.currency === 'usd');
-  };
-  /** November's money in usd, as the month report gives it (flagged when the books do not meet). */
-  const reported = async () => {
-    const { body } = await admin.get('/api/admin/reports/monthly?month=2026-11');
-    expect(body.flags).toEqual([]);
-    return body.money.find((m: { currency: string }) => m.currency === 'usd');
-  };
   /** A member with 10 free credits and a pack of 100 paid by a charge Stripe's API knows. */
   const packBuyer = async () => {
     const buyer = await member(server);

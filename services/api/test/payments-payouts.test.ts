@@ -1,9 +1,9 @@
 /** Stripe's payouts through the webhook: their balance transactions listed from Stripe's API (a loopback stand-in), fees and money to the bank on `stripe-balance`. */
-import { verifyLedger } from '@astra/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { member, signed, WEBHOOK_SECRET } from './paymentsFixtures.ts';
+import { stripeBalanceServer } from './stripeBalanceServer.ts';
 import { deliver, packCheckout, uid } from './stripeWebhooks.ts';
-import { type Client, startStripeDouble, startTestServer, type TestServer } from './support.ts';
+import type { Client, TestServer } from './support.ts';
 
 /** The app's clock: every event of these tests happens in November 2026. */
 const now = new Date('2026-11-25T12:00:00Z');
@@ -48,58 +48,34 @@ const listed: Record<string, ReturnType<typeof transaction>[]> = {
 };
 
 describe('payouts: fees and money to the bank, from the payout’s balance transactions', () => {
+  let books: Awaited<ReturnType<typeof stripeBalanceServer>>;
   let server: TestServer;
   let admin: Client;
-  let double: Awaited<ReturnType<typeof startStripeDouble>>;
+  let double: typeof books.double;
+  let balanceEvents: typeof books.balanceEvents;
+  let money: typeof books.money;
+  let reported: typeof books.reported;
   beforeAll(async () => {
-    double = await startStripeDouble(({ method, path }) => {
-      const url = new URL(path, 'http://stripe.test');
-      if (method !== 'GET' || url.pathname !== '/v1/balance_transactions') return undefined;
-      const all = listed[url.searchParams.get('payout') ?? ''] ?? [];
-      const after = url.searchParams.get('starting_after');
-      const from = after ? all.findIndex((t) => t.id === after) + 1 : 0;
-      return {
-        object: 'list',
-        url: '/v1/balance_transactions',
-        data: all.slice(from, from + 2),
-        has_more: from + 2 < all.length,
-      };
-    });
-    server = await startTestServer(
-      {
-        STRIPE_SECRET_KEY: 'sk_test_loopback',
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        PUBLIC_URL: 'https://astra.example',
-        ...double.env,
+    books = await stripeBalanceServer(
+      WEBHOOK_SECRET,
+      ({ method, path }) => {
+        const url = new URL(path, 'http://stripe.test');
+        if (method !== 'GET' || url.pathname !== '/v1/balance_transactions') return undefined;
+        const all = listed[url.searchParams.get('payout') ?? ''] ?? [];
+        const after = url.searchParams.get('starting_after');
+        const from = after ? all.findIndex((t) => t.id === after) + 1 : 0;
+        return {
+          object: 'list',
+          url: '/v1/balance_transactions',
+          data: all.slice(from, from + 2),
+          has_more: from + 2 < all.length,
+        };
       },
-      undefined,
-      { clock: () => now },
+      now,
     );
-    admin = server.client();
-    await admin.signInAsAdmin();
+    ({ server, admin, double, balanceEvents, money, reported } = books);
   });
-  afterAll(async () => {
-    await server?.close();
-    await double?.close();
-  });
-
-  const balanceEvents = async () => {
-    const events: { type: string; data: any }[] = [];
-    for await (const event of server.deps.ledger.store.readStream('stripe-balance'))
-      events.push({ type: event.type, data: event.data });
-    return events;
-  };
-  /** November's money in usd, as the month report gives it (flagged when the books do not meet). */
-  const reported = async () => {
-    const { body } = await admin.get('/api/admin/reports/monthly?month=2026-11');
-    expect(body.flags).toEqual([]);
-    return body.money.find((m: { currency: string }) => m.currency === 'usd');
-  };
-  const money = async () => {
-    const report = await verifyLedger(server.deps.ledger.store, server.deps.db);
-    expect(report.differences).toEqual([]);
-    return report.money.find((m) => m.currency === 'usd');
-  };
+  afterAll(() => books?.close());
 
   it('records a paid payout with every page of its balance transactions, its fees and its amount, once', async () => {
     const { id } = await member(server);
