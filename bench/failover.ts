@@ -11,6 +11,7 @@ import {
   projectorLeaders,
   READ_SCHEMA,
   readModels,
+  untilProjected,
   verifyLedger,
 } from '@astra/projections';
 import { sql } from 'kysely';
@@ -109,16 +110,11 @@ export async function failoverBenchmark() {
 
     appending = false;
     await writer;
-    const { rows } = await sql<{
-      head: string;
-    }>`SELECT max(position)::text AS head FROM public.events`.execute(db);
-    const head = BigInt(rows[0]!.head);
-    await eventually(async () => {
-      const reached = await readModels(db).selectFrom('checkpoints').select('position').execute();
-      return (
-        reached.length === allProjections.length && reached.every((r) => BigInt(r.position) >= head)
-      );
-    }, 60_000);
+    await untilProjected(
+      db,
+      allProjections.map((p) => p.name),
+      60_000,
+    );
     await Promise.all(replicas.map((r) => r.stop()));
     const report = await verifyLedger(storage.store, db);
     const entries = await readModels(db)

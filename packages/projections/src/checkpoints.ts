@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { readModels } from './database.ts';
+import { READ_SCHEMA, readModels } from './database.ts';
 
 /** The lowest of some positions (at least one). */
 export const earliest = (positions: readonly bigint[]) =>
@@ -13,6 +13,26 @@ export async function checkpointOf(db: Kysely<unknown>, schema: string, names: r
     .where('name', 'in', [...names])
     .execute();
   return earliest(names.map((name) => BigInt(rows.find((r) => r.name === name)?.position ?? 0)));
+}
+
+/**
+ * Waits until every named projection has applied every event committed when it is called (the
+ * log in PostgreSQL): tests and benchmarks read the read models only then, never after a sleep.
+ */
+export async function untilProjected(
+  db: Kysely<unknown>,
+  names: readonly string[],
+  timeoutMs = 10_000,
+) {
+  const { rows } = await sql<{
+    head: string | null;
+  }>`SELECT max(position)::text AS head FROM public.events`.execute(db);
+  const head = BigInt(rows[0]?.head ?? 0);
+  const deadline = Date.now() + timeoutMs;
+  while ((await checkpointOf(db, READ_SCHEMA, names)) < head) {
+    if (Date.now() > deadline) throw new Error(`read models did not reach position ${head}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /**

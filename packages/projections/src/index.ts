@@ -1,4 +1,4 @@
-export { liveCheckpointOf } from './checkpoints.ts';
+export { liveCheckpointOf, untilProjected } from './checkpoints.ts';
 export {
   CREDIT_COLUMNS,
   creditNumber,

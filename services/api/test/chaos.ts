@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { replicatedPostgres } from '@astra/event-store/replication';
 import { streams } from '@astra/ledger';
+import { allProjections, databaseOver, untilProjected } from '@astra/projections';
 import pg from 'pg';
 import { packCheckout, webhookSigner } from './stripeWebhooks.ts';
 import { freePort } from './support.ts';
@@ -388,15 +389,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult | nul
     const seconds = (performance.now() - started) / 1000;
 
     const replicaReads = await readsByDatabase(apis);
-    const primary = new pg.Client({ connectionString: common.DATABASE_URL });
-    await primary.connect();
+    const primary = new pg.Pool({ connectionString: common.DATABASE_URL });
     try {
-      await until('the projections to reach the head of the log', async () => {
-        const { rows } = await primary.query(`
-          SELECT (SELECT coalesce(max(position), 0) FROM events) <= coalesce(min(position), -1) AS done
-          FROM read.checkpoints`);
-        return rows[0]?.done === true;
-      });
+      await untilProjected(
+        databaseOver(() => primary.connect()),
+        allProjections.map((p) => p.name),
+        60_000,
+      );
       const notExactlyOnce = await exactlyOnce(
         primary,
         acknowledged.map((a) => a.check),
@@ -449,7 +448,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult | nul
 }
 
 /** Each acknowledged command's effect, counted in the log: exactly one each. */
-async function exactlyOnce(db: pg.Client, checks: string[]) {
+async function exactlyOnce(db: pg.Pool, checks: string[]) {
   const problems: string[] = [];
   const count = async (text: string, values: unknown[]) =>
     Number((await db.query<{ n: string }>(text, values)).rows[0]!.n);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { errorBodySchema } from '@astra/contracts';
 import { createThrowawayDatabase, postgresReachable } from '@astra/event-store/testing';
-import { allProjections, Projector, READ_SCHEMA } from '@astra/projections';
+import { allProjections, Projector, untilProjected } from '@astra/projections';
 import { sql } from 'kysely';
 import { webDist } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -428,25 +428,12 @@ export async function eventCount(server: TestServer) {
  * Waits until every projection has applied every event committed so far (the projected
  * position), so a test reads the read models only once they show its writes — never a sleep.
  */
-export async function caughtUp(server: TestServer, timeoutMs = 10_000) {
-  const { db } = server.deps;
-  const { rows } = await sql<{
-    head: string | null;
-  }>`SELECT max(position)::text AS head FROM events`.execute(db);
-  const head = BigInt(rows[0]?.head ?? 0);
-  const names = allProjections.map((p) => p.name);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { rows: checkpoints } = await sql<{ position: string }>`
-      SELECT position::text AS position FROM ${sql.id(READ_SCHEMA)}.checkpoints
-      WHERE name = ANY(${names})`.execute(db);
-    const reached =
-      checkpoints.length === names.length && checkpoints.every((c) => BigInt(c.position) >= head);
-    if (reached) return;
-    if (Date.now() > deadline) throw new Error(`read models did not reach position ${head}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+export const caughtUp = (server: TestServer, timeoutMs = 10_000) =>
+  untilProjected(
+    server.deps.db,
+    allProjections.map((p) => p.name),
+    timeoutMs,
+  );
 
 /** A request the Stripe double received. */
 export interface StripeRequest {

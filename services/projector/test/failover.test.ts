@@ -8,9 +8,9 @@ import {
   migrateReadModels,
   projectorLeaders,
   READ_SCHEMA,
-  readModels,
   rebuildReadModels,
   stillLeads,
+  untilProjected,
 } from '@astra/projections';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -124,17 +124,11 @@ describe.runIf(await postgresForTests())('projector failover (PostgreSQL)', () =
 
       appending = false;
       await writer;
-      const { rows } = await sql<{
-        head: string;
-      }>`SELECT max(position)::text AS head FROM public.events`.execute(db);
-      const head = BigInt(rows[0]!.head);
-      await eventually(async () => {
-        const reached = await readModels(db).selectFrom('checkpoints').select('position').execute();
-        return (
-          reached.length === allProjections.length &&
-          reached.every((r) => BigInt(r.position) >= head)
-        );
-      });
+      await untilProjected(
+        db,
+        allProjections.map((p) => p.name),
+        20_000,
+      );
       await Promise.all(replicas.map((r) => r.stop()));
       // Nothing applied twice or skipped: the rows are a fresh replay's.
       const followed = await dumpReadModels(db);
