@@ -97,7 +97,8 @@ export async function startServer(
           logger,
         )
       : null;
-  const read = replicas ? readModels(databaseOver(replicas.connect)) : readModels(db);
+  const primaryRead = readModels(db);
+  const read = replicas ? readModels(databaseOver(replicas.connect)) : primaryRead;
   const catalog = catalogOf(options.readingKinds ?? shippedReadingKinds);
   await projectApps(read, catalog, clock());
   // Registered (and beating) before the first request: its claims name it. A PGlite database
@@ -193,7 +194,7 @@ export async function startServer(
       if (projector && !projector.running) return false;
       try {
         // The primary's: a standby that fails must not make every API process look down.
-        await readModels(db).selectFrom('checkpoints').select('name').limit(1).execute();
+        await primaryRead.selectFrom('checkpoints').select('name').limit(1).execute();
         return true;
       } catch {
         return false;
