@@ -3,6 +3,7 @@ import {
   type CreditEvent,
   type EventMetadata,
   type FeedbackEvent,
+  personalData,
   type ReadingEvent,
   SCHEMA_VERSION,
   type StripeBalanceEvent,
@@ -33,18 +34,28 @@ import { type Kysely, sql } from 'kysely';
 import { afterEach } from 'vitest';
 import { databaseFor, migrateReadModels, READ_SCHEMA } from '../src/index.ts';
 
-export async function openTestStorage(kind: 'pglite' | 'postgres') {
+/**
+ * A fresh storage with migrated read models: PGlite in memory, or a throwaway PostgreSQL
+ * database (its `databaseUrl`, for processes started on it). With `dataKeySecret`, personal
+ * data is sealed under it, as the API and the CLIs seal it.
+ */
+export async function openTestStorage(
+  kind: 'pglite' | 'postgres',
+  { dataKeySecret }: { dataKeySecret?: string } = {},
+) {
   const database = kind === 'postgres' ? await createThrowawayDatabase() : undefined;
-  const storage = await openStorage(
-    database
+  const storage = await openStorage({
+    ...(database
       ? { databaseUrl: database.url, dataDir: null }
-      : { dataDir: null, pgliteTemplate: await pgliteTemplate() },
-  );
+      : { dataDir: null, pgliteTemplate: await pgliteTemplate() }),
+    ...(dataKeySecret ? { personalData, dataKeySecret } : {}),
+  });
   const db = databaseFor(storage.connection);
   await migrateReadModels(db, READ_SCHEMA);
   return {
     ...storage,
     db,
+    databaseUrl: database?.url,
     async dispose() {
       await db.destroy();
       await storage.close();

@@ -1,20 +1,19 @@
 import { connect, createServer, type Socket } from 'node:net';
-import { personalData } from '@astra/contracts';
-import { openStorage } from '@astra/event-store';
-import { createThrowawayDatabase, eventually, postgresForTests } from '@astra/event-store/testing';
+import { eventually, postgresForTests } from '@astra/event-store/testing';
 import {
   allProjections,
-  databaseFor,
-  migrateReadModels,
   projectorLeaders,
-  READ_SCHEMA,
   rebuildReadModels,
   stillLeads,
   untilProjected,
 } from '@astra/projections';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { dumpReadModels, randomHistory } from '../../../packages/projections/test/support.ts';
+import {
+  dumpReadModels,
+  openTestStorage,
+  randomHistory,
+} from '../../../packages/projections/test/support.ts';
 import { Leadership, NotLeadingError } from '../src/leadership.ts';
 import { leaderPid, type Replica, startReplica } from './replicas.ts';
 
@@ -22,26 +21,10 @@ const SECRET = 'the-master-secret-of-these-failover-tests';
 const NAMES = allProjections.map((p) => p.name).join(',');
 const quiet = { info: () => {}, warn: () => {} };
 
+/** A throwaway PostgreSQL database, personal data sealed under `SECRET`, read models migrated. */
 async function openDatabase() {
-  const database = await createThrowawayDatabase();
-  const storage = await openStorage({
-    databaseUrl: database.url,
-    dataDir: null,
-    personalData,
-    dataKeySecret: SECRET,
-  });
-  const db = databaseFor(storage.connection);
-  await migrateReadModels(db, READ_SCHEMA);
-  return {
-    database,
-    storage,
-    db,
-    async close() {
-      await db.destroy();
-      await storage.close();
-      await database.drop();
-    },
-  };
+  const storage = await openTestStorage('postgres', { dataKeySecret: SECRET });
+  return { storage, db: storage.db, databaseUrl: storage.databaseUrl!, close: storage.dispose };
 }
 
 /** Ends the session that holds the leader's lock, as a dropped connection would. */
@@ -85,12 +68,12 @@ async function relayTo(databaseUrl: string) {
 
 describe.runIf(await postgresForTests())('projector failover (PostgreSQL)', () => {
   it('three replicas: one leads, a standby takes over within 5 s of kill -9, a lost connection stops the leader within 1 s, and the read models equal a rebuild', async () => {
-    const { database, storage, db, close } = await openDatabase();
+    const { databaseUrl, storage, db, close } = await openDatabase();
     const replicas: Replica[] = [];
     let appending = true;
     try {
       await randomHistory(storage.store, { commands: 150, users: 6, seed: 3 });
-      const env = { DATABASE_URL: database.url, DATA_KEY_SECRET: SECRET };
+      const env = { DATABASE_URL: databaseUrl, DATA_KEY_SECRET: SECRET };
       replicas.push(startReplica(env), startReplica(env), startReplica(env));
       const byPid = (pid: number) => replicas.find((r) => r.pid === pid)!;
       // Events keep coming while leaders die.
@@ -142,8 +125,8 @@ describe.runIf(await postgresForTests())('projector failover (PostgreSQL)', () =
   }, 120_000);
 
   it('a deposed leader’s batch cannot commit: its fence fails once another term leads', async () => {
-    const { database, db, close } = await openDatabase();
-    const options = { databaseUrl: database.url, name: NAMES, logger: quiet };
+    const { databaseUrl, db, close } = await openDatabase();
+    const options = { databaseUrl: databaseUrl, name: NAMES, logger: quiet };
     const shutdown = new AbortController();
     try {
       const old = (await new Leadership(options).acquire(shutdown.signal))!;
@@ -175,15 +158,15 @@ describe.runIf(await postgresForTests())('projector failover (PostgreSQL)', () =
   }, 60_000);
 
   it('a leader whose network goes silent stops within 1 s; once its session ends, a standby leads', async () => {
-    const { database, db, close } = await openDatabase();
-    const relay = await relayTo(database.url);
+    const { databaseUrl, db, close } = await openDatabase();
+    const relay = await relayTo(databaseUrl);
     const shutdown = new AbortController();
     try {
       const options = { name: NAMES, logger: quiet };
       const old = (await new Leadership({ ...options, databaseUrl: relay.url }).acquire(
         shutdown.signal,
       ))!;
-      const standby = new Leadership({ ...options, databaseUrl: database.url }).acquire(
+      const standby = new Leadership({ ...options, databaseUrl: databaseUrl }).acquire(
         shutdown.signal,
       );
 
