@@ -465,6 +465,28 @@ const checkBooks = (state: CreditAccount, money: AccountMoney, totals: Totals) =
   expect(money.balance).toBe(state.balance);
 };
 
+/** A pack paid with its tax (`pi_0`), then half of its payment refunded. */
+const taxedPackThenRefund: [HistoryCommand, HistoryCommand] = [
+  {
+    type: 'GrantCredits',
+    grantId: 'checkout:pi_0',
+    kind: 'purchase',
+    amount: 100,
+    reason: 'Credit pack',
+    tierId: 2,
+    reference: { paymentIntentId: 'pi_0' },
+    payment: paid.pi_0!,
+  },
+  {
+    type: 'RefundPurchase',
+    paymentIntentId: 'pi_0',
+    chargeId: 'ch_pi_0',
+    refundedMinor: 900,
+    paidMinor: paid.pi_0!.amountMinor,
+    currency: paid.pi_0!.currency,
+  },
+];
+
 describe('money on the ledger over random histories', () => {
   it('keeps Stripe’s balance (cash − fees − paid out − disputes) = recognized + admin deductions + deferred + tax payable − fees − paid out − disputes in each currency after every event', () => {
     let taxed = 0;
@@ -477,7 +499,12 @@ describe('money on the ledger over random histories', () => {
             expect(Math.sign(minor)).toBe(effect.cash!.minor > 0 ? 1 : -1);
         });
       }),
-      { numRuns: 500 },
+      {
+        numRuns: 500,
+        // A taxed pack and a partial refund of it, always: random histories miss that now and
+        // then, and the check below would then fail for want of a case.
+        examples: [[taxedPackThenRefund]],
+      },
     );
     // Refunds gave tax back (the property is not vacuous; the next one refunds taxed payments
     // many times over).
