@@ -50,7 +50,6 @@ export const BUILDS = [
       'web/vite.config.ts',
       'web/precompress.ts',
       'web/routeTable.ts',
-      'web/prerender.ts',
       'web/tsconfig.json',
       'web/package.json',
       'packages/contracts/src',

@@ -1,5 +1,8 @@
 /**
- * A signed-in page's first load: the server names the page's first API requests in its HTML
+ * A signed-in page's first load. A page drawn on the server (services/api/src/http/drawnPages.ts)
+ * arrives with its data: the browser asks the API for nothing until the visitor reaches for a
+ * control, and the app then takes the page over without a message. A page the browser draws
+ * (here: an address with a query) gets its first API requests named in its HTML
  * (`<link rel="preload" as="fetch">`, services/api/src/http/pageHints.ts) so they start with the
  * HTML. Each must be asked for by the page's own code (a preload it never uses is fetched for
  * nothing, and Chromium warns of it) and reach the network once: the page's `fetch()` takes the
@@ -74,6 +77,34 @@ test('a signed-in first load asks for the session and each page’s data once', 
   for (const { path, drawn } of pages) {
     const seen = watch(page);
     await page.goto(path);
+    await expect(drawn).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(seen.requests, path).toEqual([]);
+    expect(await preloaded(page), path).toEqual([]);
+    // The first intent starts the app, which takes the drawn page over as it is.
+    await page.keyboard.press('Tab');
+    await expect(page.locator(':focus')).toBeVisible();
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          Object.keys(document.getElementById('root')!).some((k) =>
+            k.startsWith('__reactContainer$'),
+          ),
+        ),
+      )
+      .toBe(true);
+    await expect(drawn).toBeVisible();
+    expect(seen.console, path).toEqual([]);
+    page.removeAllListeners('request');
+    page.removeAllListeners('console');
+    // Leaves the started app, so its requests are not taken for the next page's.
+    await page.goto('about:blank');
+  }
+
+  // Drawn by the browser: an address with a query.
+  for (const { path, drawn } of pages) {
+    const seen = watch(page);
+    await page.goto(`${path}?from=test`);
     await expect(drawn).toBeVisible();
     await page.waitForLoadState('networkidle');
     const hinted = await preloaded(page);

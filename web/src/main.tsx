@@ -1,30 +1,49 @@
 import './zodJitless';
-import { StrictMode, startTransition } from 'react';
+import { StrictMode, startTransition, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 // From react-router/dom: that provider passes react-dom's flushSync to the router (navigate's `flushSync`).
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/AppProviders';
+import { DRAWN_STATE } from './app/api';
 import { createAppRouter } from './app/router';
+import { makeStore } from './app/store';
 
-const rootElement = document.getElementById('root');
-if (!rootElement) throw new Error('Root element not found');
+/** Where the server puts the answers a drawn page was drawn with (`drawnPages.ts`). */
+export const DRAWN_STATE_ELEMENT = 'drawn-state';
 
-// A page prerendered at build time (web/prerender.ts) arrives drawn, and React takes over its
-// markup. The server sends one only for an address without a query; a fragment (a sign-in's
-// tokens) changes the first render too, so such a page is drawn afresh.
-const prerendered = rootElement.hasChildNodes() && window.location.hash === '';
-const router = await createAppRouter({ prerendered });
-const app = (
-  <StrictMode>
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>
-);
+/** Calls `onStarted` once React has committed the first render (hydrated, or drawn afresh). */
+function Started({ onStarted }: { onStarted: () => void }) {
+  useEffect(onStarted, [onStarted]);
+  return null;
+}
 
-// A transition renders in slices that yield to the browser between them, instead of one long
-// task: a phone's main thread stays free for input while the first page is drawn.
-startTransition(() => {
-  if (prerendered) hydrateRoot(rootElement, app);
-  else createRoot(rootElement).render(app);
-});
+/**
+ * Starts the app in `root`. `drawn`: the server drew the page (`boot.ts`), and React takes over
+ * its markup with the answers it was drawn with; otherwise the app draws the page itself.
+ * Resolves once the page answers input.
+ */
+export async function start(root: HTMLElement, drawn: boolean): Promise<void> {
+  const store = makeStore();
+  const state = document.getElementById(DRAWN_STATE_ELEMENT)?.textContent;
+  if (drawn && state) store.dispatch({ type: DRAWN_STATE, payload: JSON.parse(state) });
+  const router = await createAppRouter({ drawn });
+  let started = () => {};
+  const whenStarted = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const app = (
+    <StrictMode>
+      <AppProviders store={store}>
+        <RouterProvider router={router} />
+      </AppProviders>
+      <Started onStarted={started} />
+    </StrictMode>
+  );
+  // A transition renders in slices that yield to the browser between them, instead of one long
+  // task: a phone's main thread stays free for input while the first page is drawn.
+  startTransition(() => {
+    if (drawn) hydrateRoot(root, app);
+    else createRoot(root).render(app);
+  });
+  await whenStarted;
+}

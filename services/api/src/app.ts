@@ -107,7 +107,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     res.type('text').set('Cache-Control', 'no-cache').send(ROBOTS_TXT);
   });
   if (existsSync(join(web, 'index.html'))) {
-    app.use(webAppRoutes(web, { sessionCookie: deps.config.SESSION_COOKIE }));
+    app.use(webAppRoutes(web, { sessionCookie: deps.config.SESSION_COOKIE, logger: deps.logger }));
   } else {
     app.get('/', (_req, res) => {
       res

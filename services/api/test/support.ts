@@ -23,11 +23,12 @@ export const OPERATOR_SETTINGS = {
 } as const;
 
 /**
- * The built web app (`web/dist`, with its prerendered pages), built first where it is not (a
- * fresh checkout): the browser tests build it too, but they run after the tests that serve it.
+ * The built web app (`web/dist`, and `web/dist-ssr` that draws its pages on the server), built
+ * first where it is not (a fresh checkout): the browser tests build it too, but they run after
+ * the tests that serve it.
  */
 export async function builtWebApp() {
-  if (existsSync(join(webDist, 'prerendered', 'index.html'))) return;
+  if (existsSync(join(webDist, '..', 'dist-ssr', 'entry-server.js'))) return;
   await promisify(execFile)('npm', ['run', 'build', '--workspace', 'web'], {
     cwd: join(import.meta.dirname, '../../..'),
   });

@@ -73,12 +73,6 @@ const SESSION = { cookie: 'astra.sid=any-session' };
 /** The `<link>` elements of a page's HTML: `rel href` each. */
 const linksOf = (html: string) =>
   [...html.matchAll(/<link rel="([^"]+)"[^>]* href="([^"]+)">/g)].map((m) => `${m[1]} ${m[2]}`);
-/** A page the build prerendered (`web/prerender.ts`): `index.html` with the page drawn in it. */
-const PRICING_HTML = INDEX_HTML.replace(
-  '<div id="root"></div>',
-  '<div id="root"><h1>Choose Your Journey</h1></div>',
-);
-
 describe('the web app’s files', () => {
   let dist: string;
   let server: TestServer;
@@ -93,8 +87,6 @@ describe('the web app’s files', () => {
     await mkdir(join(dist, '.vite'));
     await writeFile(join(dist, '.vite/manifest.json'), JSON.stringify(MANIFEST));
     await writeFile(join(dist, ROUTE_TABLE_FILE), JSON.stringify(routeTable(WEB_ROOT)));
-    await mkdir(join(dist, 'prerendered', 'pricing'), { recursive: true });
-    await writeFile(join(dist, 'prerendered', 'pricing', 'index.html'), PRICING_HTML);
     await precompress(dist);
     server = await startTestServer({}, 'pglite', { webDist: dist });
   });
@@ -256,24 +248,6 @@ describe('the web app’s files', () => {
     const res = await get(server.url, '/app');
     expect(res.status).toBe(200);
     expect(linksOf(res.body.toString())).toEqual(['preload /api/session', 'preload /api/site']);
-  });
-
-  it('serves a prerendered page’s HTML at its path, compressed and revalidated', async () => {
-    const res = await get(server.url, '/pricing', { 'accept-encoding': 'gzip, br' });
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.headers['cache-control']).toBe('no-cache');
-    expect(res.headers['content-encoding']).toBe('br');
-    expect(brotliDecompressSync(res.body).toString()).toBe(PRICING_HTML);
-    const plain = await get(server.url, '/pricing');
-    expect(plain.body.toString()).toBe(PRICING_HTML);
-    // Only at its own address: `/` has no prerendered page in this build, and an address with
-    // a query is drawn by the browser.
-    for (const other of ['/', '/pricing?return=%2Flifepathnumber']) {
-      const html = (await get(server.url, other)).body.toString();
-      expect(html, other).toContain('<div id="root"></div>');
-      expect(html, other).not.toContain('Choose Your Journey');
-    }
   });
 
   it('serves the files of a build made while it runs', async () => {

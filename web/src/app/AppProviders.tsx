@@ -4,9 +4,9 @@ import { Provider as ReduxProvider } from 'react-redux';
 import { system } from '../theme';
 import { ColorModeProvider } from '../ui/colorMode';
 import { Toaster } from '../ui/toaster';
-import { store } from './store';
+import type { AppStore } from './store';
 
-export function AppProviders({ children }: { children: ReactNode }) {
+export function AppProviders({ store, children }: { store: AppStore; children: ReactNode }) {
   return (
     <ReduxProvider store={store}>
       <ChakraProvider value={system}>

@@ -1,12 +1,61 @@
-import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+import { buildCreateApi, coreModule, fetchBaseQuery } from '@reduxjs/toolkit/query';
+import { reactHooksModule } from '@reduxjs/toolkit/query/react';
+
+/**
+ * Where a store's requests go. In the browser: `/api` of the page's own origin, with its cookies.
+ * On the server, drawing a page (`entry-server.tsx`): the API's own address and the visitor's
+ * Cookie header, so the page is drawn with what that visitor would be answered.
+ */
+export interface ApiOrigin {
+  origin: string;
+  cookie?: string;
+}
+
+const browserQuery = fetchBaseQuery({ baseUrl: '/api', credentials: 'same-origin' });
+
+/** The server's queries, one base query per origin and cookie (a drawn page's store). */
+const serverQueries = new WeakMap<ApiOrigin, typeof browserQuery>();
+const serverQuery = (target: ApiOrigin) => {
+  let query = serverQueries.get(target);
+  if (!query) {
+    query = fetchBaseQuery({
+      baseUrl: `${target.origin}/api`,
+      prepareHeaders: (headers) => {
+        if (target.cookie) headers.set('cookie', target.cookie);
+        return headers;
+      },
+    });
+    serverQueries.set(target, query);
+  }
+  return query;
+};
+
+/**
+ * Drawn on the server, a page's queries start as it renders (not in effects, which the server
+ * does not run): the drawing renders, waits for them, and renders again with their answers.
+ */
+const createAppApi = buildCreateApi(
+  coreModule(),
+  reactHooksModule({ unstable__sideEffectsInRender: import.meta.env.SSR }),
+);
+
+/** The action that gives a browser's store the answers its page was drawn with. */
+export const DRAWN_STATE = 'app/drawnState';
 
 /**
  * The one RTK Query API of the app. Features add their endpoints with `api.injectEndpoints`
  * so each screen's data code lives next to the screen and is code-split with it.
  */
-export const api = createApi({
+export const api = createAppApi({
   reducerPath: 'api',
-  baseQuery: fetchBaseQuery({ baseUrl: '/api', credentials: 'same-origin' }),
+  baseQuery: (args, queryApi, extraOptions) => {
+    const target = queryApi.extra as ApiOrigin | undefined;
+    return (target ? serverQuery(target) : browserQuery)(args, queryApi, extraOptions);
+  },
+  extractRehydrationInfo: (action, { reducerPath }) =>
+    (action as { type: string }).type === DRAWN_STATE
+      ? (action as unknown as { payload: Record<string, never> }).payload[reducerPath]
+      : undefined,
   tagTypes: [
     'Me',
     'Ledger',

@@ -103,8 +103,8 @@ export const routes: RouteObject[] = [
 
 /**
  * Loads the lazy route modules of the address before the router starts, so that its first render
- * is the page itself rather than the empty `HydrateFallback`: hydrating a prerendered page
- * (`web/prerender.ts`) needs the same markup on the first render.
+ * is the page itself rather than the empty `HydrateFallback`: taking over a page drawn on the
+ * server (`entry-server.tsx`) needs the same markup on the first render.
  */
 async function loadRoutesOf(location: Location) {
   const matches = matchRoutes(routes, location) ?? [];
@@ -117,18 +117,18 @@ async function loadRoutesOf(location: Location) {
 }
 
 /**
- * `prerendered`: the page arrived drawn and may have been scrolled before the scripts ran. Opened
+ * `drawn`: the page arrived drawn and may have been scrolled before the scripts ran. Opened
  * anew, the router starts with hydration data, so it leaves the page where it is instead of
  * scrolling it to the top. Back, forward or reload: the router restores the entry's saved position
  * itself, because the browser's own restoring may happen while the page is still half parsed and
  * too short, and stop there.
  */
-export async function createAppRouter({ prerendered }: { prerendered: boolean }) {
+export async function createAppRouter({ drawn }: { drawn: boolean }) {
   // Before the router reads the entry: its scroll position is its own (see historyEntryKey.ts).
   const newEntry = keyThisHistoryEntry();
   await loadRoutesOf(window.location);
   return createBrowserRouter(
     routes,
-    prerendered && newEntry ? { hydrationData: { loaderData: {} } } : {},
+    drawn && newEntry ? { hydrationData: { loaderData: {} } } : {},
   );
 }

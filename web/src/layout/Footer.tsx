@@ -77,7 +77,7 @@ export function Footer() {
             </FooterLinks>
           )}
         </SimpleGrid>
-        {/* The year of a page prerendered last year differs from this one's: no mismatch. */}
+        {/* Around New Year the server that drew the page and the browser may differ: no mismatch. */}
         <Text fontSize="sm" color="fg.muted" mt="10" suppressHydrationWarning>
           © {new Date().getFullYear()} Astra. All rights reserved.
         </Text>

@@ -1,4 +1,4 @@
-import { IconButton } from '@chakra-ui/react';
+import { IconButton, Span } from '@chakra-ui/react';
 import { Moon, Sun } from 'lucide-react';
 import {
   createContext,
@@ -42,11 +42,11 @@ const currentMode = (): ColorMode =>
   document.documentElement.classList.contains('dark') ? 'dark' : 'light';
 
 /**
- * Pages prerendered at build time know no visitor's mode: they are drawn as light (only the
- * toggle's icon and label depend on it; colours follow the class by CSS). Hydration starts from
- * this, then React renders again with the page's own mode, without a mismatch.
+ * The server draws pages without knowing the visitor's mode (it is kept in the browser): as
+ * light. Colours and the toggle follow the class on <html> by CSS, so a drawn page shows the
+ * right ones before the app starts; React then renders again with the page's own mode.
  */
-const prerenderedMode = (): ColorMode => 'light';
+const drawnMode = (): ColorMode => 'light';
 
 function applyMode(mode: ColorMode) {
   const root = document.documentElement;
@@ -57,7 +57,7 @@ function applyMode(mode: ColorMode) {
 }
 
 export function ColorModeProvider({ children }: { children: ReactNode }) {
-  const colorMode = useSyncExternalStore(subscribe, currentMode, prerenderedMode);
+  const colorMode = useSyncExternalStore(subscribe, currentMode, drawnMode);
 
   const setColorMode = useCallback((mode: ColorMode) => {
     applyMode(mode);
@@ -86,18 +86,22 @@ export function useColorMode(): ColorModeValue {
   return value;
 }
 
+/**
+ * Its icon and name are chosen by CSS from the class on <html> (the other mode's are not
+ * displayed, so not named either): right on a page drawn by the server before the app starts.
+ */
 export function ColorModeToggle() {
-  const { colorMode, toggleColorMode } = useColorMode();
-  const next = colorMode === 'dark' ? 'light' : 'dark';
+  const { toggleColorMode } = useColorMode();
   return (
-    <IconButton
-      aria-label={`Switch to ${next} mode`}
-      title={`Switch to ${next} mode`}
-      variant="ghost"
-      size="sm"
-      onClick={toggleColorMode}
-    >
-      {colorMode === 'dark' ? <Sun aria-hidden /> : <Moon aria-hidden />}
+    <IconButton variant="ghost" size="sm" onClick={toggleColorMode}>
+      <Span display="contents" _dark={{ display: 'none' }}>
+        <Moon aria-hidden />
+        <Span srOnly>Switch to dark mode</Span>
+      </Span>
+      <Span display="none" _dark={{ display: 'contents' }}>
+        <Sun aria-hidden />
+        <Span srOnly>Switch to light mode</Span>
+      </Span>
     </IconButton>
   );
 }

@@ -7,8 +7,9 @@ import { join } from 'node:path';
  * pages (others answer 404, with the app's not-found page), and what each page will ask for
  * first, so that its HTML can name it and the browser start it at once instead of in turn
  * (the main script, then the session, then the page's chunk, then the page's data):
- * - `<link rel="modulepreload">` for the page's chunk and the chunks it imports (those of the
- *   main script are in `index.html` already);
+ * - `<link rel="modulepreload">` for the app (`src/main.tsx`, which the page's script imports)
+ *   and the page's chunk, with the chunks they import (those of the page's script are in
+ *   `index.html` already);
  * - `<link rel="preload" as="fetch" crossorigin>` for its first API requests: `crossorigin`
  *   (credentials `same-origin`, mode `cors`) is what RTK Query's `fetch()` asks with, so the
  *   browser hands the preloaded answer to it instead of fetching again.
@@ -80,6 +81,9 @@ function chunksOf(manifest: Record<string, ManifestChunk>, key: string, skip: Se
   return files;
 }
 
+/** The app's module, which the page's script imports (`web/src/boot.ts`). */
+const APP_MODULE = 'src/main.tsx';
+
 const escapeAttribute = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
@@ -93,12 +97,15 @@ export function readPageHints(webDist: string): PageHints | null {
   } catch {
     return null;
   }
-  // What the main script loads is named by index.html already.
+  // What the page's script (`boot.ts`) loads is named by index.html already; the app it starts
+  // (`main.tsx`, imported when the page is not drawn by the server) is named for every page.
   const loaded = new Set<string>();
   for (const [key, chunk] of Object.entries(manifest)) {
     if (chunk.isEntry)
       for (const file of chunksOf(manifest, key, new Set())) loaded.add(file.slice(1));
   }
+  const app = chunksOf(manifest, APP_MODULE, loaded);
+  for (const file of app) loaded.add(file.slice(1));
   const page = (r: RouteEntry): Page => ({
     pattern: compile(r.path),
     signedIn: r.signedIn,
@@ -117,7 +124,7 @@ export function readPageHints(webDist: string): PageHints | null {
       ...fetches.map(
         (url) => `<link rel="preload" as="fetch" crossorigin href="${escapeAttribute(url)}">`,
       ),
-      ...(p?.chunks ?? []).map(
+      ...[...app, ...(p?.chunks ?? [])].map(
         (file) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(file)}">`,
       ),
     ].join('');

@@ -2,7 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from '../observability/logger.ts';
 import { cookieFrom } from './cookies.ts';
+import { pageDrawer } from './drawnPages.ts';
 import { readPageHints } from './pageHints.ts';
 
 /**
@@ -15,9 +17,9 @@ import { readPageHints } from './pageHints.ts';
  * - `/assets/*` files carry a content hash in their names: cached for a year, `immutable`;
  *   every other file, and `index.html` for every page of the app, is revalidated each time
  *   (`no-cache`, with an ETag per representation, so a revalidation is a `304`);
- * - a page the build prerendered (`web/prerender.ts`: `/pricing` in `prerendered/pricing/index.html`,
- *   `/` in `prerendered/index.html`) is served as that HTML, already drawn, when its address has
- *   no query;
+ * - a page the web app draws on the server (`drawnPages.ts`: the public pages, and for a session
+ *   the dashboard, the library and the saved readings) answers its HTML drawn for that visitor,
+ *   `private` (it may hold their data), when its address has no query;
  * - every other address answers `index.html` with the page's hints (`appPage`): `200` for a
  *   page of the route table, `404` for any other (the app draws its not-found page);
  * - a missing `/assets/…` file is a 404: after a deploy, an old page asking for a chunk that is
@@ -133,40 +135,55 @@ const COMPRESS_PAGE = {
  * (`pageHints.ts`): read again when the build changes it. Its text is a few KB, so it is
  * compressed per answer (about 0.1 ms), with an ETag of the bytes sent.
  */
-function appPage(webDist: string, sessionCookie: string) {
+function appPage(webDist: string, { sessionCookie, logger }: WebAppOptions) {
   const indexPath = join(webDist, 'index.html');
+  const draw = pageDrawer(webDist, logger);
   let build: { modified: number; html: string; hints: ReturnType<typeof readPageHints> } | null =
     null;
-  return (req: Request, res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     // Missing only while a build rewrites the directory.
     const modified = statSync(indexPath, { throwIfNoEntry: false })?.mtimeMs;
     if (modified === undefined) return next();
     if (build?.modified !== modified)
       build = { modified, html: readFileSync(indexPath, 'utf8'), hints: readPageHints(webDist) };
+    // Drawn without a query: an address with one (a sign-in's return, `/pricing?return=…`) is
+    // drawn by the browser.
+    const drawn = req.url.includes('?') ? null : await draw(req, build.html);
+    const send = (status: number, html: string, cacheControl: string) => {
+      const coding = negotiateEncoding(req.get('accept-encoding'), ['br', 'gzip']);
+      res.status(status).type('html').set('Cache-Control', cacheControl).vary('Accept-Encoding');
+      if (coding !== 'identity') res.set('Content-Encoding', coding);
+      res.send(coding === 'identity' ? html : COMPRESS_PAGE[coding](html));
+    };
+    if (drawn && 'redirect' in drawn)
+      return res.set('Cache-Control', DRAWN).redirect(drawn.redirect);
+    if (drawn) return send(200, drawn.html, DRAWN);
     const page = build.hints?.forPath(req.path, cookieFrom(req, sessionCookie) !== undefined) ?? {
       status: 200,
       hints: '',
     };
-    const html = page.hints ? build.html.replace('</head>', `${page.hints}</head>`) : build.html;
-    const coding = negotiateEncoding(req.get('accept-encoding'), ['br', 'gzip']);
-    res.status(page.status).type('html').set('Cache-Control', REVALIDATE).vary('Accept-Encoding');
-    if (coding !== 'identity') res.set('Content-Encoding', coding);
-    res.send(coding === 'identity' ? html : COMPRESS_PAGE[coding](html));
+    send(
+      page.status,
+      page.hints ? build.html.replace('</head>', `${page.hints}</head>`) : build.html,
+      REVALIDATE,
+    );
   };
 }
+
+/** A drawn page may hold the visitor's own data: kept by no shared cache, revalidated each time. */
+const DRAWN = 'private, no-cache';
 
 export interface WebAppOptions {
   /** The session cookie's name: a signed-in page is hinted only for a request that has one. */
   sessionCookie: string;
+  /** Where a page that could not be drawn on the server is told of. */
+  logger: Logger;
 }
 
-/** Where the build wrote a page's prerendered HTML (`web/prerender.ts`), if it did. */
-const prerenderedHtml = (path: string) => `/prerendered${path === '/' ? '' : path}/index.html`;
-
 /** The web app's files, then `index.html` for every other page (the app routes in the browser). */
-export function webAppRoutes(webDist: string, { sessionCookie }: WebAppOptions) {
+export function webAppRoutes(webDist: string, options: WebAppOptions) {
   let files = listWebFiles(webDist);
-  const sendAppPage = appPage(webDist, sessionCookie);
+  const sendAppPage = appPage(webDist, options);
   // A build made while the server runs: its new files are listed when first asked for.
   const lookup = (path: string) => {
     const added =
@@ -196,11 +213,7 @@ export function webAppRoutes(webDist: string, { sessionCookie }: WebAppOptions) 
     if (path.startsWith('/assets/')) {
       return res.status(404).type('text').set('Cache-Control', REVALIDATE).send('Not found');
     }
-    // Drawn without a query: an address with one (a sign-in's return, `/pricing?return=…`) is
-    // drawn by the browser.
-    const prerendered = req.url.includes('?') ? undefined : lookup(prerenderedHtml(path));
-    if (prerendered) return sendWebFile(req, res, prerendered, REVALIDATE);
-    sendAppPage(req, res, next);
+    sendAppPage(req, res, next).catch(next);
   });
   return web;
 }

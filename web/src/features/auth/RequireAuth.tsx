@@ -1,5 +1,6 @@
 import { Alert, Button, Container } from '@chakra-ui/react';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
+import { Redirect } from '../../app/drawing';
 import { LoadingState } from '../../ui/LoadingState';
 import { useCurrentUser } from './authApi';
 import { signInUrlFor } from './signInParams';
@@ -28,5 +29,5 @@ export function RequireAuth() {
     );
   }
   const wanted = `${location.pathname}${location.search}${location.hash}`;
-  return <Navigate to={signInUrlFor(wanted)} replace />;
+  return <Redirect to={signInUrlFor(wanted)} />;
 }

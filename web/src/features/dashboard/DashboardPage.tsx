@@ -14,16 +14,25 @@ import { useGetAppsQuery } from './appsApi';
 import { ComingSoonCard, ReadingAppCard } from './ReadingAppCard';
 import { SubscriptionCard } from './SubscriptionCard';
 
-/** A first visit to the dashboard (right after onboarding) is greeted as one, later ones as returns. */
+/**
+ * A first visit to the dashboard (right after onboarding) is greeted as one, later ones as returns.
+ * Which it is, the browser keeps: a page drawn on the server asks its question without either,
+ * and the app adds the greeting once it has started.
+ */
 function Greeting({ userId }: { userId: string }) {
   const visitedKey = `astra.dashboardVisited.${userId}`;
-  const [returning] = useState(() => readFlag(visitedKey));
-  useEffect(() => setFlag(visitedKey), [visitedKey]);
+  const [returning, setReturning] = useState<boolean | null>(null);
+  useEffect(() => {
+    setReturning(readFlag(visitedKey));
+    setFlag(visitedKey);
+  }, [visitedKey]);
   return (
     <Text color="fg.muted">
-      {returning
-        ? 'Welcome back. What would you like to ask the stars today?'
-        : 'Welcome to Astra! What would you like to ask the stars first?'}
+      {returning === null
+        ? 'What would you like to ask the stars today?'
+        : returning
+          ? 'Welcome back. What would you like to ask the stars today?'
+          : 'Welcome to Astra! What would you like to ask the stars first?'}
     </Text>
   );
 }

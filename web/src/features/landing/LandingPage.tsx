@@ -1,4 +1,5 @@
-import { Navigate, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
+import { Redirect } from '../../app/drawing';
 import { PageTitle } from '../../ui/PageTitle';
 import { useGetMeQuery } from '../auth/authApi';
 import { useSessionEndedArrival } from '../auth/sessionEnd';
@@ -22,9 +23,9 @@ export default function LandingPage() {
   const sessionEnded = useSessionEndedArrival();
 
   if (carriesSignInParams(location.search)) {
-    return <Navigate to={callbackUrlFor(location.search)} replace />;
+    return <Redirect to={callbackUrlFor(location.search)} />;
   }
-  if (me && !sessionEnded) return <Navigate to="/app" replace />;
+  if (me && !sessionEnded) return <Redirect to="/app" />;
 
   return (
     <>

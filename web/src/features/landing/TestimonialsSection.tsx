@@ -1,8 +1,28 @@
 import { Badge, Box, Container, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Star } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { Section, Surface } from '../../ui/Surface';
 import { TESTIMONIALS } from './landingContent';
-import { useVisitorCounter } from './visitorCounter';
+import {
+  COUNTER_ATTRIBUTE,
+  COUNTER_CAP,
+  COUNTER_START,
+  COUNTER_TICK_MS,
+  counterText,
+  countOnPage,
+  nextCount,
+} from './visitorCounter';
+
+/** The app's counter: it goes on from the number on the page, so the page it takes over matches. */
+export function useVisitorCounter(): number {
+  const [count, setCount] = useState(() => countOnPage() ?? COUNTER_START);
+  useEffect(() => {
+    if (count >= COUNTER_CAP) return;
+    const timer = window.setTimeout(() => setCount(nextCount), COUNTER_TICK_MS);
+    return () => window.clearTimeout(timer);
+  }, [count]);
+  return count;
+}
 
 function Rating({ value }: { value: number }) {
   return (
@@ -25,8 +45,8 @@ export function TestimonialsSection() {
             What seekers are saying
           </Heading>
           <Text color="fg.muted" fontVariantNumeric="tabular-nums">
-            <Box as="span" fontWeight="semibold" color="fg">
-              {count.toLocaleString('en-US')}+ readings completed
+            <Box as="span" fontWeight="semibold" color="fg" {...{ [COUNTER_ATTRIBUTE]: count }}>
+              {counterText(count)}
             </Box>{' '}
             and counting
           </Text>

@@ -1,21 +1,43 @@
-import { useEffect, useState } from 'react';
-
-/** Spec §9: starts at 4847, rises by 1 to 3 every 2 seconds, stops at 5000. */
+/**
+ * The landing page's visitor counter, free of React: the page's script runs it before the app
+ * starts (`boot.ts`). Spec §9: starts at 4847, rises by 1 to 3 every 2 seconds, stops at 5000.
+ */
 export const COUNTER_START = 4847;
 export const COUNTER_CAP = 5000;
 export const COUNTER_TICK_MS = 2000;
+
+/** The counter's element carries its number here, for whoever counts on from it. */
+export const COUNTER_ATTRIBUTE = 'data-visitor-counter';
 
 export function nextCount(current: number, random: () => number = Math.random): number {
   const step = 1 + Math.floor(random() * 3);
   return Math.min(COUNTER_CAP, current + step);
 }
 
-export function useVisitorCounter(): number {
-  const [count, setCount] = useState(COUNTER_START);
-  useEffect(() => {
-    if (count >= COUNTER_CAP) return;
-    const timer = window.setTimeout(() => setCount(nextCount), COUNTER_TICK_MS);
-    return () => window.clearTimeout(timer);
-  }, [count]);
-  return count;
+export const counterText = (count: number) =>
+  `${count.toLocaleString('en-US')}+ readings completed`;
+
+/** The number of the counter on the page, as drawn and climbed before the app started. */
+export function countOnPage(): number | null {
+  if (typeof document === 'undefined') return null;
+  const value = Number(
+    document.querySelector(`[${COUNTER_ATTRIBUTE}]`)?.getAttribute(COUNTER_ATTRIBUTE),
+  );
+  return Number.isInteger(value) && value > 0 ? value : null;
+}
+
+/**
+ * The counter on a page drawn by the server, climbing before the app starts (`boot.ts`); the
+ * returned function stops it, leaving the number on the page for the app to go on from.
+ */
+export function climbVisitorCounter(root: HTMLElement): () => void {
+  const element = root.querySelector(`[${COUNTER_ATTRIBUTE}]`);
+  if (!element) return () => {};
+  const timer = window.setInterval(() => {
+    const count = nextCount(countOnPage() ?? COUNTER_START);
+    element.setAttribute(COUNTER_ATTRIBUTE, String(count));
+    element.textContent = counterText(count);
+    if (count >= COUNTER_CAP) window.clearInterval(timer);
+  }, COUNTER_TICK_MS);
+  return () => window.clearInterval(timer);
 }

@@ -14,7 +14,7 @@ interface BillingToggleProps {
 
 /**
  * Monthly or one-time, as native radio buttons styled as a segmented control: arrow keys,
- * focus and the checked state come from the browser. On a prerendered page they work before
+ * focus and the checked state come from the browser. On a page drawn on the server they work before
  * the scripts run: React takes the page over keeping the browser's checked radio, and the
  * choice made before is then reported as a change, so it is never lost.
  */

@@ -47,7 +47,7 @@ export default function PricingPage() {
   const offer = welcomeOffer(catalog?.welcomeCredits, apps);
   const [billingType, setBillingType] = useState<BillingType>('subscription');
   // A purchase waiting from before sign-in shows its own billing period; read from session
-  // storage after the first render, which must match the page prerendered as Monthly.
+  // storage after the first render, which must match the page drawn on the server as Monthly.
   useLayoutEffect(() => {
     if (readPendingPurchase()?.isSubscription === false) setBillingType('one_time');
   }, []);
@@ -76,7 +76,7 @@ export default function PricingPage() {
           Subscribe for fresh credits every month, or buy a one-time pack. Credits work for every
           reading.
         </Text>
-        {/* A visitor's line is held open (prerendered, and while the session and the catalogue
+        {/* A visitor's line is held open (while the session and the catalogue
             load), so that the offer arriving does not push the plans down (layout shift). */}
         {!me && (meLoading || !catalog || offer) && (
           <Text fontSize="sm" maxW="3xl" minH={{ base: '3lh', md: '1lh' }}>

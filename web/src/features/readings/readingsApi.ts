@@ -95,6 +95,8 @@ export const readingsApi = api.injectEndpoints({
         } catch {
           return;
         }
+        // A page drawn on the server shows the reading as saved; the browser follows the stream.
+        if (typeof EventSource === 'undefined') return;
         const source = new EventSource(streamPath(readingId));
         let textField = 'text';
         let text = '';

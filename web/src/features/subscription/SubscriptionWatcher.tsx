@@ -1,6 +1,7 @@
 import { type Me, subscriptionMessages } from '@astra/contracts';
 import { useEffect, useRef } from 'react';
 import { api } from '../../app/api';
+import { useStartAtOnce } from '../../app/drawing';
 import { useAppDispatch } from '../../app/hooks';
 import { notifyError, toaster } from '../../ui/toaster';
 import { useGetSubscriptionQuery } from './subscriptionApi';
@@ -36,6 +37,8 @@ function markNotified(userId: string) {
  * 10 minutes, and offers the month's credits once when they are due.
  */
 export default function SubscriptionWatcher({ me }: { me: Me }) {
+  // The month's credits are due: on a page drawn by the server, the offer shows as it arrives.
+  useStartAtOnce(me.subscription?.needsRefresh === true);
   const dispatch = useAppDispatch();
   const { data, isError } = useGetSubscriptionQuery(undefined, {
     pollingInterval: SUBSCRIPTION_RECHECK_MS,

@@ -1,4 +1,4 @@
-import { Navigate } from 'react-router';
+import { Redirect } from '../../../app/drawing';
 import { LoadingState } from '../../../ui/LoadingState';
 import { PageTitle } from '../../../ui/PageTitle';
 import { ReadingFailed } from './ReadingFailed';
@@ -23,7 +23,7 @@ export function ResultFallback({ source, loadingLabel, notFound }: ResultFallbac
         </>
       );
     case 'elsewhere':
-      return <Navigate to={source.path} replace />;
+      return <Redirect to={source.path} />;
     case 'error':
       return <ReadingLoadError retry={source.retry} />;
     case 'failed':

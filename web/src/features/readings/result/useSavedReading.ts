@@ -3,6 +3,7 @@ import { skipToken } from '@reduxjs/toolkit/query';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { describeApiError } from '../../../app/apiErrors';
+import { useStartAtOnce } from '../../../app/drawing';
 import { READINGS, readingOfApp } from '../readingCatalog';
 import { useGetReadingQuery, useReadingStreamQuery } from '../readingsApi';
 
@@ -46,6 +47,8 @@ export function useSavedReading(
     readingId && (!follow || streamOver) ? readingId : skipToken,
   );
   const missing = !!error && describeApiError(error).status === 404;
+  // Not saved yet: drawn on the server, the page shows what the app will follow at once.
+  useStartAtOnce(missing);
   useEffect(() => {
     // Not saved (yet): it may be being written; its stream tells.
     if (missing && readingId) setUnsaved(readingId);

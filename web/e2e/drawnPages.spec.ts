@@ -1,7 +1,7 @@
 /**
- * The public pages arrive drawn (prerendered at build time, `web/prerender.ts`): readable and
- * styled before any JavaScript runs, then hydrated into the live app without a mismatch, for a
- * visitor and for a signed-in person alike.
+ * Pages arrive drawn by the server (services/api/src/http/drawnPages.ts): readable and styled
+ * before any JavaScript runs; the app takes them over on the first intent without a mismatch,
+ * for a visitor and for a signed-in person alike, and what was pressed before it ran happens.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { uniqueEmail } from './support.ts';
