@@ -70,7 +70,7 @@ export async function webBundleBenchmark() {
     const largest = sizes.sort((a, b) => b.gzip - a.gzip).slice(0, 4);
     await writeSection(
       'web-bundle',
-      'Landing page JavaScript (first load)',
+      "The app's JavaScript on the landing page (when it starts)",
       [
         {
           what: `JavaScript a first visit to \`/\` downloads (${sizes.length} files), gzip -9`,
@@ -85,7 +85,7 @@ export async function webBundleBenchmark() {
           met: null,
         })),
       ],
-      'A production build (`npm run build --workspace web`) loaded in Chromium; every script the page requested until the network was idle is counted, each gzip-compressed at level 9. The other pages are separate chunks loaded when visited.',
+      "A production build (`npm run build --workspace web`) served as static files and loaded in Chromium, so the app draws the page itself and starts at once: this is what the app downloads when it starts, which on a page the server draws happens on the visitor's first intent (until then that page loads only `boot.ts`, a few KB: see the Lighthouse section). Every script the page requested until the network was idle is counted, each gzip-compressed at level 9. The other pages are separate chunks loaded when visited.",
     );
   } finally {
     await browser.close();
