@@ -20,6 +20,8 @@ const serverQuery = (target: ApiOrigin) => {
   if (!query) {
     query = fetchBaseQuery({
       baseUrl: `${target.origin}/api`,
+      // A page waits for its drawing: an answer that does not come is an error the page shows.
+      timeout: 5_000,
       prepareHeaders: (headers) => {
         if (target.cookie) headers.set('cookie', target.cookie);
         return headers;

@@ -24,12 +24,11 @@ export function startOnFirstIntent(
   const held: Event[] = [];
   // What was typed, by field: React may draw a field again with the app's (empty) value as it
   // takes the page over, before the typed text is handed to it.
-  const typed = new Map<HTMLInputElement | HTMLTextAreaElement, string>();
-  const keep = (event: Event) => {
-    const field = event.target;
-    if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)
-      if (!/^(checkbox|radio|file)$/.test(field.type)) typed.set(field, field.value);
+  const typed = new Map<Field, string>();
+  const keep = (field: EventTarget | null) => {
+    if (isField(field) && !isBox(field) && field.type !== 'file') typed.set(field, field.value);
   };
+  const keepTyped = (event: Event) => keep(event.target);
   let starting = false;
 
   const hold = (event: Event) => {
@@ -58,7 +57,7 @@ export function startOnFirstIntent(
     for (const stop of islands) stop();
     void start().then(async () => {
       for (const type of [...PRESS, 'submit']) window.removeEventListener(type, hold, true);
-      window.removeEventListener('input', keep, true);
+      window.removeEventListener('input', keepTyped, true);
       for (const [field, text] of typed) await handOver(field, text);
       for (const event of held.splice(0)) {
         await takenOver(event.target as Element);
@@ -68,36 +67,35 @@ export function startOnFirstIntent(
   };
 
   for (const type of [...PRESS, 'submit']) window.addEventListener(type, hold, true);
-  window.addEventListener('input', keep, true);
-  for (const field of root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
-    'input, textarea',
-  ))
-    if (field.value !== field.defaultValue) keep({ target: field } as unknown as Event);
+  window.addEventListener('input', keepTyped, true);
+  for (const field of fieldsOf(root)) if (changed(field)) keep(field);
   for (const type of INTENTS)
     window.addEventListener(type, begin, { capture: true, passive: true });
   // Reached for before this script ran (a slow network): no intent is left to wait for.
   if (touched(root)) begin();
 }
 
+type Field = HTMLInputElement | HTMLTextAreaElement;
+const isField = (target: EventTarget | null): target is Field =>
+  target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement;
+const isBox = (field: Field) => /^(checkbox|radio)$/.test(field.type);
+const fieldsOf = (root: HTMLElement) => root.querySelectorAll<Field>('input, textarea');
+/** Changed since the page was drawn. */
+const changed = (field: Field) =>
+  field instanceof HTMLInputElement && isBox(field)
+    ? field.checked !== field.defaultChecked
+    : field.value !== field.defaultValue;
+
 /** A control of the page has the focus, or was changed, since the page arrived. */
 function touched(root: HTMLElement) {
-  if (
-    document.activeElement &&
-    document.activeElement !== document.body &&
-    root.contains(document.activeElement)
-  )
-    return true;
-  return [...root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea')].some(
-    (field) =>
-      field instanceof HTMLInputElement && /^(checkbox|radio)$/.test(field.type)
-        ? field.checked !== field.defaultChecked
-        : field.value !== field.defaultValue,
-  );
+  const focused = document.activeElement;
+  if (focused && focused !== document.body && root.contains(focused)) return true;
+  return [...fieldsOf(root)].some(changed);
 }
 
 /**
  * Resolves once React has taken over `element` (`mark`: a key React puts on the elements it
- * holds), or after 10 s. A part the app loads lazily (a menu) is taken over only once its code
+ * holds; React offers no public way to ask), or after 10 s. A part the app loads lazily (a menu) is taken over only once its code
  * has arrived, after the rest.
  */
 async function takenOver(element: Element, mark = '__reactProps$') {
@@ -129,7 +127,7 @@ function redo(event: Event) {
  * own tracking of it, to something else, then to the typed text behind it; the input event that
  * follows reaches the app's `onChange` with the typed text.
  */
-async function handOver(field: HTMLInputElement | HTMLTextAreaElement, text: string) {
+async function handOver(field: Field, text: string) {
   if (!field.isConnected) return;
   // Its tracking of the field's value, which the handing over goes through.
   await takenOver(field, '_valueTracker');
