@@ -1,3 +1,4 @@
+import { readDrawnState } from './app/drawnState';
 import { climbVisitorCounter } from './features/landing/visitorCounter';
 import { readPendingPurchase } from './features/pricing/pendingPurchase';
 import { startOnFirstIntent } from './ui/startOnFirstIntent';
@@ -15,7 +16,7 @@ const root = document.getElementById('root');
 if (!root) throw new Error('Root element not found');
 const start = (drawn: boolean) => import('./main').then((app) => app.start(root, drawn));
 
-const drawn = document.getElementById('drawn-state');
+const drawn = readDrawnState();
 if (!drawn || window.location.hash !== '') await start(false);
-else if (drawn.hasAttribute('data-start-at-once') || readPendingPurchase()) await start(true);
+else if (drawn.startAtOnce || readPendingPurchase()) await start(true);
 else startOnFirstIntent(root, () => start(true), [climbVisitorCounter(root)]);

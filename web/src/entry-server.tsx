@@ -5,6 +5,7 @@ import { AppProviders } from './app/AppProviders';
 import { type ApiOrigin, api } from './app/api';
 import { type Drawing, DrawingContext } from './app/drawing';
 import { isDrawnPage } from './app/drawnPages';
+import { drawnStateElement } from './app/drawnState';
 import { routes } from './app/router';
 import { makeStore } from './app/store';
 
@@ -14,14 +15,12 @@ export interface Redirection {
 }
 
 export interface DrawnPage {
-  /** The markup of `<div id="root">`. */
-  markup: string;
   /** For `<head>`: the page's `<title>` and its styles (emotion's `<style>` elements). */
   head: string;
-  /** The store's API state: the answers the page was drawn with, for the browser's store. */
-  state: unknown;
-  /** The app starts as soon as the page arrives, not on the first intent (`useStartAtOnce`). */
-  startAtOnce: boolean;
+  /** The markup of `<div id="root">`. */
+  markup: string;
+  /** After the root: the answers the page was drawn with, for the browser's store (`drawnState.ts`). */
+  state: string;
 }
 
 /** Renders again while the page still starts queries (a query that waits on another's answer). */
@@ -114,9 +113,10 @@ export async function drawPage(
           styles.push(found);
           return '';
         });
-      const state = { [api.reducerPath]: store.getState()[api.reducerPath] };
       if (/<script/i.test(markup)) throw new Error(`Drawing ${url}: a script the CSP would refuse`);
-      return { markup, head: title + styles.join(''), state, startAtOnce: drawing.startAtOnce };
+      const answers = { [api.reducerPath]: store.getState()[api.reducerPath] };
+      const state = drawnStateElement(answers, drawing.startAtOnce);
+      return { head: title + styles.join(''), markup, state };
     }
     return null;
   }

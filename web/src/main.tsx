@@ -5,11 +5,9 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/AppProviders';
 import { DRAWN_STATE } from './app/api';
+import { readDrawnState } from './app/drawnState';
 import { createAppRouter } from './app/router';
 import { makeStore } from './app/store';
-
-/** Where the server puts the answers a drawn page was drawn with (`drawnPages.ts`). */
-export const DRAWN_STATE_ELEMENT = 'drawn-state';
 
 /** Calls `onStarted` once React has committed the first render (hydrated, or drawn afresh). */
 function Started({ onStarted }: { onStarted: () => void }) {
@@ -24,8 +22,8 @@ function Started({ onStarted }: { onStarted: () => void }) {
  */
 export async function start(root: HTMLElement, drawn: boolean): Promise<void> {
   const store = makeStore();
-  const state = document.getElementById(DRAWN_STATE_ELEMENT)?.textContent;
-  if (drawn && state) store.dispatch({ type: DRAWN_STATE, payload: JSON.parse(state) });
+  const state = drawn ? readDrawnState() : null;
+  if (state) store.dispatch({ type: DRAWN_STATE, payload: state.answers() });
   const router = await createAppRouter({ drawn });
   let started = () => {};
   const whenStarted = new Promise<void>((resolve) => {

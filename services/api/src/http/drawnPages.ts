@@ -4,12 +4,14 @@ import { pathToFileURL } from 'node:url';
 import type { Request } from 'express';
 import type { Logger } from '../observability/logger.ts';
 
-/** What the web app's server entry (`web/src/entry-server.tsx`) answers for a page it draws. */
+/**
+ * What the web app's server entry (`web/src/entry-server.tsx`) answers for a page it draws:
+ * HTML for `<head>`, for `<div id="root">`, and to follow the root (the drawn answers).
+ */
 interface DrawnPage {
-  markup: string;
   head: string;
-  state: unknown;
-  startAtOnce: boolean;
+  markup: string;
+  state: string;
 }
 
 interface ServerEntry {
@@ -21,19 +23,6 @@ interface ServerEntry {
 
 /** A page drawn for a visitor: its HTML, or where the page sends them instead. */
 export type DrawnAnswer = { html: string } | { redirect: string };
-
-/**
- * The id of the element that carries a drawn page's answers (`web/src/main.tsx` reads them,
- * `web/src/boot.ts` its `data-start-at-once`).
- */
-const STATE_ELEMENT = 'drawn-state';
-
-/** JSON inside `<script>`: no `</script>` or `<!--` can end or change the element early. */
-const scriptSafeJson = (value: unknown) =>
-  JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 
 /**
  * Pages drawn on the server for each visitor: the web app's server entry (`web/dist-ssr`, built
@@ -69,12 +58,10 @@ export function pageDrawer(webDist: string, logger: Logger) {
     }
     if (!page) return null;
     if ('redirect' in page) return page;
-    const startAtOnce = page.startAtOnce ? ' data-start-at-once' : '';
-    const state = `<script type="application/json" id="${STATE_ELEMENT}"${startAtOnce}>${scriptSafeJson(page.state)}</script>`;
     return {
       html: template
         .replace('<title>Astra</title>', page.head)
-        .replace('<div id="root"></div>', `<div id="root">${page.markup}</div>${state}`),
+        .replace('<div id="root"></div>', `<div id="root">${page.markup}</div>${page.state}`),
     };
   };
 }

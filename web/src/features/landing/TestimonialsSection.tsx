@@ -14,7 +14,7 @@ import {
 } from './visitorCounter';
 
 /** The app's counter: it goes on from the number on the page, so the page it takes over matches. */
-export function useVisitorCounter(): number {
+function useVisitorCounter(): number {
   const [count, setCount] = useState(() => countOnPage() ?? COUNTER_START);
   useEffect(() => {
     if (count >= COUNTER_CAP) return;
