@@ -130,3 +130,51 @@ test('signed in, / goes on to the dashboard and /pricing shows the signed-in hea
   await expect(page).toHaveURL(/\/(app|onboarding)$/);
   expect(problems).toEqual([]);
 });
+
+test('dates are drawn in UTC until the app has told the server the visitor’s time zone, then in it', async ({
+  browser,
+}) => {
+  // UTC+14: every time of day reads differently from UTC.
+  const page = await (await browser.newContext({ timezoneId: 'Pacific/Kiritimati' })).newPage();
+  await page.request.post('/api/auth/dev-login', {
+    data: { email: uniqueEmail('zone'), fullName: 'Ada Lovelace' },
+  });
+  const made = await page.request.post('/api/readings/life-path', {
+    data: { firstName: 'Ada', lastName: 'Lovelace', birthDate: '1990-12-10' },
+  });
+  expect(made.ok()).toBe(true);
+  const problems = consoleProblems(page);
+  const madeAt = page.locator('time[datetime]').first();
+  const shownIn = (timeZone: string) =>
+    madeAt.evaluate(
+      (element, zone) =>
+        new Date(element.getAttribute('datetime')!).toLocaleString('en-US', {
+          timeZone: zone,
+          year: 'numeric',
+          month: 'short',
+          day: 'numeric',
+          hour: 'numeric',
+          minute: '2-digit',
+        }),
+      timeZone,
+    );
+
+  // The first drawing knows no zone: UTC, and the app, once started, shows the visitor's.
+  await page.goto('/library');
+  await expect(madeAt).toHaveText(await shownIn('UTC'));
+  await page.keyboard.press('Shift');
+  await expect(madeAt).toHaveText(await shownIn('Pacific/Kiritimati'));
+  const cookies = await page.context().cookies();
+  expect(cookies.find((cookie) => cookie.name === 'tz')?.value).toBe('Pacific%2FKiritimati');
+
+  // From then on the server draws the visitor's time, and the app takes it over as it is.
+  await page.reload();
+  const visitorsTime = await shownIn('Pacific/Kiritimati');
+  await expect(madeAt).toHaveText(visitorsTime);
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('alertdialog', { name: 'Delete this reading?' })).toContainText(
+    `reading from ${visitorsTime} will be removed`,
+  );
+  await expect(madeAt).toHaveText(visitorsTime);
+  expect(problems).toEqual([]);
+});

@@ -8,6 +8,7 @@ import { isDrawnPage } from './app/drawnPages';
 import { drawnStateElement } from './app/drawnState';
 import { routes } from './app/router';
 import { makeStore } from './app/store';
+import { visitorTimeZone } from './app/timeZone';
 
 /** The page sends the visitor elsewhere (`<Redirect>`): the server answers with a redirect. */
 export interface Redirection {
@@ -44,6 +45,7 @@ export async function drawPage(
   if (answer instanceof Response || answer.statusCode !== 200) return null;
   const context = answer;
   const store = makeStore(target);
+  const timeZone = visitorTimeZone(target.cookie);
   try {
     return await settle();
   } finally {
@@ -58,7 +60,7 @@ export async function drawPage(
       const { prelude } = await prerenderToNodeStream(
         <StrictMode>
           <DrawingContext value={drawing}>
-            <AppProviders store={store}>
+            <AppProviders store={store} drawnIn={timeZone}>
               <StaticRouterProvider
                 router={createStaticRouter(handler.dataRoutes, context)}
                 context={context}
@@ -115,7 +117,7 @@ export async function drawPage(
         });
       if (/<script/i.test(markup)) throw new Error(`Drawing ${url}: a script the CSP would refuse`);
       const answers = { [api.reducerPath]: store.getState()[api.reducerPath] };
-      const state = drawnStateElement(answers, drawing.startAtOnce);
+      const state = drawnStateElement(answers, drawing.startAtOnce, timeZone);
       return { head: title + styles.join(''), markup, state };
     }
     return null;

@@ -31,7 +31,7 @@ export async function start(root: HTMLElement, drawn: boolean): Promise<void> {
   });
   const app = (
     <StrictMode>
-      <AppProviders store={store}>
+      <AppProviders store={store} drawnIn={state?.timeZone}>
         <RouterProvider router={router} />
       </AppProviders>
       <Started onStarted={started} />

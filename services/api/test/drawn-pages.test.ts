@@ -107,6 +107,38 @@ describe('pages drawn on the server', () => {
     expect(rootOf(adaLibrary.html)).toContain('Life Path');
   });
 
+  it('draws dates in the time zone the visitor’s app wrote in its cookie, else in UTC', async () => {
+    const member = server.client();
+    await member.signIn(`zone-${Date.now()}@example.com`, 'Ada Lovelace');
+    expect((await member.post('/api/readings/life-path', lifePath)).status).toBe(201);
+    const shown = (createdAt: string, timeZone: string) =>
+      new Date(createdAt).toLocaleString('en-US', {
+        timeZone,
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+      });
+    // UTC+14 and UTC−11: more than a day apart, so the dates differ whenever the reading was made.
+    for (const [cookie, zone] of [
+      ['tz=Pacific%2FKiritimati', 'Pacific/Kiritimati'],
+      ['tz=Pacific%2FPago_Pago', 'Pacific/Pago_Pago'],
+      ['tz=Mars%2FOlympus', 'UTC'],
+      ['', 'UTC'],
+    ] as const) {
+      const { html } = await getPage(server.url, '/library', `${member.cookie}; ${cookie}`);
+      expect(html).toContain(`data-time-zone="${encodeURIComponent(zone)}"`);
+      const library = Object.values(
+        drawnState(html).api.queries as Record<string, { endpointName: string; data: unknown }>,
+      ).find((q) => q.endpointName === 'getLibrary')!.data as { items: { createdAt: string }[] };
+      const { createdAt } = library.items[0]!;
+      expect(rootOf(html)).toContain(
+        `<time dateTime="${createdAt}">${shown(createdAt, zone)}</time>`,
+      );
+    }
+  });
+
   it('redirects where the page sends the visitor: signed out to sign in, signed in from / to the dashboard', async () => {
     const signedOut = await getPage(server.url, '/library');
     expect(signedOut.status).toBe(302);

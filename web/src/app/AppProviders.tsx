@@ -7,16 +7,26 @@ import { ColorModeProvider } from '../ui/colorMode';
 import { makeEmotionCache } from '../ui/emotionCache';
 import { Toaster } from '../ui/toaster';
 import type { AppStore } from './store';
+import { TimeZoneProvider } from './timeZone';
 
-export function AppProviders({ store, children }: { store: AppStore; children: ReactNode }) {
+interface AppProvidersProps {
+  store: AppStore;
+  /** The time zone the page was drawn in (`timeZone.tsx`); none for a page the app draws. */
+  drawnIn?: string;
+  children: ReactNode;
+}
+
+export function AppProviders({ store, drawnIn, children }: AppProvidersProps) {
   const [emotionCache] = useState(makeEmotionCache);
   return (
     <ReduxProvider store={store}>
       <CacheProvider value={emotionCache}>
         <ChakraProvider value={system}>
           <ColorModeProvider>
-            {children}
-            <Toaster />
+            <TimeZoneProvider drawnIn={drawnIn}>
+              {children}
+              <Toaster />
+            </TimeZoneProvider>
           </ColorModeProvider>
         </ChakraProvider>
       </CacheProvider>

@@ -7,6 +7,8 @@
 const ELEMENT_ID = 'drawn-state';
 /** Set when the app must start as soon as the page arrives (`useStartAtOnce`). */
 const START_AT_ONCE = 'data-start-at-once';
+/** The time zone the page's dates were drawn in (`timeZone.tsx`). */
+const TIME_ZONE = 'data-time-zone';
 
 /** JSON inside `<script>`: no `</script>` or `<!--` can end or change the element early. */
 const scriptSafeJson = (value: unknown) =>
@@ -15,15 +17,20 @@ const scriptSafeJson = (value: unknown) =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
-export const drawnStateElement = (state: unknown, startAtOnce: boolean) =>
-  `<script type="application/json" id="${ELEMENT_ID}"${startAtOnce ? ` ${START_AT_ONCE}` : ''}>${scriptSafeJson(state)}</script>`;
+export const drawnStateElement = (state: unknown, startAtOnce: boolean, timeZone: string) =>
+  `<script type="application/json" id="${ELEMENT_ID}" ${TIME_ZONE}="${encodeURIComponent(timeZone)}"${startAtOnce ? ` ${START_AT_ONCE}` : ''}>${scriptSafeJson(state)}</script>`;
 
 /** The page's drawn state, or null for a page the app draws itself. */
-export function readDrawnState(): { answers: () => unknown; startAtOnce: boolean } | null {
+export function readDrawnState(): {
+  answers: () => unknown;
+  startAtOnce: boolean;
+  timeZone: string;
+} | null {
   const element = document.getElementById(ELEMENT_ID);
   if (!element) return null;
   return {
     answers: () => JSON.parse(element.textContent ?? 'null'),
     startAtOnce: element.hasAttribute(START_AT_ONCE),
+    timeZone: decodeURIComponent(element.getAttribute(TIME_ZONE) ?? 'UTC'),
   };
 }

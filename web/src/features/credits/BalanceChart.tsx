@@ -1,13 +1,19 @@
 import type { LedgerEntryView } from '@astra/contracts';
 import { Box, Flex, HStack, Text } from '@chakra-ui/react';
 import { useMemo } from 'react';
+import { useTimeZone } from '../../app/timeZone';
 
 const WIDTH = 600;
 const HEIGHT = 200;
 const PAD = 8;
 
-const shortDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+const shortDate = (iso: string, timeZone?: string) =>
+  new Date(iso).toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone,
+  });
 
 export interface BalancePoint {
   id: string;
@@ -27,15 +33,15 @@ export function balancePoints(entries: LedgerEntryView[]): BalancePoint[] {
     .map((entry) => ({ id: entry.eventId, balance: entry.balanceAfter, iso: entry.occurredAt }));
 }
 
-export function describeBalance(points: BalancePoint[]): string {
+export function describeBalance(points: BalancePoint[], timeZone?: string): string {
   if (points.length === 0) return 'Balance chart: no credit changes yet.';
   const first = points[0]!;
   const last = points[points.length - 1]!;
   const balances = points.map((p) => p.balance);
   return (
     `Balance after each of ${points.length} ${points.length === 1 ? 'change' : 'changes'}: ` +
-    `from ${first.balance} credits on ${shortDate(first.iso)} to ${last.balance} credits on ` +
-    `${shortDate(last.iso)}; lowest ${Math.min(...balances)}, highest ${Math.max(...balances)}.`
+    `from ${first.balance} credits on ${shortDate(first.iso, timeZone)} to ${last.balance} credits on ` +
+    `${shortDate(last.iso, timeZone)}; lowest ${Math.min(...balances)}, highest ${Math.max(...balances)}.`
   );
 }
 
@@ -46,7 +52,8 @@ export function describeBalance(points: BalancePoint[]): string {
  */
 export function BalanceChart({ entries }: { entries: LedgerEntryView[] }) {
   const points = useMemo(() => balancePoints(entries), [entries]);
-  const label = describeBalance(points);
+  const timeZone = useTimeZone();
+  const label = describeBalance(points, timeZone);
 
   if (points.length === 0) return <Text color="fg.muted">{label}</Text>;
 
@@ -63,8 +70,8 @@ export function BalanceChart({ entries }: { entries: LedgerEntryView[] }) {
     )
     .join(' ');
   const area = `${line} V ${y(low)} H ${x(0)} Z`;
-  const first = shortDate(points[0]!.iso);
-  const last = shortDate(points[points.length - 1]!.iso);
+  const first = shortDate(points[0]!.iso, timeZone);
+  const last = shortDate(points[points.length - 1]!.iso, timeZone);
 
   return (
     <Flex gap="2" w="full">

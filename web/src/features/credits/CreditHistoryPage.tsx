@@ -14,6 +14,7 @@ import {
 } from '@chakra-ui/react';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useSearchParams } from 'react-router';
+import { useTimeZone } from '../../app/timeZone';
 import { BackLink } from '../../ui/BackLink';
 import { LinkButton } from '../../ui/LinkButton';
 import { PageContainer } from '../../ui/PageContainer';
@@ -36,6 +37,7 @@ const pageFrom = (raw: string | null) => Math.max(1, Number.parseInt(raw ?? '1',
 /** The signed-in person's own credit ledger: every grant, spend, refund and adjustment. */
 export default function CreditHistoryPage() {
   const { me } = useCurrentUser();
+  const timeZone = useTimeZone();
   const [params, setParams] = useSearchParams();
   const page = pageFrom(params.get('page'));
   const { data, isLoading, isFetching, isError, refetch } = useGetLedgerQuery(page, {
@@ -143,7 +145,7 @@ export default function CreditHistoryPage() {
                       <Table.Row key={entry.eventId}>
                         <Table.Cell whiteSpace="nowrap" color="fg.muted" hideBelow="md">
                           <time dateTime={entry.occurredAt}>
-                            {formatLedgerDate(entry.occurredAt)}
+                            {formatLedgerDate(entry.occurredAt, timeZone)}
                           </time>
                         </Table.Cell>
                         <Table.Cell whiteSpace="normal" ps={{ base: '2', md: '3' }}>
@@ -166,7 +168,7 @@ export default function CreditHistoryPage() {
                             {/* On phones the date column folds into the description. */}
                             <Text fontSize="xs" color="fg.muted" hideFrom="md">
                               <time dateTime={entry.occurredAt}>
-                                {formatLedgerDate(entry.occurredAt)}
+                                {formatLedgerDate(entry.occurredAt, timeZone)}
                               </time>
                             </Text>
                           </Stack>

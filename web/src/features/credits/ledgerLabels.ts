@@ -47,8 +47,9 @@ export function signedAmount(amount: number): string {
   return '0';
 }
 
-export function formatLedgerDate(iso: string): string {
+export function formatLedgerDate(iso: string, timeZone?: string): string {
   return new Date(iso).toLocaleString('en-US', {
+    timeZone,
     year: 'numeric',
     month: 'short',
     day: 'numeric',

@@ -98,7 +98,9 @@ const SECTIONS: LegalSection[] = [
     body: (
       <Text>
         Data travels encrypted, sessions use secure cookies that scripts cannot read, and access to
-        personal data is limited to the people who need it to run the service.
+        personal data is limited to the people who need it to run the service. One more cookie holds
+        your device’s time zone (such as Europe/Paris), so that the pages we send show dates in your
+        time; it is never stored with your account.
       </Text>
     ),
   },

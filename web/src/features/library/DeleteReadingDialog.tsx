@@ -1,5 +1,6 @@
 import type { LibraryItem } from '@astra/contracts';
 import { Text } from '@chakra-ui/react';
+import { useTimeZone } from '../../app/timeZone';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { notifyError, notifySuccess } from '../../ui/toaster';
 import { appTitle } from '../readings/readingCatalog';
@@ -15,6 +16,7 @@ interface DeleteReadingDialogProps {
 /** Confirms before a reading leaves the library for good. */
 export function DeleteReadingDialog({ item, onClose }: DeleteReadingDialogProps) {
   const [deleteReading] = useDeleteReadingMutation();
+  const timeZone = useTimeZone();
 
   // The reading leaves the list at once (libraryApi), so the dialog need not wait for the server.
   const confirm = async () => {
@@ -41,8 +43,9 @@ export function DeleteReadingDialog({ item, onClose }: DeleteReadingDialogProps)
     >
       {item && (
         <Text>
-          Your {appTitle(item.appId, item.appName)} reading from {formatLibraryDate(item.createdAt)}{' '}
-          will be removed from your library. This cannot be undone.
+          Your {appTitle(item.appId, item.appName)} reading from{' '}
+          {formatLibraryDate(item.createdAt, timeZone)} will be removed from your library. This
+          cannot be undone.
         </Text>
       )}
     </ConfirmDialog>

@@ -2,6 +2,7 @@ import type { LibraryItem } from '@astra/contracts';
 import { Badge, Button, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { AudioLines, Trash2 } from 'lucide-react';
 import { Link as RouterLink } from 'react-router';
+import { useTimeZone } from '../../app/timeZone';
 import { Surface } from '../../ui/Surface';
 import { notifyError } from '../../ui/toaster';
 import { appTitle, readingOfApp } from '../readings/readingCatalog';
@@ -19,6 +20,7 @@ interface LibraryItemCardProps {
 export function LibraryItemCard({ item, onDelete }: LibraryItemCardProps) {
   const title = appTitle(item.appId, item.appName);
   const app = readingOfApp(item.appId);
+  const timeZone = useTimeZone();
   // A compatibility reading is about two people: both names, as its result page shows them.
   const names =
     item.firstName && item.partnerName ? `${item.firstName} & ${item.partnerName}` : item.firstName;
@@ -51,7 +53,7 @@ export function LibraryItemCard({ item, onDelete }: LibraryItemCardProps) {
           )}
         </Heading>
         <Text fontSize="sm" color="fg.muted">
-          <time dateTime={item.createdAt}>{formatLibraryDate(item.createdAt)}</time>
+          <time dateTime={item.createdAt}>{formatLibraryDate(item.createdAt, timeZone)}</time>
           {item.firstName && item.question ? ` · for ${item.firstName}` : ''}
         </Text>
         {detail && (

@@ -20,10 +20,11 @@ export function libraryParamsFor(query: LibraryQuery): Record<string, string> {
   };
 }
 
-export function formatLibraryDate(iso: string): string {
+export function formatLibraryDate(iso: string, timeZone?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   return date.toLocaleString('en-US', {
+    timeZone,
     year: 'numeric',
     month: 'short',
     day: 'numeric',

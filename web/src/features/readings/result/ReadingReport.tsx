@@ -1,5 +1,6 @@
 import { Heading, HStack, Spinner, Text } from '@chakra-ui/react';
 import type { RefObject } from 'react';
+import { useTimeZone } from '../../../app/timeZone';
 import { Surface } from '../../../ui/Surface';
 import { ReadingText } from './ReadingText';
 import { useReadingProgress } from './readingProgress';
@@ -21,7 +22,7 @@ interface ReadingReportProps {
 export function ReadingReport({ title, generatedAt, text }: ReadingReportProps) {
   const { ref, highlighted } = useReportHighlightContext();
   const { writing, reconnecting } = useReadingProgress();
-  const generatedOn = formatLongDate(generatedAt);
+  const generatedOn = formatLongDate(generatedAt, useTimeZone());
   return (
     <Surface
       as="section"

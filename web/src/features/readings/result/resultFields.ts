@@ -27,9 +27,14 @@ export function parseJsonParam(raw: string | null): Fields | null {
 }
 
 /** "March 14, 2026" for a timestamp, or undefined when it is not a date. */
-export function formatLongDate(iso: string | undefined): string | undefined {
+export function formatLongDate(iso: string | undefined, timeZone?: string): string | undefined {
   if (!iso) return undefined;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return undefined;
-  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+  return date.toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone,
+  });
 }
