@@ -163,17 +163,25 @@ async function audit(url: string, cookie: string | null): Promise<Run> {
   }
 }
 
-/** The server's time to answer a page's HTML (drawn for the visit), median of 5, in ms. */
-async function drawTime(url: string, cookie: string | null) {
+/**
+ * The server's time to answer a page's HTML (drawn for the visit), median of 5, in ms; and the
+ * HTML's size, with the part of it that is styles (`<style>` elements).
+ */
+async function drawnPage(url: string, cookie: string | null) {
   const times: number[] = [];
+  let html = '';
   for (let i = 0; i < 5; i++) {
     const started = performance.now();
     const answer = await fetch(url, { headers: cookie ? { cookie } : {} });
-    await answer.text();
+    html = await answer.text();
     if (!answer.ok) throw new Error(`${url} answered ${answer.status}`);
     times.push(performance.now() - started);
   }
-  return times.sort((a, b) => a - b)[2]!;
+  const styles = [...html.matchAll(/<style[^>]*>[^<]*<\/style>/g)].reduce(
+    (sum, [style]) => sum + style.length,
+    0,
+  );
+  return { ms: times.sort((a, b) => a - b)[2]!, bytes: html.length, styles };
 }
 
 /** The run with the median performance score. */
@@ -219,7 +227,7 @@ export async function lighthouseBenchmark() {
       for (let i = 0; i < RUNS; i++) runs.push(await audit(`${BASE}${page.path}`, page.cookie));
       const m = median(runs);
       const js = scriptSizes(m.scripts);
-      const drawn = await drawTime(`${BASE}${page.path}`, page.cookie);
+      const drawn = await drawnPage(`${BASE}${page.path}`, page.cookie);
       const label = `\`${page.path.replace(natalId, ':id')}\` (${page.name})`;
       const all = runs.map((r) => r.scores.performance).join(', ');
       figures.push(
@@ -246,7 +254,13 @@ export async function lighthouseBenchmark() {
         },
         {
           what: `${label}: server time to draw the page's HTML (median of 5)`,
-          measured: `${Math.round(drawn)} ms`,
+          measured: `${Math.round(drawn.ms)} ms`,
+          target: '—',
+          met: null,
+        },
+        {
+          what: `${label}: its HTML (of which styles), uncompressed`,
+          measured: `${kb(drawn.bytes)} (${kb(drawn.styles)})`,
           target: '—',
           met: null,
         },
