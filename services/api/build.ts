@@ -39,6 +39,8 @@ export async function buildApi() {
     format: 'esm',
     target: 'node20',
     sourcemap: 'linked',
+    // Node maps stack traces with the mappings alone; the sources stay on disk, not in the heap.
+    sourcesContent: false,
     logLevel: 'warning',
     plugins: [
       {

@@ -1,7 +1,8 @@
 /**
  * The API's bundle (`npm start`): what it loads as it starts. Clients that only some
  * configurations use (KurrentDB, whose client loads a native module; ElevenLabs, whose SDK is
- * tens of megabytes of heap) are imported by their own code paths, never by the start.
+ * tens of megabytes of heap) are imported by their own code paths, never by the start; so are
+ * the e-mail templates and React Email (some 12 MB of heap), by the first message rendered.
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -30,12 +31,10 @@ async function staticImports(file: string, seen = new Set<string>()): Promise<Se
 describe('the API bundle', () => {
   beforeAll(buildApi, 60_000);
 
-  it('starts without loading the KurrentDB client or the ElevenLabs SDK', async () => {
+  it('starts without loading the KurrentDB client, the ElevenLabs SDK or React Email', async () => {
     const imports = [...(await staticImports(API_BUNDLE))];
     expect(imports).toContain('express');
-    expect(
-      imports.filter((m) => m.startsWith('@kurrent/') || m.startsWith('@elevenlabs/')),
-    ).toEqual([]);
+    expect(imports.filter((m) => /^@(kurrent|elevenlabs|react-email)\//.test(m))).toEqual([]);
     const main = await readFile(API_BUNDLE, 'utf8');
     expect(main).toMatch(/import\(["']@elevenlabs\/elevenlabs-js["']\)/);
     expect(imports.some((m) => m.includes('kurrentdb-event-store'))).toBe(false);

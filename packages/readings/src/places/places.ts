@@ -223,20 +223,37 @@ function buildIndex(cities: CityColumns): PlaceIndex {
   };
 }
 
-let adminNames = new Map<string, string>();
+/**
+ * Names of admin divisions by code, as two string tables sorted by code: some 14,000 entries,
+ * which a Map would keep as twice as many strings, sliced from the supplement's whole text (which
+ * they would keep alive).
+ */
+interface AdminNames {
+  codes: StringTable;
+  names: StringTable;
+}
+
+let adminNames: AdminNames | undefined;
+
+function adminNameTable(names: ReadonlyMap<string, string>): AdminNames {
+  const codes = [...names.keys()].sort();
+  return { codes: stringTable(codes), names: stringTable(codes.map((code) => names.get(code)!)) };
+}
 
 /** Load and index the place lists now (they are otherwise loaded on the first lookup). */
 export function preloadPlaces(): void {
   if (placeIndex) return;
   const supplement = readCities500Supplement();
-  adminNames = supplement.adminNames;
+  adminNames = adminNameTable(supplement.adminNames);
   placeIndex = buildIndex(withSupplement(readCities(), supplement));
 }
 
 /** Name of an admin division ('US.OH.029' → 'Columbiana County'), or null. */
 function adminName(code: string): string | null {
   preloadPlaces();
-  return adminNames.get(code) ?? null;
+  const { codes, names } = adminNames!;
+  const i = lowerBound(codes, code);
+  return i < codes.start.length - 1 && entry(codes, i) === code ? entry(names, i) : null;
 }
 
 function getIndex(): PlaceIndex {

@@ -4,7 +4,7 @@ import type { Ledger } from '../../ledger/ledger.ts';
 import type { Effect } from '../../reactors/outbox.ts';
 import type { Reactor } from '../../reactors/reactor.ts';
 import type { MailContent } from './content.ts';
-import { renderMail } from './render.tsx';
+import { renderMail } from './renderLazily.ts';
 import type { MailTransport, StoredMail } from './transport.ts';
 
 export const MAIL_REACTOR = 'mail';

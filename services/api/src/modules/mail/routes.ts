@@ -9,7 +9,7 @@ import {
 import type { OutboxRow } from '../../reactors/outbox.ts';
 import { MAIL_REACTOR } from './mailReactor.ts';
 import { sampleMailContents } from './previews.ts';
-import { renderMail } from './render.tsx';
+import { renderMail } from './renderLazily.ts';
 import type { StoredMail } from './transport.ts';
 
 /** Messages the development mailbox shows (the newest). */
