@@ -38,7 +38,10 @@ export async function builtWebApp() {
   const ssrEntry = join(ROOT, 'web/dist-ssr/entry-server.js');
   if (!needsBuild(output, web.entry, current) && existsSync(ssrEntry)) return;
   const [command = '', ...args] = web.command;
-  await promisify(execFile)(command, args, { cwd: ROOT });
+  // Without vitest's NODE_ENV=test, which would make Vite bundle React's development build:
+  // the production build, as `npm start` makes it.
+  const { NODE_ENV: _, ...env } = process.env;
+  await promisify(execFile)(command, args, { cwd: ROOT, env });
   writeStamp(output, current);
 }
 
