@@ -1,7 +1,8 @@
 /**
- * Starts what the browser tests run against: a loopback OAuth server standing in for Google's
- * endpoints, and the app itself exactly as the README starts it (`npm start`), configured to
- * use that OAuth server. A small control port lets a test choose who signs in next.
+ * Starts what one Playwright worker's browser tests run against (`node e2e/serve.ts INDEX`, on
+ * the ports of worker INDEX): a loopback OAuth server standing in for Google's endpoints, and
+ * the app itself exactly as the README starts it (`npm start`), configured to use that OAuth
+ * server. A small control port lets a test choose who signs in next.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -10,7 +11,9 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OAuth2Server } from 'oauth2-mock-server';
-import { E2E } from './ports.ts';
+import { e2ePorts } from './ports.ts';
+
+const E2E = e2ePorts(Number(process.argv[2] ?? 0));
 
 interface Identity {
   email: string;

@@ -8,11 +8,14 @@ import { errorBodySchema } from '@astra/contracts';
 import { createThrowawayDatabase, postgresReachable } from '@astra/event-store/testing';
 import { allProjections, Projector, untilProjected } from '@astra/projections';
 import { sql } from 'kysely';
-import { webDist } from '../src/app.ts';
+import { BUILDS, fingerprint, needsBuild, writeStamp } from '../../../scripts/start.mjs';
 import { loadConfig } from '../src/config.ts';
 import { errorsOf } from '../src/http/routeDescriptors.ts';
 import { apiRoutesOf, findRoute, routeFinder } from '../src/http/routeTable.ts';
 import { type RunningServer, type ServerOptions, startServer } from '../src/server.ts';
+
+/** The repository's root. */
+const ROOT = join(import.meta.dirname, '../../..');
 
 /** The operator's details production refuses to start without (see `siteInfoOf`). */
 export const OPERATOR_SETTINGS = {
@@ -24,14 +27,22 @@ export const OPERATOR_SETTINGS = {
 
 /**
  * The built web app (`web/dist`, and `web/dist-ssr` that draws its pages on the server), built
- * first where it is not (a fresh checkout): the browser tests build it too, but they run after
- * the tests that serve it.
+ * first where it is not built from these sources (a fresh checkout): stamped as `npm start`
+ * stamps its builds, so that the browser tests, which run after the tests that serve it, find
+ * it built instead of building it again.
  */
 export async function builtWebApp() {
-  if (existsSync(join(webDist, '..', 'dist-ssr', 'entry-server.js'))) return;
-  await promisify(execFile)('npm', ['run', 'build', '--workspace', 'web'], {
-    cwd: join(import.meta.dirname, '../../..'),
-  });
+  const web = BUILDS.find((build) => build.output === 'web/dist')!;
+  const output = join(ROOT, web.output);
+  const current = fingerprint(ROOT, web.inputs);
+  const ssrEntry = join(ROOT, 'web/dist-ssr/entry-server.js');
+  if (!needsBuild(output, web.entry, current) && existsSync(ssrEntry)) return;
+  const [command = '', ...args] = web.command;
+  // Without vitest's NODE_ENV=test, which would make Vite bundle React's development build:
+  // the production build, as `npm start` makes it.
+  const { NODE_ENV: _, ...env } = process.env;
+  await promisify(execFile)(command, args, { cwd: ROOT, env });
+  writeStamp(output, current);
 }
 
 /**
