@@ -17,7 +17,7 @@ const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const CAUSES = [
   "How: each of these pages is drawn on the server for the visit (`services/api/src/http/drawnPages.ts`, with the answers the API gives that visitor), so its HTML arrives complete and styled: the largest paint is the HTML's own, and no script runs before it. The app (some 300 KB of scripts: react-dom, Chakra UI's styled system, which computes the theme in the browser, react-router, RTK Query) starts only when the visitor first reaches for a control (`web/src/boot.ts`), and what they pressed before it ran then happens. Until then the page runs one small script (the visitor counter), so there is no long task to block input. With the app starting at once (the public pages prerendered at build time and hydrated as they arrived, the signed-in ones drawn by the app), this machine gave 57–65 on the same pages: 3–4 s of blocking time at Lighthouse's 4× CPU on the public pages, a first paint after 5 s on the signed-in ones, most of it Chakra's `createSystem`, hydration and the download of the scripts.",
   'The cost moves to the visitor\'s first press, which waits for the scripts to run (about a second on a mid-range phone; they are cached after the first visit), and to the server, which renders each such page twice or more (once to start its queries, once with their answers): the figure "server time to draw" in the table. Pages with a query in their address, and the forms and tools, are still drawn in the browser, with their first requests preloaded.',
-  "What is left: on the long pages (`/`, a natal chart: 80–150 KB of HTML, a third of it Chakra's style sheet with its token variables) reading the HTML and laying it out are tasks of 30–60 ms on this machine, which Lighthouse's 4× CPU turns into 100–300 ms of blocking time; with this machine's varying load, three runs of the same page range from the low 80s to 98. Less HTML per page (the token variables no page uses, the icons' SVG drawn inline each time) would lower it.",
+  "What keeps the main thread short before the app starts: the styles carry no vendor-prefixed copies (emotion runs without its prefixer, `web/src/ui/emotionCache.ts`; they were a fifth of the landing page's HTML), and nothing loads the browser's locale data (the visitor counter groups its thousands itself: a page's first `toLocaleString` is a task of some 50 ms, 200–370 ms at Lighthouse's 4× CPU). What remains is reading and laying out the HTML (the styles are most of it, above), 30–60 ms on this machine; the same landing page with no styles at all takes most of that time to lay out here, so fewer styles would gain little. Under load from other work the same page measures in the 80s, and Lighthouse now and then fails to record a run (a 0, named below).",
 ].join('\n\n');
 
 const TARGETS = { performance: 90, accessibility: 100, 'best-practices': 100, seo: 95 };
@@ -31,6 +31,8 @@ interface Run {
   scripts: string[];
   failing: string[];
   consoleErrors: string[];
+  /** Why Lighthouse could not measure the page in this run (its scores are then 0). */
+  runtimeError: string | null;
 }
 
 /** The app as `npm start` runs it (production build), on its own port and a throwaway PGlite. */
@@ -157,6 +159,9 @@ async function audit(url: string, cookie: string | null): Promise<Run> {
       scripts,
       failing,
       consoleErrors,
+      runtimeError: lhr.runtimeError
+        ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`.slice(0, 200)
+        : null,
     };
   } finally {
     chrome.kill();
@@ -272,6 +277,8 @@ export async function lighthouseBenchmark() {
         },
       );
       if (m.failing.length) notes.push(`${label} audits not passed: ${m.failing.join(', ')}.`);
+      for (const run of runs)
+        if (run.runtimeError) notes.push(`${label}: a run gave no figures (${run.runtimeError}).`);
       for (const error of new Set(m.consoleErrors)) notes.push(`${label} console: ${error}`);
     }
     await writeSection(
