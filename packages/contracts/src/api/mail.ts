@@ -76,7 +76,10 @@ export const reactorStatusSchema = z.object({
   /** Events after its checkpoint (as for a projection). */
   lagEvents: z.number().int(),
   lagSeconds: z.number(),
-  /** Messages waiting (pending or being sent), failing (pending after a failure) and parked. */
+  /**
+   * Messages waiting (pending or being sent), failing (failed and not sent yet, waiting for
+   * another attempt or in it) and parked.
+   */
   pending: z.number().int(),
   failing: z.number().int(),
   parked: z.number().int(),

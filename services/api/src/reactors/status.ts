@@ -19,7 +19,8 @@ export const reactorMessageOf = (row: OutboxRow): ReactorMessage => ({
 
 /**
  * Each reactor against the log's head (its checkpoint and lag, measured as a projection's), with
- * its messages waiting, failing (waiting for another attempt after a failure) and parked.
+ * its messages waiting, failing (failed, not sent yet: waiting for another attempt or in it) and
+ * parked. A failing message stays counted while it is tried again, as it stays in `problems`.
  */
 export async function reactorStatuses(
   appDb: AppDb,
@@ -40,7 +41,7 @@ export async function reactorStatuses(
             sql<number>`count(*) FILTER (WHERE status IN ('pending', 'sending'))::int`.as(
               'pending',
             ),
-            sql<number>`count(*) FILTER (WHERE status = 'pending' AND last_error IS NOT NULL)::int`.as(
+            sql<number>`count(*) FILTER (WHERE status IN ('pending', 'sending') AND last_error IS NOT NULL)::int`.as(
               'failing',
             ),
             sql<number>`count(*) FILTER (WHERE status = 'parked')::int`.as('parked'),
