@@ -118,3 +118,13 @@ export const uuidIdSchema = z
   .regex(/^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$/);
 /** A checkout session id: Stripe's `cs_…`, or the local checkout's `cs_local_…`. */
 export const checkoutSessionIdSchema = z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/);
+
+/** Whether the runtime knows a time zone (`Europe/Berlin`, `UTC`). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}

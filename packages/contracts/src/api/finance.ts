@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { creditEventTypes } from '../events/credits.ts';
 import { financeMonthEventSchemas } from '../events/finance.ts';
 import { ADMIN_RECORD_TYPES } from '../events/users.ts';
-import { uuidIdSchema } from './common.ts';
+import { isTimeZone, uuidIdSchema } from './common.ts';
 import { reactorStatusSchema } from './mail.ts';
 import { readingKindRecords } from './readingKinds.ts';
 import { projectorRunSchema } from './responses.ts';
@@ -185,16 +185,6 @@ export type LedgerExportChecksum = z.infer<typeof ledgerExportChecksumSchema>;
 export const monthSchema = z
   .string()
   .regex(/^(19[7-9]\d|[2-9]\d{3})-(0[1-9]|1[0-2])$/, 'must be a month, YYYY-MM, from 1970-01');
-
-/** Whether the runtime knows a time zone (`Europe/Berlin`, `UTC`). */
-export function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** An IANA time zone: the finance calendar's (`FINANCE_TIME_ZONE`). */
 export const timeZoneSchema = z

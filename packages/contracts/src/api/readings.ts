@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text as checkedText } from './common.ts';
+import { text as checkedText, isTimeZone } from './common.ts';
 
 /** The spec's limits and messages of the reading forms. */
 export const TAROT_QUESTION_MAX_WORDS = 300;
@@ -36,17 +36,7 @@ const timeZone = z
     message: 'must be a time zone name such as Europe/London',
     abort: true,
   })
-  .refine(
-    (zone) => {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: zone });
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { error: (issue) => `Unknown time zone '${String(issue.input)}'` },
-  );
+  .refine(isTimeZone, { error: (issue) => `Unknown time zone '${String(issue.input)}'` });
 const today = () => new Date().toISOString().slice(0, 10);
 /**
  * A real day (YYYY-MM-DD) from `firstYear` to today (UTC). `abort`: a value that is no date gets
